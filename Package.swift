@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "swift-keyring",
+    products: [
+        .library(name: "Keyring", targets: ["Keyring"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // System libraries: the C workarounds live in each module's shim.h.
+        .systemLibrary(
+            name: "CLibSecret",
+            pkgConfig: "libsecret-1",
+            providers: [.apt(["libsecret-1-dev"])]
+        ),
+        .systemLibrary(
+            name: "CGcrypt",
+            pkgConfig: "libgcrypt",
+            providers: [.apt(["libgcrypt20-dev"])]
+        ),
+        .target(
+            name: "Keyring",
+            dependencies: [
+                "CLibSecret",
+                "CGcrypt",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "KeyringTests", dependencies: ["Keyring"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

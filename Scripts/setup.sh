@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian packages swift-keyring needs to build, test and run.
+# As root it installs what is missing; otherwise it prints the exact apt-get line and stops.
+set -euo pipefail
+
+packages=(libsecret-1-dev libgcrypt20-dev gnome-keyring dbus libsecret-tools pkg-config)
+missing=()
+for package in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$package")
+    fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+    exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "swift-keyring needs these Debian packages; install them and run this again:" >&2
+    echo "  sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+fi
+
+echo "Installing ${missing[*]} …" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Runs a command inside a private Secret Service: a new D-Bus session bus
+# (dbus-run-session), a throwaway HOME, and a gnome-keyring-daemon whose login
+# keyring is created and unlocked from standard input. Nothing touches the
+# caller's own keyring.
+#
+#   Scripts/with-secret-service.sh swift test
+#
+# Exits with the command's status. When the daemon cannot start, it says why
+# and exits 70, so CI fails rather than running without it.
+set -euo pipefail
+
+if [ $# -eq 0 ]; then
+    echo "usage: $0 COMMAND [ARG…]" >&2
+    exit 64
+fi
+
+if [ "${SWIFT_KEYRING_INSIDE_PRIVATE_SESSION:-}" != "1" ]; then
+    for tool in dbus-run-session gnome-keyring-daemon; do
+        if ! command -v "$tool" >/dev/null; then
+            echo "$0: $tool is missing; run Scripts/setup.sh first" >&2
+            exit 70
+        fi
+    done
+    throwaway=$(mktemp -d "${TMPDIR:-/tmp}/swift-keyring-home.XXXXXX")
+    trap 'rm -rf "$throwaway"' EXIT
+    mkdir -p "$throwaway/home" "$throwaway/runtime"
+    chmod 700 "$throwaway/runtime"
+    # The project's own folder stays the working directory; only HOME and the XDG folders move.
+    status=0
+    env HOME="$throwaway/home" \
+        XDG_RUNTIME_DIR="$throwaway/runtime" \
+        XDG_DATA_HOME="$throwaway/home/.local/share" \
+        XDG_CONFIG_HOME="$throwaway/home/.config" \
+        XDG_CACHE_HOME="$throwaway/home/.cache" \
+        XDG_STATE_HOME="$throwaway/home/.local/state" \
+        SWIFT_KEYRING_INSIDE_PRIVATE_SESSION=1 \
+        SWIFT_KEYRING_TEST_KEYRING_PASSWORD="throwaway-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')" \
+        dbus-run-session -- "$0" "$@" || status=$?
+    exit $status
+fi
+
+# Inside the private bus: start the daemon, unlocked from stdin.
+# The password is only for this throwaway keyring; it never leaves this process tree.
+printf '%s' "$SWIFT_KEYRING_TEST_KEYRING_PASSWORD" \
+    | gnome-keyring-daemon --daemonize --unlock --components=secrets >/dev/null 2>"$HOME/gnome-keyring.log" || true
+
+# Wait for the daemon to own its bus name (dbus activation could otherwise race it).
+for _ in $(seq 1 100); do
+    if dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+        org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q "boolean true"; then
+        ready=1
+        break
+    fi
+    sleep 0.1
+done
+if [ "${ready:-0}" != "1" ]; then
+    echo "$0: gnome-keyring-daemon did not start; its log:" >&2
+    cat "$HOME/gnome-keyring.log" >&2 || true
+    exit 70
+fi
+unset SWIFT_KEYRING_TEST_KEYRING_PASSWORD
+export SWIFT_KEYRING_PRIVATE_SECRET_SERVICE=1
+"$@"

@@ -1,0 +1,49 @@
+import Foundation
+
+extension Credentials {
+    /// The record a store keeps for these credentials under `id`.
+    func storedRecord(id: RecordID) -> StoredRecord {
+        StoredRecord(
+            id: id,
+            metadata: RecordMetadata(
+                username: username,
+                url: url.absoluteString,
+                syncEnabled: syncEnabled,
+                backgroundAccess: backgroundAccess
+            ),
+            secret: Array(password.utf8)
+        )
+    }
+
+    /// Rebuilds credentials from a stored record, refusing one that no longer
+    /// reads as valid credentials (for example an item another program wrote).
+    init(record: StoredRecord) throws {
+        guard let password = String(validating: record.secret, as: UTF8.self) else {
+            throw KeyringError.invalidRecord(field: "password", reason: "the stored bytes of \(record.id) are not UTF-8 text")
+        }
+        guard let url = URL(string: record.metadata.url) else {
+            throw KeyringError.invalidRecord(field: "url", reason: "the stored URL of \(record.id) does not parse")
+        }
+        try self.init(
+            username: record.metadata.username,
+            password: password,
+            url: url,
+            syncEnabled: record.metadata.syncEnabled,
+            backgroundAccess: record.metadata.backgroundAccess
+        )
+    }
+}
+
+extension CredentialsSummary {
+    /// The summary of a stored credentials record; `nil` when its URL does not parse.
+    init?(_ summary: RecordSummary) {
+        guard let url = URL(string: summary.metadata.url) else { return nil }
+        self.init(
+            key: summary.id.key,
+            username: summary.metadata.username,
+            url: url,
+            syncEnabled: summary.metadata.syncEnabled,
+            backgroundAccess: summary.metadata.backgroundAccess
+        )
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// One account's login: username, password, the site's URL and two flags.
+///
+/// A value is checked when it is made and again when it is stored, so an
+/// `ftp:` URL or an empty username never reaches a store. `description` never
+/// shows the password.
+///
+/// ```swift
+/// let work = try Credentials(username: "alice", password: pw,
+///                            url: URL(string: "https://mail.example.com")!)
+/// ```
+public struct Credentials: Sendable, Hashable {
+    /// The account name; not empty.
+    public var username: String
+    /// The password: any Unicode text, kept exactly (a NUL character included).
+    public var password: String
+    /// Where the account lives: an `http` or `https` URL with a host, and no password in it.
+    public var url: URL
+    /// The sync flag. Linux has no keychain sync: the flag is stored and returned
+    /// unchanged, and `list` can filter on it, so an app can keep the same meaning
+    /// it has on other platforms.
+    public var syncEnabled: Bool
+    /// The background-access flag (on Apple platforms, "readable while the device
+    /// is locked"). Linux has no such switch: the flag is stored and returned
+    /// unchanged, and `list` can filter on it.
+    public var backgroundAccess: Bool
+
+    /// Creates credentials and validates them.
+    /// - Throws: `KeyringError.invalidRecord` naming the field and the reason.
+    public init(
+        username: String,
+        password: String,
+        url: URL,
+        syncEnabled: Bool = false,
+        backgroundAccess: Bool = false
+    ) throws {
+        self.username = username
+        self.password = password
+        self.url = url
+        self.syncEnabled = syncEnabled
+        self.backgroundAccess = backgroundAccess
+        try validate()
+    }
+
+    /// Checks every field, as `Keyring` does before storing.
+    /// - Throws: `KeyringError.invalidRecord` for the first field that fails.
+    public func validate() throws {
+        try RecordValidation.checkUsername(username)
+        try RecordValidation.checkPassword(password)
+        try RecordValidation.checkURL(url)
+    }
+}
+
+extension Credentials: CustomStringConvertible, CustomDebugStringConvertible {
+    /// Username, URL and flags; the password is never shown.
+    public var description: String {
+        "Credentials(username: \(username), password: <\(password.utf8.count) bytes hidden>, url: \(url.absoluteString), "
+            + "syncEnabled: \(syncEnabled), backgroundAccess: \(backgroundAccess))"
+    }
+
+    /// The same as `description`, so debugger and `dump` output hide the password too.
+    public var debugDescription: String { description }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Generic secrets: arbitrary bytes under a key, kept beside the credentials
+/// with `kind` = `secret`, so the two never collide. `SecretStore` and the
+/// session layer build on these calls.
+extension Keyring {
+    /// Stores `secret` under `key`, replacing what was there. Any bytes round-trip.
+    /// - Throws: `KeyringError.invalidRecord` for an empty key or a secret over 16 MiB.
+    public func setSecret(_ secret: Data, forKey key: String) throws {
+        let id = try recordID(key, .secret)
+        try RecordValidation.checkSecret(secret)
+        try store.save(StoredRecord(id: id, metadata: RecordMetadata(), secret: Array(secret)))
+        logger.debug("stored secret", metadata: ["service": "\(service)", "key": "\(key)"])
+    }
+
+    /// The secret stored under `key`, or `nil` when there is none.
+    public func secret(forKey key: String) throws -> Data? {
+        try store.record(for: try recordID(key, .secret)).map { Data($0.secret) }
+    }
+
+    /// Removes the secret stored under `key`; `false` when there was none.
+    @discardableResult
+    public func removeSecret(forKey key: String) throws -> Bool {
+        try store.removeRecord(for: try recordID(key, .secret))
+    }
+
+    /// The keys of this service's secrets, sorted.
+    public func secretKeys() throws -> [String] {
+        try store.summaries(service: service, kind: .secret).map(\.id.key).sorted()
+    }
+}

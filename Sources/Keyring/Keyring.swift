@@ -1,0 +1,146 @@
+import Foundation
+import Logging
+
+/// An app's credentials, kept safe in the Secret Service or an encrypted file.
+///
+/// A `Keyring` is a namespace (`service`, such as `com.example.mail`) over a
+/// `CredentialStore`. It validates every record before it reaches the store,
+/// keeps one default record for the single-account case and any number of
+/// keyed ones, and `removeAll()` removes exactly this service's records.
+///
+/// ```swift
+/// let keyring = try Keyring(service: "com.example.mail")
+/// try keyring.setDefault(Credentials(username: "alice", password: pw,
+///                                    url: URL(string: "https://mail.example.com")!))
+/// let mine = try keyring.defaultCredentials()      // nil when none is stored
+/// try keyring.set(work, forKey: "work")
+/// for record in try keyring.list() { print(record.key, record.username) }
+/// try keyring.removeAll()                          // at logout
+/// ```
+///
+/// `Keyring` is a value that is safe to share between threads and tasks.
+public struct Keyring: Sendable {
+    /// The key of the default record. Passing it to the keyed calls reaches the default record too.
+    public static let defaultKey = "@default"
+
+    /// The app's namespace; every record this keyring reads or writes belongs to it.
+    public let service: String
+    /// The store the records live in.
+    public let store: any CredentialStore
+    /// Which store was chosen and why.
+    public let selection: StoreSelection
+
+    let logger: Logger
+
+    /// Opens the keyring of `service` on the store the configuration selects.
+    ///
+    /// With the default configuration the store comes from `SWIFT_KEYRING_BACKEND`
+    /// or, when that is unset, from automatic selection (see `KeyringBackend.auto`).
+    /// The choice and its reason are logged and kept in `selection`.
+    /// - Throws: `KeyringError.invalidRecord` for an empty service, or whatever opening the store throws.
+    public init(service: String, configuration: KeyringConfiguration = KeyringConfiguration()) throws {
+        try RecordValidation.checkService(service)
+        let logger = Logger(label: "swift-keyring")
+        let (store, selection) = try StoreSelector.select(configuration, logger: logger)
+        self.init(service: service, store: store, selection: selection, logger: logger)
+    }
+
+    /// Opens the keyring of `service` on a store the caller made, such as a `MemoryStore` in tests.
+    /// - Throws: `KeyringError.invalidRecord` for an empty service.
+    public init(service: String, store: any CredentialStore) throws {
+        try RecordValidation.checkService(service)
+        self.init(
+            service: service,
+            store: store,
+            selection: StoreSelection(backend: Self.backend(of: store), reason: "given by the caller"),
+            logger: Logger(label: "swift-keyring")
+        )
+    }
+
+    private init(service: String, store: any CredentialStore, selection: StoreSelection, logger: Logger) {
+        self.service = service
+        self.store = store
+        self.selection = selection
+        self.logger = logger
+    }
+
+    private static func backend(of store: any CredentialStore) -> KeyringBackend {
+        KeyringBackend(rawValue: store.name) ?? .memory
+    }
+
+    func recordID(_ key: String, _ kind: RecordKind) throws -> RecordID {
+        try RecordValidation.checkKey(key)
+        return RecordID(service: service, key: key, kind: kind)
+    }
+
+    // MARK: Keyed credentials
+
+    /// Stores `credentials` under `key`, replacing what was there.
+    /// - Throws: `KeyringError.invalidRecord` naming the bad field (nothing is stored then), or a store error.
+    public func set(_ credentials: Credentials, forKey key: String) throws {
+        let id = try recordID(key, .credentials)
+        try credentials.validate()
+        try store.save(credentials.storedRecord(id: id))
+        logger.debug("stored credentials", metadata: ["service": "\(service)", "key": "\(key)"])
+    }
+
+    /// The credentials stored under `key`, or `nil` when there are none.
+    /// - Throws: `KeyringError.locked` when they exist but cannot be read now, or another store error.
+    public func credentials(forKey key: String) throws -> Credentials? {
+        guard let record = try store.record(for: try recordID(key, .credentials)) else { return nil }
+        return try Credentials(record: record)
+    }
+
+    /// Removes the credentials stored under `key`.
+    /// - Returns: `true` when a record was removed, `false` when there was none.
+    @discardableResult
+    public func remove(forKey key: String) throws -> Bool {
+        let removed = try store.removeRecord(for: try recordID(key, .credentials))
+        logger.debug("removed credentials", metadata: ["service": "\(service)", "key": "\(key)", "found": "\(removed)"])
+        return removed
+    }
+
+    // MARK: The default record
+
+    /// Stores the default credentials, replacing the previous default.
+    public func setDefault(_ credentials: Credentials) throws {
+        try set(credentials, forKey: Self.defaultKey)
+    }
+
+    /// The default credentials, or `nil` when none are stored.
+    public func defaultCredentials() throws -> Credentials? {
+        try credentials(forKey: Self.defaultKey)
+    }
+
+    /// Removes the default credentials; `false` when there were none.
+    @discardableResult
+    public func removeDefault() throws -> Bool {
+        try remove(forKey: Self.defaultKey)
+    }
+
+    // MARK: The whole service
+
+    /// The credentials records of this service, default included, sorted by key; no passwords.
+    /// - Parameters:
+    ///   - syncEnabled: when given, only records whose sync flag has this value.
+    ///   - backgroundAccess: when given, only records whose background-access flag has this value.
+    public func list(syncEnabled: Bool? = nil, backgroundAccess: Bool? = nil) throws -> [CredentialsSummary] {
+        try store.summaries(service: service, kind: .credentials)
+            .compactMap(CredentialsSummary.init)
+            .filter { summary in
+                (syncEnabled == nil || summary.syncEnabled == syncEnabled)
+                    && (backgroundAccess == nil || summary.backgroundAccess == backgroundAccess)
+            }
+            .sorted { $0.key < $1.key }
+    }
+
+    /// Removes every record of this service, credentials and secrets, and nothing
+    /// else: other services' records and other programs' items stay.
+    /// - Returns: how many records were removed.
+    @discardableResult
+    public func removeAll() throws -> Int {
+        let count = try store.removeAll(service: service, kind: nil)
+        logger.debug("removed all records", metadata: ["service": "\(service)", "count": "\(count)"])
+        return count
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// How `Keyring(service:configuration:)` chooses and sets up its store.
+///
+/// Every field has a default that reads the `SWIFT_KEYRING_*` environment, so
+/// `Keyring(service:)` does the expected thing on a desktop, a server and in CI.
+public struct KeyringConfiguration: Sendable {
+    /// The store to use; `nil` means `SWIFT_KEYRING_BACKEND`, or `.auto` when that is unset.
+    public var backend: KeyringBackend?
+    /// How long any call that talks to D-Bus may wait before `KeyringError.timedOut`.
+    public var timeout: Duration
+    /// The environment the defaults are read from; the process's own unless a test gives another.
+    public var environment: [String: String]
+
+    /// Creates a configuration.
+    /// - Parameters:
+    ///   - backend: the store to use; `nil` reads `SWIFT_KEYRING_BACKEND`, then `.auto`.
+    ///   - timeout: the bound on every D-Bus call, 5 seconds unless given.
+    ///   - environment: where `SWIFT_KEYRING_*` variables are read from.
+    public init(
+        backend: KeyringBackend? = nil,
+        timeout: Duration = .seconds(5),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        self.backend = backend
+        self.timeout = timeout
+        self.environment = environment
+    }
+
+    /// The backend asked for: the explicit one, else `SWIFT_KEYRING_BACKEND`, else `.auto`.
+    /// - Throws: `KeyringError.invalidRecord` naming `SWIFT_KEYRING_BACKEND` when it holds an unknown word.
+    public func requestedBackend() throws -> KeyringBackend {
+        if let backend { return backend }
+        guard let word = environment["SWIFT_KEYRING_BACKEND"], !word.isEmpty else { return .auto }
+        guard let backend = KeyringBackend(rawValue: word) else {
+            let words = KeyringBackend.allCases.map(\.rawValue).joined(separator: ", ")
+            throw KeyringError.invalidRecord(field: "SWIFT_KEYRING_BACKEND", reason: "must be one of \(words), not \"\(word)\"")
+        }
+        return backend
+    }
+}

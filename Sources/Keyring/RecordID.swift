@@ -1,0 +1,31 @@
+/// What a record holds: a login (`credentials`) or an arbitrary secret (`secret`).
+///
+/// Stored as the `kind` attribute, so the two never collide under one key.
+public enum RecordKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A `Credentials` record: username, password, URL and flags.
+    case credentials
+    /// A generic secret value, as kept by `SecretStore` and the session layer.
+    case secret
+}
+
+/// The identity of one stored record: the app's service, the key, and the kind.
+///
+/// A store holds at most one record per `RecordID`; saving again replaces it.
+public struct RecordID: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The app's namespace, for example `com.example.mail`.
+    public var service: String
+    /// The record's key inside the service.
+    public var key: String
+    /// Whether this is a credentials record or a generic secret.
+    public var kind: RecordKind
+
+    /// Creates an identity. Validation happens in `Keyring`, which names the bad field.
+    public init(service: String, key: String, kind: RecordKind) {
+        self.service = service
+        self.key = key
+        self.kind = kind
+    }
+
+    /// `service/key (kind)`: no secret is part of an identity.
+    public var description: String { "\(service)/\(key) (\(kind.rawValue))" }
+}

@@ -1,0 +1,24 @@
+import Logging
+
+/// Turns a `KeyringConfiguration` into a store, and says why.
+enum StoreSelector {
+    static func select(_ configuration: KeyringConfiguration, logger: Logger) throws -> (any CredentialStore, StoreSelection) {
+        let requested = try configuration.requestedBackend()
+        let forced = configuration.backend != nil ? "asked for by the caller" : "forced by SWIFT_KEYRING_BACKEND"
+        let choice: (any CredentialStore, StoreSelection)
+        switch requested {
+        case .memory:
+            choice = (MemoryStore(), StoreSelection(backend: .memory, reason: forced))
+        case .secretService:
+            let store = try SecretServiceStore(timeout: configuration.timeout, environment: configuration.environment)
+            choice = (store, StoreSelection(backend: .secretService, reason: forced))
+        case .auto:
+            let store = try SecretServiceStore(timeout: configuration.timeout, environment: configuration.environment)
+            choice = (store, StoreSelection(backend: .secretService, reason: "the only store for now"))
+        case .file:
+            throw KeyringError.serviceUnavailable(reason: "the encrypted file store is not available in this build")
+        }
+        logger.info("keyring store selected", metadata: ["store": "\(choice.1.backend.rawValue)", "reason": "\(choice.1.reason)"])
+        return choice
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Keyring
+import Testing
+
+@Suite("Credentials validation")
+struct CredentialsValidationTests {
+    static let refusedURLs: [(String, String)] = [
+        ("ftp://files.example.com", "must use http or https, not ftp"),
+        ("file:///etc/passwd", "must use http or https, not file"),
+        ("javascript:alert(1)", "must use http or https, not javascript"),
+        ("/relative/path", "must be absolute, with an http or https scheme"),
+        ("relative", "must be absolute, with an http or https scheme"),
+        ("https://", "must name a host"),
+        ("http:///path-without-host", "must name a host"),
+        ("https://user:secret@example.com/", "must not contain a password; store it as the password"),
+    ]
+
+    @Test("Refused URLs name the field and the reason", arguments: refusedURLs)
+    func refusedURL(text: String, reason: String) throws {
+        let url = try #require(URL(string: text))
+        #expect(throws: KeyringError.invalidRecord(field: "url", reason: reason)) {
+            try Credentials(username: "alice", password: "pw", url: url)
+        }
+    }
+
+    @Test("An empty URL is refused")
+    func emptyURL() throws {
+        // Foundation will not make an empty URL from a string; a file URL that resolves to nothing is the nearest.
+        #expect(URL(string: "") == nil)
+        #expect(throws: KeyringError.self) {
+            try Credentials(username: "alice", password: "pw", url: URL(fileURLWithPath: ""))
+        }
+    }
+
+    @Test("Any case of http and https is kept exactly")
+    func schemeCase() throws {
+        for text in ["HTTPS://Example.com:8443/path", "Http://example.com", "https://example.com"] {
+            let credentials = try Credentials(username: "alice", password: "pw", url: URL(string: text)!)
+            #expect(credentials.url.absoluteString == text)
+        }
+    }
+
+    @Test("Empty username, NUL in username, and empty key are refused")
+    func names() throws {
+        #expect(throws: KeyringError.invalidRecord(field: "username", reason: "must not be empty")) {
+            try Credentials(username: "", password: "pw", url: Samples.url)
+        }
+        #expect(throws: KeyringError.invalidRecord(field: "username", reason: "must not contain a NUL character")) {
+            try Credentials(username: "a\u{0}b", password: "pw", url: Samples.url)
+        }
+        #expect(throws: KeyringError.invalidRecord(field: "service", reason: "must not be empty")) {
+            try Keyring(service: "", store: MemoryStore())
+        }
+    }
+
+    @Test("A password over 1 MiB is refused, not truncated")
+    func hugePassword() throws {
+        let huge = String(repeating: "x", count: (1 << 20) + 1)
+        #expect(throws: KeyringError.invalidRecord(field: "password", reason: "is longer than 1 MiB")) {
+            try Credentials(username: "alice", password: huge, url: Samples.url)
+        }
+    }
+
+    @Test("description and dump never show the password")
+    func descriptionHidesPassword() throws {
+        let secret = "hunter2-very-secret"
+        let credentials = try Samples.credentials(password: secret)
+        var dumped = ""
+        dump(credentials, to: &dumped)
+        for text in [credentials.description, credentials.debugDescription, "\(credentials)", String(reflecting: credentials)] {
+            #expect(!text.contains(secret))
+            #expect(text.contains("alice"))
+        }
+        let record = StoredRecord(id: RecordID(service: "s", key: "k", kind: .credentials),
+                                  metadata: RecordMetadata(username: "alice"), secret: Array(secret.utf8))
+        #expect(!record.description.contains(secret))
+    }
+
+    @Test("Error descriptions are one readable sentence naming the field")
+    func errorDescriptions() {
+        #expect(KeyringError.invalidRecord(field: "url", reason: "must name a host").description == "Invalid url: must name a host.")
+        #expect(KeyringError.timedOut(operation: "lookup", seconds: 5).description == "The keyring did not answer lookup within 5 s.")
+    }
+}
