@@ -1,0 +1,67 @@
+import Keyring
+
+/// The comparison's workload on one keyring: store N records, look each up,
+/// remove each, or remove them all at once.
+///
+/// Every phase checks what it gets back, so a store that answers fast but
+/// wrongly fails instead of winning.
+public enum Workload {
+    /// Stores records `0..<count`.
+    public static func storeEach(_ count: Int, in keyring: Keyring) throws {
+        for index in 0..<count {
+            try keyring.set(WorkloadAccounts.credentials(index), forKey: WorkloadAccounts.key(index))
+        }
+    }
+
+    /// Looks up records `0..<count`, checking each password.
+    /// - Throws: `WorkloadFailure` when a record is missing or wrong.
+    public static func lookupEach(_ count: Int, in keyring: Keyring) throws {
+        for index in 0..<count {
+            try lookup(index, in: keyring)
+        }
+    }
+
+    /// Looks up record `index`, checking its password.
+    /// - Throws: `WorkloadFailure` when the record is missing or wrong.
+    public static func lookup(_ index: Int, in keyring: Keyring) throws {
+        let found = try keyring.credentials(forKey: WorkloadAccounts.key(index))
+        guard found?.password == WorkloadAccounts.password(index) else {
+            throw WorkloadFailure("lookup of \(WorkloadAccounts.key(index)) returned a missing or wrong password")
+        }
+    }
+
+    /// Removes records `0..<count` one by one, checking each was there.
+    public static func removeEach(_ count: Int, from keyring: Keyring) throws {
+        for index in 0..<count {
+            guard try keyring.remove(forKey: WorkloadAccounts.key(index)) else {
+                throw WorkloadFailure("remove of \(WorkloadAccounts.key(index)) found nothing")
+            }
+        }
+    }
+
+    /// Removes every record of the keyring's service with one call, checking the count.
+    public static func removeAll(_ count: Int, from keyring: Keyring) throws {
+        let removed = try keyring.removeAll()
+        guard removed == count else {
+            throw WorkloadFailure("removeAll removed \(removed) records, not \(count)")
+        }
+    }
+
+    /// Makes the keyring hold exactly records `0..<count`, storing only what is missing,
+    /// so benchmarks that share a populated store pay for filling it once.
+    public static func ensurePopulated(_ keyring: Keyring, count: Int) throws {
+        let present = try keyring.list().count
+        if present == count { return }
+        if present != 0 { try keyring.removeAll() }
+        try storeEach(count, in: keyring)
+    }
+}
+
+/// A benchmark that got a wrong answer; its message names keys and counts, never secrets.
+public struct WorkloadFailure: Error, CustomStringConvertible {
+    /// What went wrong.
+    public var description: String
+
+    /// Creates a failure.
+    public init(_ description: String) { self.description = description }
+}

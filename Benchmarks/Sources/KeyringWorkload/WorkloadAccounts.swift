@@ -1,0 +1,31 @@
+import Foundation
+import Keyring
+
+/// The records every benchmark and every tool in the comparison stores: record
+/// `index` has the key `account-<index>`, the username `user<index>`, the URL
+/// `https://accounts.example.com/user<index>` and a password of about 25 bytes.
+///
+/// `Compare/libsecret-bench.c` and `Compare/python-keyring-bench.py` spell the
+/// same values, so all tools move the same bytes.
+public enum WorkloadAccounts {
+    /// The key of record `index`.
+    public static func key(_ index: Int) -> String { "account-\(index)" }
+
+    /// The password of record `index`: a fixture, not a secret, but still never printed.
+    public static func password(_ index: Int) -> String { "benchmark-password-\(index)" }
+
+    /// The credentials of record `index`.
+    public static func credentials(_ index: Int) -> Credentials {
+        // The URL and username are valid by construction; a failure here is a bug in this file.
+        try! Credentials(
+            username: "user\(index)",
+            password: password(index),
+            url: URL(string: "https://accounts.example.com/user\(index)")!
+        )
+    }
+
+    /// A service name no earlier run used, so runs sharing a daemon or a file never meet.
+    public static func uniqueService(_ prefix: String) -> String {
+        "\(prefix).\(UUID().uuidString.prefix(8).lowercased())"
+    }
+}
