@@ -1,1 +1,64 @@
-print("placeholder")
+import Foundation
+import Keyring
+import KeyringWorkload
+
+// The Swift side of Benchmarks/compare.sh: the comparison workload on one of
+// our stores, through the public Keyring API, printing one machine-readable
+// line per phase, "PHASE<TAB>COUNT<TAB>MICROSECONDS_PER_OP", as the C and
+// Python programs do.
+//
+//   keyring-compare STORE COUNT [store|lookup|remove|removeall|memory]…
+//
+// `memory` prints "baseline-resident-bytes<TAB>COUNT<TAB>BYTES" (the process
+// before it opened a store) and "peak-resident-bytes<TAB>COUNT<TAB>BYTES" (the
+// high-water mark so far). `keyring-compare stores` lists the stores of this build.
+
+let baselineResidentBytes = PeakMemory.residentBytes() ?? 0
+
+let usage = "usage: keyring-compare stores | keyring-compare STORE COUNT [store|lookup|remove|removeall|memory]…"
+let arguments = CommandLine.arguments.dropFirst()
+if arguments.first == "stores" {
+    print(BenchmarkStore.allCases.map(\.rawValue).joined(separator: "\n"))
+    exit(0)
+}
+guard arguments.count >= 2, let store = BenchmarkStore(rawValue: arguments[arguments.startIndex]),
+      let count = Int(arguments[arguments.startIndex + 1]), count >= 0
+else {
+    FileHandle.standardError.write(Data((usage + "\n").utf8))
+    exit(64)
+}
+let phases = arguments.count > 2 ? Array(arguments.dropFirst(2)) : ["store", "lookup", "remove", "removeall"]
+
+func line(_ phase: String, _ value: Double) {
+    // Unbuffered, so compare.sh sees each phase as it ends.
+    FileHandle.standardOutput.write(Data("\(phase)\t\(count)\t\(String(format: "%.3f", value))\n".utf8))
+}
+
+do {
+    // Opening the store (connecting to D-Bus, deriving the file's key) is not part of any operation.
+    let keyring = try Keyring(service: WorkloadAccounts.uniqueService("compare"), store: try store.makeStore())
+    _ = try keyring.credentials(forKey: "nothing")
+    for phase in phases {
+        switch phase {
+        case "store":
+            line(phase, try Stopwatch.microsecondsPerOperation(count) { try Workload.storeEach(count, in: keyring) })
+        case "lookup":
+            line(phase, try Stopwatch.microsecondsPerOperation(count) { try Workload.lookupEach(count, in: keyring) })
+        case "remove":
+            line(phase, try Stopwatch.microsecondsPerOperation(count) { try Workload.removeEach(count, from: keyring) })
+        case "removeall":
+            try Workload.storeEach(count, in: keyring)
+            line(phase, try Stopwatch.microsecondsPerOperation(count) { try Workload.removeAll(count, from: keyring) })
+        case "memory":
+            line("baseline-resident-bytes", Double(baselineResidentBytes))
+            line("peak-resident-bytes", Double(PeakMemory.peakResidentBytes() ?? 0))
+        default:
+            FileHandle.standardError.write(Data("keyring-compare: unknown phase \(phase)\n\(usage)\n".utf8))
+            exit(64)
+        }
+    }
+} catch {
+    // KeyringError and WorkloadFailure descriptions never carry secrets.
+    FileHandle.standardError.write(Data("keyring-compare: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# The comparison of issue 5, one command: swift-keyring against the tools users
+# would pick instead, on one machine in one run, inside a private Secret Service.
+#
+#   bash Benchmarks/compare.sh [--count N] [--large-count N] [--cli-runs N] [--no-write]
+#
+# Workload: store N records, look each up, remove them all (N = 1,000 unless
+# given), against
+#   - swift-keyring's SecretServiceStore and EncryptedFileStore (keyring-compare, release build),
+#   - libsecret from C (Compare/libsecret-bench.c), the floor,
+#   - Python keyring's SecretService backend (Debian's python3-keyring, /usr/bin/python3),
+#   - libsecret's own file backend (the same C program with SECRET_BACKEND=file),
+# plus file-store lookups and peak memory at --large-count records (100,000), and
+# `swift-keyring get` against `secret-tool lookup` as whole processes (hyperfine).
+# Prints the tables and writes them, with the machine, date and command, into
+# Benchmarks/BENCHMARKS.md (the hand-written analysis there is kept).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+
+count=1000
+large_count=100000
+cli_runs=50
+write=1
+# Every tool run is bounded: a stuck D-Bus call fails the run instead of hanging it.
+step_timeout=${SWIFT_KEYRING_COMPARE_STEP_TIMEOUT:-3600}
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --count) count=$2; shift 2 ;;
+        --large-count) large_count=$2; shift 2 ;;
+        --cli-runs) cli_runs=$2; shift 2 ;;
+        --no-write) write=0; shift ;;
+        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+        *) echo "$0: unknown argument $1 (try --help)" >&2; exit 64 ;;
+    esac
+done
+
+work=${SWIFT_KEYRING_COMPARE_WORK:-}
+
+# Inside the private Secret Service (see the end of this file): measure, append to $work/results.tsv.
+if [ "${SWIFT_KEYRING_COMPARE_INSIDE:-}" = "1" ]; then
+    results="$work/results.tsv"
+    compare="$SWIFT_KEYRING_COMPARE_BIN"
+    csecret="$work/libsecret-bench"
+    run_id=$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')
+
+    # measure TOOL BACKEND COMMAND…: the command prints PHASE<TAB>COUNT<TAB>VALUE lines.
+    measure() {
+        local tool=$1 backend=$2
+        shift 2
+        echo "  $tool on $backend …" >&2
+        timeout "$step_timeout" "$@" | while IFS= read -r line; do
+            printf '%s\t%s\t%s\n' "$tool" "$backend" "$line" | tee -a "$results" >&2
+        done
+    }
+
+    echo "Secret Service, N = $count" >&2
+    measure swift-keyring secret-service "$compare" secret-service "$count" store lookup removeall
+    measure libsecret-c secret-service "$csecret" "$count" "compare.c.$run_id" store lookup removeall
+    measure python-keyring secret-service /usr/bin/python3 "$here/Compare/python-keyring-bench.py" "$count" "compare.py.$run_id"
+
+    echo "Encrypted file, N = $count" >&2
+    file_folder="$work/files"
+    mkdir -p "$file_folder"
+    chmod 700 "$file_folder"
+    if "$compare" stores | grep -qx file; then
+        SWIFT_KEYRING_BENCH_DIR="$file_folder/ours" measure swift-keyring file "$compare" file "$count" store lookup removeall
+        SWIFT_KEYRING_BENCH_DIR="$file_folder/ours-large" measure swift-keyring file "$compare" file "$large_count" store lookup memory
+    else
+        echo "  keyring-compare has no file store in this build: not measured" >&2
+    fi
+    # libsecret's test hooks: a file of our choosing, unlocked with this throwaway password.
+    SECRET_BACKEND=file SECRET_FILE_TEST_PATH="$file_folder/libsecret.keyring" \
+        SECRET_FILE_TEST_PASSWORD="throwaway-$run_id" \
+        measure libsecret-c file "$csecret" "$count" "compare.cfile.$run_id" store lookup removeall
+
+    echo "Whole processes: swift-keyring get against secret-tool lookup, $cli_runs runs each" >&2
+    cli="${SWIFT_KEYRING_COMPARE_CLI:-}"
+    if [ -n "$cli" ] && [ -x "$cli" ]; then
+        # One record, written by the C program with our schema; both commands read it.
+        "$csecret" 1 "compare.cli.$run_id" store >/dev/null
+        timeout "$step_timeout" hyperfine --style none --warmup 3 --runs "$cli_runs" --export-json "$work/processes.json" \
+            -n swift-keyring-get "$cli get account-0 --service compare.cli.$run_id --backend secret-service" \
+            -n secret-tool-lookup "secret-tool lookup tag swift-keyring service compare.cli.$run_id key account-0 kind credentials" \
+            >&2
+        /usr/bin/python3 - "$work/processes.json" >>"$results" <<'EOF'
+import json, sys
+names = {"swift-keyring-get": ("swift-keyring-cli", "get-process"), "secret-tool-lookup": ("secret-tool", "lookup-process")}
+for result in json.load(open(sys.argv[1]))["results"]:
+    tool, phase = names[result["command"]]
+    print(f"{tool}\tsecret-service\t{phase}\t0\t{result['mean'] * 1e6:.3f}")
+EOF
+    else
+        echo "  no swift-keyring CLI in this build: not measured" >&2
+    fi
+    exit 0
+fi
+
+# Outside: install, build, then run the part above inside a private Secret Service.
+cd "$root"
+bash Scripts/setup.sh
+extra=(python3-keyring hyperfine libsecret-tools)
+missing=()
+for package in "${extra[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$package")
+    fi
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "$0: the comparison needs: sudo apt-get install -y ${missing[*]}" >&2
+        exit 1
+    fi
+    echo "Installing ${missing[*]} …" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/swift-keyring-compare.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+echo "Building (release) …" >&2
+cc -O2 -Wall -o "$work/libsecret-bench" "$here/Compare/libsecret-bench.c" $(pkg-config --cflags --libs libsecret-1)
+(cd "$here" && swift build -c release --product keyring-compare >&2)
+compare_bin="$(cd "$here" && swift build -c release --show-bin-path)/keyring-compare"
+cli_bin=""
+if [ -d Sources/swift-keyring ]; then
+    swift build -c release --product swift-keyring >&2
+    cli_bin="$(swift build -c release --show-bin-path)/swift-keyring"
+fi
+
+: >"$work/results.tsv"
+started=$(date -u +"%Y-%m-%d %H:%M UTC")
+env SWIFT_KEYRING_COMPARE_INSIDE=1 SWIFT_KEYRING_COMPARE_WORK="$work" \
+    SWIFT_KEYRING_COMPARE_BIN="$compare_bin" SWIFT_KEYRING_COMPARE_CLI="$cli_bin" \
+    bash Scripts/with-secret-service.sh bash "$here/compare.sh" \
+    --count "$count" --large-count "$large_count" --cli-runs "$cli_runs"
+
+{
+    printf 'command\tbash Benchmarks/compare.sh --count %s --large-count %s --cli-runs %s\n' "$count" "$large_count" "$cli_runs"
+    printf 'date\t%s\n' "$started"
+    printf 'nproc\t%s\n' "$(nproc)"
+    printf 'cpu\t%s\n' "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+    printf 'memory\t%s\n' "$(free -h | awk '/^Mem:/ {print $2}')"
+    printf 'os\t%s, kernel %s\n' "$(. /etc/os-release && echo "$PRETTY_NAME")" "$(uname -r)"
+    printf 'versions\t%s; libsecret %s; gnome-keyring %s; python3-keyring %s\n' \
+        "$(swift --version 2>/dev/null | head -1)" "$(pkg-config --modversion libsecret-1)" \
+        "$(dpkg-query -W -f='${Version}' gnome-keyring)" "$(dpkg-query -W -f='${Version}' python3-keyring)"
+    printf 'count\t%s\n' "$count"
+    printf 'large-count\t%s\n' "$large_count"
+} >"$work/meta.tsv"
+
+if [ "$write" = 1 ]; then
+    /usr/bin/python3 "$here/Compare/report.py" "$work/results.tsv" "$work/meta.tsv" "$here/BENCHMARKS.md"
+    echo "Written to Benchmarks/BENCHMARKS.md" >&2
+else
+    /usr/bin/python3 "$here/Compare/report.py" "$work/results.tsv" "$work/meta.tsv"
+fi
