@@ -50,11 +50,11 @@ public struct SecretStore: Sendable {
     // MARK: The careful path
 
     /// The secret under `key` as text, or `nil` when there is none.
-    /// - Throws: `KeyringError.invalidRecord` naming `key` when the stored bytes are not UTF-8 text, or a keyring error.
+    /// - Throws: `KeyringError.invalidRecord` naming `secret` when the stored bytes are not UTF-8 text, or a keyring error.
     public func string(forKey key: String) throws -> String? {
         guard let data = try data(forKey: key) else { return nil }
         guard let text = String(validating: data, as: UTF8.self) else {
-            throw KeyringError.invalidRecord(field: "key", reason: "\(key) holds bytes that are not UTF-8 text; read it with data(forKey:)")
+            throw KeyringError.invalidRecord(field: "secret", reason: "under the key \"\(key)\" is not UTF-8 text; read it with data(forKey:)")
         }
         return text
     }
