@@ -52,6 +52,12 @@ public struct Credentials: Sendable, Hashable {
     public func validate() throws {
         try RecordValidation.checkCredentials(self)
     }
+
+    /// Every rule these credentials fail, each as one sentence ("URL must name a host."),
+    /// for a login form that shows them all; empty when they are valid. The password is never quoted.
+    public var validationFailures: [ValidationFailure] {
+        RecordValidation.credentials.validate(self)
+    }
 }
 
 extension Credentials: CustomStringConvertible, CustomDebugStringConvertible {

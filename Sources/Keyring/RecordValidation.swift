@@ -26,11 +26,11 @@ enum RecordValidation {
     static let credentials = Validator<Credentials>()
         .field("username", \.username, rules: nameRules())
         .field("password", \.password, .maxLength(maximumPasswordBytes, in: .utf8Bytes, message: .reason("is longer than 1 MiB")))
-        .field("url", \.url.absoluteString, displayName: "URL", .required(message: .reason("must not be empty")))
-        .field("url", \.url, displayName: "URL", rules: urlRules)
         .field("url", \.url.absoluteString, displayName: "URL", rules: nameRules())
+        .field("url", \.url, displayName: "URL", rules: urlRules)
 
-    /// An `http` or `https` URL with a host and no password; each rule assumes the ones before it passed.
+    /// An `http` or `https` URL with a host and no password. A URL without a
+    /// scheme fails only the first rule, so it is told what is wrong once.
     private static let urlRules: [ValidationRule<Credentials, URL>] = [
         ValidationRule { url, _ in
             url.scheme == nil ? "must be absolute, with an http or https scheme" : nil
@@ -54,16 +54,15 @@ enum RecordValidation {
         }
     }
 
-    static func checkName(_ value: String, field: String) throws {
-        try check(value, with: Validator<String>().field(field, \.self, rules: nameRules()))
-    }
+    private static let service = Validator<String>().field("service", \.self, rules: nameRules())
+    private static let key = Validator<String>().field("key", \.self, rules: nameRules())
 
     static func checkService(_ service: String) throws {
-        try checkName(service, field: "service")
+        try check(service, with: Self.service)
     }
 
     static func checkKey(_ key: String) throws {
-        try checkName(key, field: "key")
+        try check(key, with: Self.key)
     }
 
     static func checkCredentials(_ credentials: Credentials) throws {

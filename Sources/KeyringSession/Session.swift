@@ -64,8 +64,9 @@ public final class Session<Property: SessionProperty>: Sendable {
                 reason: "is required, so it cannot be persisted: logout would leave the user logged in"
             )
         }
-        let folder = stateDirectory?.path(percentEncoded: false)
+        var folder = stateDirectory?.absoluteURL.standardizedFileURL.path(percentEncoded: false)
             ?? StateFile.defaultFolder(service: keyring.service, environment: environment)
+        while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
         self.keyring = keyring
         self.requiredProperties = requiredProperties
         self.stateFile = StateFile(folder: folder, lockTimeout: lockTimeout)

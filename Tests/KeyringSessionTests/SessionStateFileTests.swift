@@ -125,3 +125,18 @@ struct SessionStateFileTests {
         }
     }
 }
+
+@Suite("Session state folder")
+struct SessionStateFolderTests {
+    @Test("A folder given as a relative or slash-ended URL is used as the same absolute folder")
+    func givenFolder() throws {
+        let keyring = try SessionTestStore.memory.makeKeyring()
+        let base = try TemporaryFolder()
+        defer { base.remove() }
+        let relative = URL(filePath: "state-folder/", relativeTo: URL(filePath: base.url.path + "/"))
+        let session = try Session<TestProperty>(keyring: keyring, requiredProperties: [], stateDirectory: relative)
+        try session.set("x", for: .draft)
+        #expect(session.stateFileURL.path == base.url.appending(path: "state-folder/state.json").path)
+        #expect(FileManager.default.fileExists(atPath: base.url.appending(path: "state-folder/state.json").path))
+    }
+}
