@@ -45,6 +45,18 @@ let package = Package(
             path: "Benchmarks/MemoryStoreBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "SecretServiceStoreBenchmarks",
+            dependencies: storeBenchmarkDependencies,
+            path: "Benchmarks/SecretServiceStoreBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "EncryptedFileStoreBenchmarks",
+            dependencies: storeBenchmarkDependencies,
+            path: "Benchmarks/EncryptedFileStoreBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

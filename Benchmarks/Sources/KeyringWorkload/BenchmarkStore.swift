@@ -7,15 +7,24 @@ public enum BenchmarkStore: String, Sendable, CaseIterable {
     case memory
     /// The Secret Service through libsecret; needs a running daemon.
     case secretService = "secret-service"
+    /// An encrypted file in the settings' folder, opened with a raw key from a key
+    /// file beside it, so no KDF runs (the unlock benchmarks time the KDF).
+    case file
 
-    /// Opens a fresh store of this kind.
+    /// Opens a store of this kind; the file store keeps what earlier processes wrote.
+    /// - Parameters:
+    ///   - fileName: the file store's file in the settings' folder, without `.keyring`.
+    ///   - settings: where the file store's folder is.
     /// - Throws: what the store's initialiser throws, for example `.serviceUnavailable` without a daemon.
-    public func makeStore(settings: BenchmarkSettings = .current) throws -> any CredentialStore {
+    public func makeStore(fileName: String = "bench", settings: BenchmarkSettings = .current) throws -> any CredentialStore {
         switch self {
         case .memory:
             return MemoryStore()
         case .secretService:
             return try SecretServiceStore()
+        case .file:
+            let fixture = try FileStoreFixture(folder: settings.folder)
+            return try EncryptedFileStore(url: fixture.url(fileName), secret: .keyFile(fixture.keyFile))
         }
     }
 }

@@ -24,6 +24,21 @@ public enum WorkloadAccounts {
         )
     }
 
+    /// Record `index` as a store keeps it, for calls below `Keyring` such as a bulk import.
+    public static func record(_ index: Int, service: String) -> StoredRecord {
+        let credentials = credentials(index)
+        return StoredRecord(
+            id: RecordID(service: service, key: key(index), kind: .credentials),
+            metadata: RecordMetadata(
+                username: credentials.username,
+                url: credentials.url.absoluteString,
+                syncEnabled: credentials.syncEnabled,
+                backgroundAccess: credentials.backgroundAccess
+            ),
+            secret: Array(credentials.password.utf8)
+        )
+    }
+
     /// A service name no earlier run used, so runs sharing a daemon or a file never meet.
     public static func uniqueService(_ prefix: String) -> String {
         "\(prefix).\(UUID().uuidString.prefix(8).lowercased())"

@@ -7,7 +7,8 @@ import KeyringWorkload
 ///
 /// Each benchmark runs in its own process (package-benchmark's design), so the
 /// store is filled in `setup` and shared through the store itself: the service
-/// `bench.<N>` is filled once and reused by the next benchmark's process.
+/// `bench.<N>` is filled once and reused by the next benchmark's process. A
+/// factory may give each service its own file, so a file holds N records only.
 public enum StoreBenchmarks {
     /// Makes the keyring of `service` on the store under test.
     public typealias KeyringFactory = @Sendable (_ service: String) throws -> Keyring
@@ -97,7 +98,9 @@ public enum StoreBenchmarks {
             try Workload.removeAll(count, from: keyring)
             benchmark.stopMeasurement()
         } setup: {
-            try makeKeyring(WorkloadAccounts.uniqueService("bench.removeall"))
+            let keyring = try makeKeyring("bench.removeall.\(count)")
+            try keyring.removeAll()
+            return keyring
         }
     }
 }

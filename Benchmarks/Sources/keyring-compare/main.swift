@@ -7,7 +7,7 @@ import KeyringWorkload
 // line per phase, "PHASE<TAB>COUNT<TAB>MICROSECONDS_PER_OP", as the C and
 // Python programs do.
 //
-//   keyring-compare STORE COUNT [store|lookup|remove|removeall|memory]…
+//   keyring-compare STORE COUNT [store|bulk-store|lookup|remove|removeall|memory]…
 //
 // `memory` prints "baseline-resident-bytes<TAB>COUNT<TAB>BYTES" (the process
 // before it opened a store) and "peak-resident-bytes<TAB>COUNT<TAB>BYTES" (the
@@ -15,7 +15,7 @@ import KeyringWorkload
 
 let baselineResidentBytes = PeakMemory.residentBytes() ?? 0
 
-let usage = "usage: keyring-compare stores | keyring-compare STORE COUNT [store|lookup|remove|removeall|memory]…"
+let usage = "usage: keyring-compare stores | keyring-compare STORE COUNT [store|bulk-store|lookup|remove|removeall|memory]…"
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.first == "stores" {
     print(BenchmarkStore.allCases.map(\.rawValue).joined(separator: "\n"))
@@ -36,12 +36,17 @@ func line(_ phase: String, _ value: Double) {
 
 do {
     // Opening the store (connecting to D-Bus, deriving the file's key) is not part of any operation.
-    let keyring = try Keyring(service: WorkloadAccounts.uniqueService("compare"), store: try store.makeStore())
+    // SWIFT_KEYRING_COMPARE_SERVICE lets a second process reopen what a first one stored.
+    let service = ProcessInfo.processInfo.environment["SWIFT_KEYRING_COMPARE_SERVICE"] ?? WorkloadAccounts.uniqueService("compare")
+    let keyring = try Keyring(service: service, store: try store.makeStore())
     _ = try keyring.credentials(forKey: "nothing")
     for phase in phases {
         switch phase {
         case "store":
             line(phase, try Stopwatch.microsecondsPerOperation(count) { try Workload.storeEach(count, in: keyring) })
+        case "bulk-store":
+            // Fills a file store with one write (EncryptedFileStore.save(contentsOf:)), as an import would.
+            line(phase, try Stopwatch.microsecondsPerOperation(count) { try Workload.bulkStore(count, in: keyring) })
         case "lookup":
             line(phase, try Stopwatch.microsecondsPerOperation(count) { try Workload.lookupEach(count, in: keyring) })
         case "remove":

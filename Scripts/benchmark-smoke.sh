@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# CI's benchmark smoke pass, so the benchmarks never rot: builds the Benchmarks
+# package, runs every package-benchmark suite at a tiny size with a few
+# iterations, and the comparison (Benchmarks/compare.sh) at a tiny N without
+# writing BENCHMARKS.md. Fails when anything fails to build or a benchmark
+# gets a wrong answer; the figures it prints mean nothing.
+#
+#   bash Scripts/benchmark-smoke.sh
+#
+# The full runs are `bash Benchmarks/compare.sh` and, inside the private Secret
+# Service, `swift package benchmark` in Benchmarks/ (see Benchmarks/BENCHMARKS.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash Scripts/setup.sh
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/swift-keyring-bench-smoke.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+
+export SWIFT_KEYRING_BENCH_SIZES=10
+export SWIFT_KEYRING_BENCH_SS_SIZES=10
+export SWIFT_KEYRING_BENCH_LARGE_SIZES=100
+export SWIFT_KEYRING_BENCH_MAX_SECONDS=0.2
+export SWIFT_KEYRING_BENCH_MAX_ITERATIONS=3
+export SWIFT_KEYRING_BENCH_DIR="$scratch/files"
+
+echo "== benchmark suites (smoke sizes)" >&2
+(cd Benchmarks && bash ../Scripts/with-secret-service.sh \
+    timeout 900 swift package benchmark --no-progress --time-units microseconds)
+
+echo "== comparison (smoke size, BENCHMARKS.md untouched)" >&2
+timeout 900 bash Benchmarks/compare.sh --count 5 --large-count 100 --cli-runs 3 --no-write
