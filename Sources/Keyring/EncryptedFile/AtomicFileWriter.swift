@@ -7,6 +7,11 @@ enum AtomicFileWriter {
     /// Writes `bytes` as the new version of `paths.file`. The caller holds the lock.
     /// - Returns: the new version, still open (see `PinnedFile`).
     static func replace(_ paths: StorePaths, with bytes: [UInt8]) throws -> PinnedFile {
+        // The folder may have been opened up since the store was opened; the temporary file goes there.
+        guard let folder = try POSIX.statIfPresent(paths.folder) else {
+            throw KeyringError.serviceUnavailable(reason: "the keyring folder \(paths.folder) has gone")
+        }
+        try FilePermissions.require(paths.folder, FilePermissions.folderProblem(folder))
         // A temporary file left by a writer that died: only a lock holder writes one.
         try POSIX.unlinkIfPresent(paths.temporary)
         let pinned = PinnedFile(try POSIX.open(paths.temporary, O_WRONLY | O_CREAT | O_EXCL, mode: FilePermissions.fileMode))

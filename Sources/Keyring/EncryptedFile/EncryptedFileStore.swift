@@ -84,7 +84,7 @@ public final class EncryptedFileStore: CredentialStore {
     ) throws -> FileStoreState {
         // The KDF runs before taking the lock, so other writers do not wait for it.
         let (header, keys) = try FileHeader.new(for: material, parameters: parameters)
-        return try FileLock.withExclusiveLock(paths.lock, timeout: lockTimeout) {
+        return try FileLock.withExclusiveLock(paths, timeout: lockTimeout) {
             if let existing = try FileStoreState.read(paths, material: material) { return existing }
             var state = FileStoreState(material: material, header: header, keys: keys)
             try state.write([:], paths)
@@ -113,6 +113,17 @@ public final class EncryptedFileStore: CredentialStore {
     public func save(_ record: StoredRecord) throws {
         try modify { records, keys, header in
             records[record.id] = try RecordSealing.seal(record, keys: keys, header: header)
+            return ((), true)
+        }
+    }
+
+    /// Stores many records with one write of the file, for imports and migrations from another store:
+    /// either all of them are stored or, when it throws, none.
+    public func save(contentsOf newRecords: some Sequence<StoredRecord>) throws {
+        try modify { records, keys, header in
+            for record in newRecords {
+                records[record.id] = try RecordSealing.seal(record, keys: keys, header: header)
+            }
             return ((), true)
         }
     }
@@ -157,7 +168,7 @@ public final class EncryptedFileStore: CredentialStore {
     public func changePassphrase(to newSecret: FileStoreSecret) throws {
         let material = try SecretMaterial(newSecret)
         let (header, keys) = try FileHeader.new(for: material, parameters: keyDerivation)
-        try FileLock.withExclusiveLock(paths.lock, timeout: lockTimeout) {
+        try FileLock.withExclusiveLock(paths, timeout: lockTimeout) {
             try state.withLock { state in
                 try state.refresh(paths)
                 var next = FileStoreState(material: material, header: header, keys: keys)
@@ -181,7 +192,7 @@ public final class EncryptedFileStore: CredentialStore {
     private func modify<Result>(
         _ change: (inout [RecordID: SealedRecord], FileKeys, [UInt8]) throws -> (Result, Bool)
     ) throws -> Result {
-        try FileLock.withExclusiveLock(paths.lock, timeout: lockTimeout) {
+        try FileLock.withExclusiveLock(paths, timeout: lockTimeout) {
             try state.withLock { state in
                 try state.refresh(paths)
                 var records = state.records

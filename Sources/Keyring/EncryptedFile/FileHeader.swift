@@ -85,6 +85,7 @@ struct FileHeader: Sendable, Equatable {
     /// no writer makes. A wrong key is found later, by `verify`.
     /// - Throws: `KeyringError.damaged` naming what is wrong.
     static func decode(_ bytes: [UInt8]) throws -> FileHeader {
+        try Gcrypt.ensureReady()
         guard bytes.count >= magic.count, bytes.starts(with: magic) else {
             throw KeyringError.damaged(reason: bytes.isEmpty ? "the file is empty" : "it is not a swift-keyring file")
         }

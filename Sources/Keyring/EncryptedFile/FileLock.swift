@@ -7,9 +7,10 @@ import Foundation
 /// lock on a replaced file protects nothing. Each acquisition opens the lock
 /// file anew, so two threads of one process exclude each other too.
 enum FileLock {
-    /// Runs `body` while holding the exclusive lock on `path`.
+    /// Runs `body` while holding the exclusive lock of the keyring file at `paths`.
     /// - Throws: `KeyringError.timedOut` when the lock is not free within `timeout`, or what `body` throws.
-    static func withExclusiveLock<Result>(_ path: String, timeout: Duration, _ body: () throws -> Result) throws -> Result {
+    static func withExclusiveLock<Result>(_ paths: StorePaths, timeout: Duration, _ body: () throws -> Result) throws -> Result {
+        let path = paths.lock
         let descriptor = try POSIX.open(path, O_RDWR | O_CREAT, mode: FilePermissions.fileMode)
         defer { close(descriptor) }  // closing releases the lock
         let deadline = ContinuousClock.now + timeout
@@ -20,7 +21,7 @@ enum FileLock {
             }
             guard ContinuousClock.now < deadline else {
                 let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-                throw KeyringError.timedOut(operation: "the lock of the keyring file \(path)", seconds: seconds)
+                throw KeyringError.timedOut(operation: "a write to \(paths.file) while another writer held its lock", seconds: seconds)
             }
             // Polling rather than a blocking flock keeps the timeout; the pause grows
             // so a long wait costs little CPU, and stays short so a free lock is taken soon.

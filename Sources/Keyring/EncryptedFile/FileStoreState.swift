@@ -44,6 +44,8 @@ struct FileStoreState: Sendable {
             pinned = nil
             return
         }
+        // Checked on every call, as chmod and chown do not make a new version.
+        try FilePermissions.require(paths.file, FilePermissions.fileProblem(info))
         if let identity, identity == FileIdentity(info) { return }
         guard let descriptor = try POSIX.openIfPresent(paths.file, O_RDONLY) else {
             return try refresh(paths)
