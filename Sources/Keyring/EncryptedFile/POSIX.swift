@@ -74,7 +74,7 @@ enum POSIX {
             }
             let count = try bytes.withUnsafeMutableBytes { buffer in
                 try call("read \(path)") {
-                    Int32(Glibc.read(descriptor, buffer.baseAddress! + filled, buffer.count - filled))
+                    Int32(Glibc.read(descriptor, buffer.baseAddress! + filled, min(buffer.count - filled, 1 << 30)))
                 }
             }
             if count == 0 { break }

@@ -15,7 +15,9 @@ enum SecretMaterial: Sendable {
             }
             self = .passphrase(try SecureBytes(copying: text.precomposedStringWithCanonicalMapping.utf8))
         case .key(let data):
-            self = .key(try Self.checkedKey(Array(data), field: "key", origin: "the key"))
+            var bytes = Array(data)
+            defer { bytes.wipe() }
+            self = .key(try Self.checkedKey(bytes, field: "key", origin: "the key"))
         case .keyFile(let url):
             var bytes = try SecretFile.read(url.path, field: "key file")
             defer { bytes.wipe() }
