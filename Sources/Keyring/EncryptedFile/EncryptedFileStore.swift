@@ -35,7 +35,7 @@ public final class EncryptedFileStore: CredentialStore {
     /// Opens the keyring file at `url`, creating it (and its folder) when it does not exist.
     ///
     /// A new folder is made with mode 0700 and a new file with mode 0600. Opening
-    /// with a passphrase runs Argon2id once (about 150 ms at the default cost); a
+    /// with a passphrase runs Argon2id once (0.15 to 0.3 s at the default cost); a
     /// raw key does not.
     /// - Parameters:
     ///   - url: the file; `EncryptedFileStore.defaultURL()` is the usual place.
