@@ -67,6 +67,23 @@ struct EncryptedFileSharingTests {
         #expect(try store.record(for: record("late").id) != nil)
     }
 
+    @Test("Without CAP_IPC_LOCK and with no lockable memory, the store still works and prints no warning")
+    func withoutLockedMemory() throws {
+        let keyFile = try FileStoreFixture.keyFile()
+        let url = try FileStoreFixture.newFileURL()
+        // Root keeps CAP_IPC_LOCK, which ignores the limit, unless it is dropped too.
+        let dropCapability = geteuid() == 0 ? ["setpriv", "--inh-caps=-ipc_lock", "--bounding-set=-ipc_lock", "--"] : []
+        let worker = try TestWorker(
+            file: url, keyFile: keyFile, prefix: "unlocked", count: 3,
+            launcher: ["prlimit", "--memlock=0:0", "--"] + dropCapability
+        )
+        #expect(worker.waitForExit(timeout: .seconds(60)))
+        #expect(worker.process.terminationStatus == 0)
+        #expect(worker.errorOutput() == "")
+        #expect(worker.acknowledgedKeys() == ["unlocked-0", "unlocked-1", "unlocked-2"])
+        #expect(try EncryptedFileStore(url: url, secret: .keyFile(keyFile)).summaries(service: "worker", kind: nil).count == 3)
+    }
+
     @Test("Four processes writing 100 records each to one file at once: 400 records")
     func fourProcesses() throws {
         let keyFile = try FileStoreFixture.keyFile()

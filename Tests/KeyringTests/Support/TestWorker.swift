@@ -5,6 +5,7 @@ import Testing
 struct TestWorker {
     let process: Process
     private let output: Pipe
+    private let errors: Pipe
 
     /// The built worker, next to the running test binary.
     static var executable: URL {
@@ -13,16 +14,20 @@ struct TestWorker {
     }
 
     /// Starts a worker saving `count` records (0: until killed) named `prefix-N` to `file`.
-    init(file: URL, keyFile: URL, prefix: String, count: Int) throws {
+    /// - Parameter launcher: a command line that runs the worker (such as `prlimit …`), or none.
+    init(file: URL, keyFile: URL, prefix: String, count: Int, launcher: [String] = []) throws {
         let executable = Self.executable
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: executable.path])
         }
         process = Process()
-        process.executableURL = executable
-        process.arguments = [file.path, keyFile.path, prefix, String(count)]
+        let arguments = launcher + [executable.path, file.path, keyFile.path, prefix, String(count)]
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
         output = Pipe()
+        errors = Pipe()
         process.standardOutput = output
+        process.standardError = errors
         try process.run()
     }
 
@@ -50,6 +55,11 @@ struct TestWorker {
     func kill() {
         _ = Glibc.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+    }
+
+    /// What the worker wrote on standard error. Call once it has exited.
+    func errorOutput() -> String {
+        String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 
     /// Every key the worker acknowledged: complete lines only, since a line cut by a kill was not.
