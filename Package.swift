@@ -39,6 +39,8 @@ let package = Package(
         ),
         .testTarget(name: "KeyringTests", dependencies: ["Keyring"]),
         .testTarget(name: "KeyringSessionTests", dependencies: ["KeyringSession", "Keyring"]),
+        // Run by the encrypted file store's multi-process tests, which find it beside the test bundle.
+        .executableTarget(name: "KeyringTestWorker", dependencies: ["Keyring"], path: "Tests/KeyringTestWorker"),
     ],
     swiftLanguageModes: [.v6]
 )
