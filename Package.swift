@@ -41,7 +41,15 @@ let package = Package(
             ]
         ),
         .testTarget(name: "KeyringTests", dependencies: ["Keyring"]),
-        .testTarget(name: "KeyringSessionTests", dependencies: ["KeyringSession", "Keyring"]),
+        .testTarget(
+            name: "KeyringSessionTests",
+            dependencies: [
+                "KeyringSession",
+                "Keyring",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
