@@ -68,6 +68,46 @@ struct TransportRetryTests {
         #expect(transport.sends == 1)
     }
 
+    @Test("A request that outlasts the client's timeout is a timed-out transport error, retried as the policy says")
+    func slowAnswerTimesOut() async throws {
+        let fixture = try AuthFixture()
+        defer { fixture.tearDown() }
+        try await fixture.logIn()
+        let transport = CountingTransport()
+        let client = try fixture.makeClient(
+            transport: transport,
+            retryPolicy: RetryPolicy(maxRetries: 1, initialDelay: .milliseconds(10)),
+            timeout: .milliseconds(300)
+        )
+
+        do {
+            _ = try await client.send(fixture.request("/slow"))
+            Issue.record("a request slower than the timeout succeeded")
+        } catch let error as TransportError {
+            #expect(error.kind == .timedOut)
+        }
+        #expect(transport.sends == 2)
+    }
+
+    @Test("A login that outlasts the timeout passes the timeout through and keeps the session")
+    func slowLoginKeepsSession() async throws {
+        let fixture = try AuthFixture()
+        defer { fixture.tearDown() }
+        try await fixture.logIn()
+        let client = try fixture.makeClient(retryPolicy: .none, timeout: .milliseconds(300))
+        fixture.server.expireTokens()
+        fixture.server.setLoginDelay(.seconds(2))
+
+        do {
+            _ = try await client.send(fixture.request("/data"))
+            Issue.record("a request whose login outlasted the timeout succeeded")
+        } catch let error as TransportError {
+            #expect(error.kind == .timedOut)
+        }
+        #expect(try fixture.session.status == .loggedIn)
+        #expect(try fixture.keyring.defaultCredentials() != nil)
+    }
+
     @Test("The wait before each retry grows and stops at the limit", arguments: [
         (1, 100), (2, 200), (3, 400), (4, 500), (9, 500),
     ])

@@ -32,6 +32,7 @@ struct AuthFixture {
         transport: any HTTPTransport = URLSessionTransport(timeout: .seconds(10)),
         retryPolicy: RetryPolicy = RetryPolicy(initialDelay: .milliseconds(50)),
         tokenAttachment: TokenAttachment = .bearer,
+        timeout: Duration = .seconds(10),
         isLoginRefusal: @escaping @Sendable (any Error) -> Bool = AuthenticationError.isLoginRefusal,
         login: (@Sendable (Credentials) async throws -> AccessToken)? = nil
     ) throws -> AuthenticatedClient<TestProperty> {
@@ -41,7 +42,7 @@ struct AuthFixture {
             transport: transport,
             tokenAttachment: tokenAttachment,
             retryPolicy: retryPolicy,
-            timeout: .seconds(10),
+            timeout: timeout,
             isLoginRefusal: isLoginRefusal,
             logger: CapturingLogHandler.logger(into: logLines),
             login: login ?? Self.serverLogin

@@ -12,6 +12,7 @@ import Glibc
 ///   credentials (`{"token": …}`), 401 otherwise; 500 while `failLogins` is set.
 /// - `/data` (any method) and `GET /status`: 200 with a valid token (`Authorization: Bearer` or `X-Auth-Token`), else 401.
 /// - `GET /fail`: always 500.
+/// - `GET /slow`: 200 after two seconds, longer than the tests' client timeouts.
 ///
 /// `stop()` closes the listening socket, so clients get "connection refused"
 /// until `start(port:)` listens on the same port again.
@@ -160,6 +161,9 @@ final class TestHTTPServer: Sendable {
             return isAuthorized(request) ? (200, Data(#"{"status":"ok"}"#.utf8)) : (401, Data())
         case ("GET", "/fail"):
             return (500, Data(#"{"error":"broken"}"#.utf8))
+        case ("GET", "/slow"):
+            Thread.sleep(forTimeInterval: 2)
+            return (200, Data())
         default:
             return (404, Data())
         }
