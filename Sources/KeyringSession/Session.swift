@@ -34,7 +34,7 @@ public final class Session<Property: SessionProperty>: Sendable {
     /// Where the non-secure properties are kept: `state.json` in the session's folder.
     public let stateFileURL: URL
 
-    let stateFile: StateFile
+    private let stateFile: StateFile
     private let broadcaster = StatusBroadcaster()
     /// The status observers were last told; holding it also makes this session's changes take turns.
     private let lastStatus = Mutex(LoginStatus.loggedOut)
@@ -105,7 +105,11 @@ public final class Session<Property: SessionProperty>: Sendable {
         }
     }
 
-    /// Confirms the login once the app has saved the required properties, and tells observers.
+    /// Confirms the login once the app has saved the required properties.
+    ///
+    /// The status follows the stored values, so it is `.loggedIn` as soon as the
+    /// last required property is saved; this call is the checked way for login
+    /// code to say "done", failing loudly when a value was forgotten.
     /// - Throws: `KeyringError.invalidRecord` naming the first required property with no value
     ///   (or `requiredProperties` when there are none); the status stays `.loggedOut` then.
     public func markLoggedIn() throws {
