@@ -34,41 +34,32 @@ struct SessionExpiryTests {
         #expect(fixture.server.counts.loginAttempts == 2)
     }
 
-    @Test("The app's own bad-credentials error also logs out")
-    func appErrorCountsAsRefusal() async throws {
-        enum AppLoginError: Error { case badCredentials, serverDown }
+    enum AppLoginError: Error, CaseIterable { case badCredentials, serverDown }
+
+    @Test("The app's own bad-credentials error logs out; its other errors pass through and keep the session",
+          arguments: AppLoginError.allCases)
+    func appLoginErrors(thrown: AppLoginError) async throws {
         let fixture = try AuthFixture()
         defer { fixture.tearDown() }
         try await fixture.logIn()
         let client = try fixture.makeClient(
             isLoginRefusal: { ($0 as? AppLoginError) == .badCredentials },
-            login: { _ in throw AppLoginError.badCredentials }
+            login: { _ in throw thrown }
         )
         fixture.server.expireTokens()
 
-        await #expect(throws: AuthenticationError.sessionExpired(.credentialsRefused)) {
+        let error = await #expect(throws: (any Error).self) {
             try await client.send(fixture.request("/data"))
         }
-        #expect(try fixture.session.status == .loggedOut)
-    }
 
-    @Test("Another error of the app's login passes through and keeps the session")
-    func otherAppErrorPassesThrough() async throws {
-        enum AppLoginError: Error { case badCredentials, serverDown }
-        let fixture = try AuthFixture()
-        defer { fixture.tearDown() }
-        try await fixture.logIn()
-        let client = try fixture.makeClient(
-            isLoginRefusal: { ($0 as? AppLoginError) == .badCredentials },
-            login: { _ in throw AppLoginError.serverDown }
-        )
-        fixture.server.expireTokens()
-
-        await #expect(throws: AppLoginError.serverDown) {
-            try await client.send(fixture.request("/data"))
+        let refused = thrown == .badCredentials
+        if refused {
+            #expect(error as? AuthenticationError == .sessionExpired(.credentialsRefused))
+        } else {
+            #expect(error as? AppLoginError == thrown)
         }
-        #expect(try fixture.session.status == .loggedIn)
-        #expect(try fixture.keyring.defaultCredentials() != nil)
+        #expect(try fixture.session.status == (refused ? .loggedOut : .loggedIn))
+        #expect(try (fixture.keyring.defaultCredentials() == nil) == refused)
     }
 
     @Test("No stored credentials: logout and the session-expired error", arguments: SessionTestStore.allCases)

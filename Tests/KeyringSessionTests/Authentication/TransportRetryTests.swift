@@ -42,12 +42,10 @@ struct TransportRetryTests {
         let client = try fixture.makeClient(transport: transport, retryPolicy: RetryPolicy(initialDelay: .milliseconds(20)))
         fixture.server.stop()
 
-        do {
-            _ = try await client.send(fixture.request("/data"))
-            Issue.record("a request to a stopped server succeeded")
-        } catch let error as TransportError {
-            #expect(error.kind == .cannotConnect)
+        let error = await #expect(throws: TransportError.self) {
+            try await client.send(fixture.request("/data"))
         }
+        #expect(error?.kind == .cannotConnect)
 
         #expect(transport.sends == 3)
         #expect(try fixture.session.status == .loggedIn)
@@ -80,12 +78,10 @@ struct TransportRetryTests {
             timeout: .milliseconds(300)
         )
 
-        do {
-            _ = try await client.send(fixture.request("/slow"))
-            Issue.record("a request slower than the timeout succeeded")
-        } catch let error as TransportError {
-            #expect(error.kind == .timedOut)
+        let error = await #expect(throws: TransportError.self) {
+            try await client.send(fixture.request("/slow"))
         }
+        #expect(error?.kind == .timedOut)
         #expect(transport.sends == 2)
     }
 
@@ -98,12 +94,10 @@ struct TransportRetryTests {
         fixture.server.expireTokens()
         fixture.server.setLoginDelay(.seconds(2))
 
-        do {
-            _ = try await client.send(fixture.request("/data"))
-            Issue.record("a request whose login outlasted the timeout succeeded")
-        } catch let error as TransportError {
-            #expect(error.kind == .timedOut)
+        let error = await #expect(throws: TransportError.self) {
+            try await client.send(fixture.request("/data"))
         }
+        #expect(error?.kind == .timedOut)
         #expect(try fixture.session.status == .loggedIn)
         #expect(try fixture.keyring.defaultCredentials() != nil)
     }
