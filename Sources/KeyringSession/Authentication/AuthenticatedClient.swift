@@ -174,7 +174,7 @@ public actor AuthenticatedClient<Property: SessionProperty> {
         guard let credentials = try session.defaultCredentials() else {
             throw endSession(.noStoredCredentials)
         }
-        logger.debug("token refused; logging in again with the stored credentials")
+        logger.debug("logging in again with the stored credentials")
         let started = ContinuousClock.now
         let token: AccessToken
         do {
