@@ -8,6 +8,7 @@ import Foundation
 /// - `SWIFT_KEYRING_BENCH_MAX_SECONDS`: wall time per benchmark (default 2).
 /// - `SWIFT_KEYRING_BENCH_MAX_ITERATIONS`: iterations per benchmark (default 1000).
 /// - `SWIFT_KEYRING_BENCH_DIR`: where file stores live between benchmark processes.
+/// - `SWIFT_KEYRING_BENCH_TIMEOUT`: the Secret Service store's timeout in seconds (default 600).
 public struct BenchmarkSettings: Sendable {
     /// Record counts every store is measured at.
     public var sizes: [Int]
@@ -19,6 +20,8 @@ public struct BenchmarkSettings: Sendable {
     public var maxIterations: Int
     /// The folder for files the benchmarks create.
     public var folder: URL
+    /// The bound on each Secret Service store call.
+    public var secretServiceTimeout: Duration
 
     /// The settings of this process's environment.
     public static var current: BenchmarkSettings {
@@ -35,6 +38,7 @@ public struct BenchmarkSettings: Sendable {
         largeSizes = counts("SWIFT_KEYRING_BENCH_LARGE_SIZES", [100_000])
         maxDuration = .seconds(Double(environment["SWIFT_KEYRING_BENCH_MAX_SECONDS"] ?? "") ?? 2)
         maxIterations = Int(environment["SWIFT_KEYRING_BENCH_MAX_ITERATIONS"] ?? "") ?? 1_000
+        secretServiceTimeout = .seconds(Double(environment["SWIFT_KEYRING_BENCH_TIMEOUT"] ?? "") ?? 600)
         let temporary = environment["TMPDIR"] ?? "/tmp"
         folder = URL(fileURLWithPath: environment["SWIFT_KEYRING_BENCH_DIR"] ?? "\(temporary)/swift-keyring-benchmarks")
     }
