@@ -5,9 +5,11 @@ let package = Package(
     name: "swift-keyring",
     products: [
         .library(name: "Keyring", targets: ["Keyring"]),
+        .executable(name: "swift-keyring", targets: ["swift-keyring"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // System libraries: the C workarounds live in each module's shim.h.
@@ -29,7 +31,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .executableTarget(
+            name: "swift-keyring",
+            dependencies: [
+                "Keyring",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "KeyringTests", dependencies: ["Keyring"]),
+        // Depends on the tool so `swift build --build-tests` builds the binary these tests run.
+        .testTarget(name: "CLITests", dependencies: ["swift-keyring"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -18,7 +18,7 @@ enum StoreSelector {
         case .file:
             throw KeyringError.serviceUnavailable(reason: "the encrypted file store is not available in this build")
         }
-        logger.info("keyring store selected", metadata: ["store": "\(choice.1.backend.rawValue)", "reason": "\(choice.1.reason)"])
+        logger.debug("keyring store selected", metadata: ["store": "\(choice.1.backend.rawValue)", "reason": "\(choice.1.reason)"])
         return choice
     }
 }
