@@ -6,6 +6,8 @@ import Testing
 /// store; a store that cannot be made fails the test (never skips it).
 enum SessionTestStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case memory
+    /// An encrypted file in a new private temporary folder, opened with a random raw key.
+    case encryptedFile
 
     var testDescription: String { rawValue }
 
@@ -14,6 +16,11 @@ enum SessionTestStore: String, CaseIterable, Sendable, CustomTestStringConvertib
         switch self {
         case .memory:
             return try Keyring(service: service, store: MemoryStore())
+        case .encryptedFile:
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swift-keyring-session-\(UUID().uuidString)")
+            let key = Data((0..<FileStoreSecret.keyLength).map { _ in UInt8.random(in: .min ... .max) })
+            let store = try EncryptedFileStore(url: folder.appendingPathComponent("keyring.skr"), secret: .key(key))
+            return try Keyring(service: service, store: store)
         }
     }
 
