@@ -5,10 +5,12 @@ let package = Package(
     name: "swift-keyring",
     products: [
         .library(name: "Keyring", targets: ["Keyring"]),
+        .library(name: "KeyringSession", targets: ["KeyringSession"]),
         .executable(name: "swift-keyring", targets: ["swift-keyring"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
@@ -31,6 +33,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(
+            name: "KeyringSession",
+            dependencies: [
+                "Keyring",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
+            ]
+        ),
         .executableTarget(
             name: "swift-keyring",
             dependencies: [
@@ -42,6 +53,17 @@ let package = Package(
         .testTarget(name: "KeyringTests", dependencies: ["Keyring"]),
         // Depends on the tool so `swift build --build-tests` builds the binary these tests run.
         .testTarget(name: "CLITests", dependencies: ["swift-keyring"]),
+        .testTarget(
+            name: "KeyringSessionTests",
+            dependencies: [
+                "KeyringSession",
+                "Keyring",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Run by the encrypted file store's multi-process tests, which find it beside the test bundle.
+        .executableTarget(name: "KeyringTestWorker", dependencies: ["Keyring"], path: "Tests/KeyringTestWorker"),
     ],
     swiftLanguageModes: [.v6]
 )

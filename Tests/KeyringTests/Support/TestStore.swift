@@ -6,6 +6,8 @@ import Testing
 /// real store; a store that cannot be made fails the test (never skips it).
 enum TestStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case memory
+    /// An encrypted file in a private temporary folder, opened with a random raw key.
+    case encryptedFile
 
     var testDescription: String { rawValue }
 
@@ -14,6 +16,8 @@ enum TestStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
         switch self {
         case .memory:
             return try Keyring(service: service, store: MemoryStore())
+        case .encryptedFile:
+            return try Keyring(service: service, store: FileStoreFixture.store())
         }
     }
 
