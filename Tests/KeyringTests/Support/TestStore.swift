@@ -5,7 +5,7 @@ import Testing
 /// The stores the conformance suite runs against. Each case makes a fresh,
 /// real store; a store that cannot be made fails the test (never skips it).
 enum TestStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case memory
+    case memory, secretService
 
     var testDescription: String { rawValue }
 
@@ -14,6 +14,8 @@ enum TestStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
         switch self {
         case .memory:
             return try Keyring(service: service, store: MemoryStore())
+        case .secretService:
+            return try Keyring(service: service, store: PrivateSecretService.makeStore())
         }
     }
 
