@@ -25,8 +25,11 @@ enum PrivateSecretService {
     }
 
     /// A new store on the private Secret Service.
-    static func makeStore(timeout: Duration = .seconds(10)) throws -> SecretServiceStore {
-        try SecretServiceStore(timeout: timeout, environment: environment())
+    static func makeStore(
+        timeout: Duration = .seconds(10),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> SecretServiceStore {
+        try SecretServiceStore(timeout: timeout, environment: Self.environment(environment))
     }
 
     /// Runs `secret-tool` against the private Secret Service.
