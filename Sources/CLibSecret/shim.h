@@ -160,14 +160,27 @@ static inline gboolean swift_keyring_boolean_property_reply(GVariant *reply) {
     return result;
 }
 
+/* The "(v)" reply of Properties.Get for an item's Attributes ("a{ss}"), as a
+ * string table the caller owns; an empty table when the reply holds no such dictionary. */
+static inline GHashTable *swift_keyring_attributes_property_reply(GVariant *reply) {
+    GHashTable *attributes = swift_keyring_attributes_new();
+    GVariant *value = NULL;
+    g_variant_get(reply, "(v)", &value);
+    if (value != NULL && g_variant_is_of_type(value, G_VARIANT_TYPE("a{ss}"))) {
+        GVariantIter iter;
+        const gchar *name, *text;
+        g_variant_iter_init(&iter, value);
+        while (g_variant_iter_next(&iter, "{&s&s}", &name, &text))
+            swift_keyring_attributes_set(attributes, name, text);
+    }
+    if (value != NULL)
+        g_variant_unref(value);
+    return attributes;
+}
+
 /* The arguments of Properties.Get ("(ss)"). */
 static inline GVariant *swift_keyring_property_argument(const char *interface_name, const char *property) {
     return g_variant_new("(ss)", interface_name, property);
-}
-
-/* g_list_free_full with g_object_unref, for lists of items. */
-static inline void swift_keyring_object_list_free(GList *list) {
-    g_list_free_full(list, g_object_unref);
 }
 
 /* The version of the libsecret headers we were built with. */

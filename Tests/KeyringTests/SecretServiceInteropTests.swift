@@ -49,7 +49,8 @@ struct SecretServiceInteropTests {
         )
         #expect(secret.status == 0)
         let token = try keyring.secret(forKey: "token")
-        #expect(token == Data("opaque token".utf8), "the library read a different secret")
+        let sameSecret = token == Data("opaque token".utf8)
+        #expect(sameSecret, "the library read a different secret")
     }
 
     @Test("removeAll leaves another service's items and foreign items without our tag")
@@ -103,7 +104,8 @@ struct SecretServiceInteropTests {
         #expect(try PrivateSecretService.itemCount(scope) == 1)
         let read = try #require(try keyring.credentials(forKey: "work"))
         #expect(read.username == "dave")
-        #expect(read.password == "four", "the password read back differs")
+        let samePassword = read.password == "four"
+        #expect(samePassword, "the password read back differs")
     }
 
     @Test("Items carry a label a person can read in Seahorse")

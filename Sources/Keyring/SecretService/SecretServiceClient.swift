@@ -56,13 +56,16 @@ final class SecretServiceClient: @unchecked Sendable {
     }
 
     /// Reads one item, attributes and secret; `nil` when it is not one of ours or gives no secret.
+    ///
+    /// Two plain calls (the `Attributes` property, then the secret) rather than a
+    /// `SecretItem` proxy, which would also fetch every other property and
+    /// subscribe to, then unsubscribe from, the item's signals.
     func record(at path: String, _ operation: String, deadline: Deadline) throws -> StoredRecord? {
-        let item = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
-            secret_item_new_for_dbus_path_sync(service, path, SECRET_ITEM_LOAD_SECRET, cancellable, error)
+        guard let summary = try summary(at: path, operation, deadline: deadline) else { return nil }
+        let value = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
+            secret_service_get_secret_for_dbus_path_sync(service, path, cancellable, error)
         }
-        guard let item else { return nil }
-        defer { g_object_unref(item) }
-        guard let summary = summary(of: item), let value = secret_item_get_secret(item) else { return nil }
+        guard let value else { return nil }
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
         var length = 0
         let bytes = secret_value_get(value, &length)
@@ -70,25 +73,20 @@ final class SecretServiceClient: @unchecked Sendable {
         return StoredRecord(id: summary.id, metadata: summary.metadata, secret: secret)
     }
 
-    /// The identity and metadata of every item of ours matching `attributes`, locked ones included.
-    func summaries(_ attributes: SecretAttributes, _ operation: String, deadline: Deadline) throws -> [RecordSummary] {
-        let items = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
-            secret_service_search_sync(service, swift_keyring_schema(), attributes.table, SECRET_SEARCH_ALL, cancellable, error)
-        }
-        defer { swift_keyring_object_list_free(items) }
-        var summaries: [RecordSummary] = []
-        var node = items
-        while let current = node {
-            if let item = current.pointee.data?.assumingMemoryBound(to: SecretItem.self), let summary = summary(of: item) {
-                summaries.append(summary)
-            }
-            node = current.pointee.next
-        }
-        return summaries
-    }
-
-    private func summary(of item: UnsafeMutablePointer<SecretItem>) -> RecordSummary? {
-        guard let table = secret_item_get_attributes(item) else { return nil }
+    /// The identity and metadata of the item at `path` (readable even while it is locked);
+    /// `nil` when it is not one of ours.
+    func summary(at path: String, _ operation: String, deadline: Deadline) throws -> RecordSummary? {
+        let reply = try bus.call(
+            operation,
+            destination: BusConnection.secretServiceName,
+            path: path,
+            interface: "org.freedesktop.DBus.Properties",
+            method: "Get",
+            arguments: swift_keyring_property_argument("org.freedesktop.Secret.Item", "Attributes"),
+            deadline: deadline
+        )
+        let table: OpaquePointer = swift_keyring_attributes_property_reply(reply)
+        g_variant_unref(reply)
         defer { g_hash_table_unref(table) }
         return SecretAttributes.summary(from: table)
     }

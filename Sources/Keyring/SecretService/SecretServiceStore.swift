@@ -103,8 +103,11 @@ public final class SecretServiceStore: CredentialStore {
 
     /// Lists the records of `service` (of one `kind`, or all kinds), sorted by key; no secrets are read.
     public func summaries(service: String, kind: RecordKind?) throws -> [RecordSummary] {
+        let deadline = Deadline(timeout)
         let operation = "list \(service)"
-        return try client.summaries(.scope(service: service, kind: kind), operation, deadline: Deadline(timeout))
+        let paths = try client.searchPaths(.scope(service: service, kind: kind), operation, deadline: deadline)
+        return try (paths.unlocked + paths.locked)
+            .compactMap { try client.summary(at: $0, operation, deadline: deadline) }
             .sorted { ($0.id.key, $0.id.kind.rawValue) < ($1.id.key, $1.id.kind.rawValue) }
     }
 
