@@ -59,9 +59,10 @@ final class SecretServiceClient: @unchecked Sendable {
     ///
     /// Two plain calls (the `Attributes` property, then the secret) rather than a
     /// `SecretItem` proxy, which would also fetch every other property and
-    /// subscribe to, then unsubscribe from, the item's signals.
+    /// subscribe to, then unsubscribe from, the item's signals. An item deleted
+    /// since the search reads as `nil`.
     func record(at path: String, _ operation: String, deadline: Deadline) throws -> StoredRecord? {
-        guard let summary = try summary(at: path, operation, deadline: deadline) else { return nil }
+        guard let summary = try summaries(at: [path], operation, deadline: deadline).first else { return nil }
         let value = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
             secret_service_get_secret_for_dbus_path_sync(service, path, cancellable, error)
         }
@@ -73,22 +74,24 @@ final class SecretServiceClient: @unchecked Sendable {
         return StoredRecord(id: summary.id, metadata: summary.metadata, secret: secret)
     }
 
-    /// The identity and metadata of the item at `path` (readable even while it is locked);
-    /// `nil` when it is not one of ours.
-    func summary(at path: String, _ operation: String, deadline: Deadline) throws -> RecordSummary? {
-        let reply = try bus.call(
-            operation,
-            destination: BusConnection.secretServiceName,
-            path: path,
-            interface: "org.freedesktop.DBus.Properties",
-            method: "Get",
-            arguments: swift_keyring_property_argument("org.freedesktop.Secret.Item", "Attributes"),
-            deadline: deadline
-        )
-        let table: OpaquePointer = swift_keyring_attributes_property_reply(reply)
-        g_variant_unref(reply)
-        defer { g_hash_table_unref(table) }
-        return SecretAttributes.summary(from: table)
+    /// The identity and metadata of the items at `paths` (readable even while locked),
+    /// with the reads in flight together; items that are not ours or vanished meanwhile are left out.
+    func summaries(at paths: [String], _ operation: String, deadline: Deadline) throws -> [RecordSummary] {
+        guard !paths.isEmpty else { return [] }
+        var tables = [OpaquePointer?](repeating: nil, count: paths.count)
+        defer { tables.forEach { $0.map { g_hash_table_unref($0) } } }
+        let connection = bus.pointer
+        _ = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
+            CStringArray.with(paths) { cPaths in
+                tables.withUnsafeMutableBufferPointer { tables in
+                    swift_keyring_read_attributes(
+                        connection, cPaths, guint(paths.count), deadline.remaining.milliseconds, cancellable,
+                        tables.baseAddress, error
+                    )
+                }
+            }
+        }
+        return tables.compactMap { $0.flatMap(SecretAttributes.summary(from:)) }
     }
 
     /// Creates an item for `record` in the default collection, replacing one with

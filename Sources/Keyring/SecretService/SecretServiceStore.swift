@@ -106,8 +106,7 @@ public final class SecretServiceStore: CredentialStore {
         let deadline = Deadline(timeout)
         let operation = "list \(service)"
         let paths = try client.searchPaths(.scope(service: service, kind: kind), operation, deadline: deadline)
-        return try (paths.unlocked + paths.locked)
-            .compactMap { try client.summary(at: $0, operation, deadline: deadline) }
+        return try client.summaries(at: paths.unlocked + paths.locked, operation, deadline: deadline)
             .sorted { ($0.id.key, $0.id.kind.rawValue) < ($1.id.key, $1.id.kind.rawValue) }
     }
 
