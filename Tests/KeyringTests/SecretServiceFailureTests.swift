@@ -23,14 +23,20 @@ struct SecretServiceFailureTests {
         }
     }
 
+    /// The reason of the `.serviceUnavailable` that opening a store on `environment` gives;
+    /// `nil` (with an issue recorded) for any other outcome, a hang included.
+    private func unavailableReason(_ environment: [String: String]) -> String? {
+        let error = BoundedCall.keyringError { try SecretServiceStore(timeout: .seconds(5), environment: environment) }
+        guard case .serviceUnavailable(let reason) = error else {
+            Issue.record("expected .serviceUnavailable, got \(String(describing: error))")
+            return nil
+        }
+        return reason
+    }
+
     @Test("No session bus: the store is unavailable at once, saying there is no bus", arguments: NoBus.allCases)
     func noBus(_ case_: NoBus) throws {
-        let environment = case_.environment
-        let error = BoundedCall.keyringError { try SecretServiceStore(timeout: .seconds(5), environment: environment) }
-        guard case .serviceUnavailable(let reason) = try #require(error) else {
-            Issue.record("expected .serviceUnavailable, got \(String(describing: error))")
-            return
-        }
+        let reason = try #require(unavailableReason(case_.environment))
         #expect(reason.hasPrefix("no session bus: "))
         #expect(reason.count > "no session bus: ".count)
     }
@@ -48,14 +54,9 @@ struct SecretServiceFailureTests {
     func busWithoutDaemon() throws {
         let sandbox = try SecretServiceSandbox(.busOnly)
         defer { sandbox.stop() }
-        let environment = sandbox.environment
-        let error = BoundedCall.keyringError { try SecretServiceStore(timeout: .seconds(5), environment: environment) }
-        guard case .serviceUnavailable(let reason) = try #require(error) else {
-            Issue.record("expected .serviceUnavailable, got \(String(describing: error))")
-            return
-        }
+        let reason = try #require(unavailableReason(sandbox.environment))
         #expect(reason.hasPrefix("no Secret Service daemon: "))
-        guard case .noDaemon(let probeReason) = SecretServiceStore.probe(environment: environment) else {
+        guard case .noDaemon(let probeReason) = SecretServiceStore.probe(environment: sandbox.environment) else {
             Issue.record("expected .noDaemon")
             return
         }

@@ -26,24 +26,7 @@ enum ChildProcess {
         defer { try? FileManager.default.removeItem(at: folder) }
         let outURL = folder.appendingPathComponent("out")
         let errURL = folder.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        defer { try? out.close(); try? err.close() }
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.environment = environment
-        process.standardOutput = out
-        process.standardError = err
-        let stdin = Pipe()
-        process.standardInput = stdin
-        try process.run()
-        stdin.fileHandleForWriting.write(input)
-        try? stdin.fileHandleForWriting.close()
-
+        let process = try launch(arguments, environment: environment, input: input, output: outURL, errors: errURL)
         guard waitForExit(process, timeout: timeout) else {
             terminate(process)
             throw Failure(description: "\(arguments[0]) did not finish within \(timeout)")
@@ -56,20 +39,36 @@ enum ChildProcess {
     }
 
     /// Starts a long-running child with its output sent to `log`; the caller must `terminate` it.
-    static func start(_ arguments: [String], environment: [String: String], input: Data? = nil, log: URL) throws -> Process {
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
+    static func start(_ arguments: [String], environment: [String: String], input: Data = Data(), log: URL) throws -> Process {
+        try launch(arguments, environment: environment, input: input, output: log, errors: log)
+    }
+
+    /// Starts `arguments[0]` from `PATH` with its output in files, writes `input` and closes its standard input.
+    private static func launch(
+        _ arguments: [String],
+        environment: [String: String],
+        input: Data,
+        output: URL,
+        errors: URL
+    ) throws -> Process {
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        let out = try FileHandle(forWritingTo: output)
+        let err = output == errors ? out : try FileHandle(forWritingTo: errors)
+        defer {
+            try? out.close()
+            if err !== out { try? err.close() }
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         process.environment = environment
-        process.standardOutput = handle
-        process.standardError = handle
+        process.standardOutput = out
+        process.standardError = err
         let stdin = Pipe()
         process.standardInput = stdin
         try process.run()
-        try? handle.close()
-        if let input { stdin.fileHandleForWriting.write(input) }
+        stdin.fileHandleForWriting.write(input)
         try? stdin.fileHandleForWriting.close()
         return process
     }

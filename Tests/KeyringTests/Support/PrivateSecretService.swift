@@ -37,11 +37,21 @@ enum PrivateSecretService {
         try ChildProcess.run(["secret-tool"] + arguments, environment: environment(), input: input)
     }
 
+    /// The secret `secret-tool lookup` prints for these attributes; `nil` when it finds none.
+    static func lookup(_ attributes: [String: String]) throws -> Data? {
+        let output = try secretTool(["lookup"] + arguments(attributes))
+        return output.status == 0 ? output.standardOutput : nil
+    }
+
     /// How many items `secret-tool search --all` finds for these attributes.
     static func itemCount(_ attributes: [String: String]) throws -> Int {
-        let output = try secretTool(["search", "--all"] + attributes.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] })
+        let output = try secretTool(["search", "--all"] + arguments(attributes))
         // Each item's block starts with its path in brackets, such as "[/org/freedesktop/secrets/collection/login/3]".
         let text = String(decoding: output.standardOutput, as: UTF8.self) + output.standardError
         return text.split(separator: "\n").filter { $0.hasPrefix("[/") }.count
+    }
+
+    private static func arguments(_ attributes: [String: String]) -> [String] {
+        attributes.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
     }
 }
