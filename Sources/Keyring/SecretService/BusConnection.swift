@@ -50,7 +50,7 @@ final class BusConnection: @unchecked Sendable {
         let flags = autoStart ? G_DBUS_CALL_FLAGS_NONE : G_DBUS_CALL_FLAGS_NO_AUTO_START
         let reply = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
             g_dbus_connection_call_sync(
-                pointer, destination, path, interface, method, arguments, nil, flags, deadline.remaining.milliseconds, cancellable, error
+                pointer, destination, path, interface, method, arguments, nil, flags, deadline.remainingMilliseconds, cancellable, error
             )
         }
         guard let reply else {

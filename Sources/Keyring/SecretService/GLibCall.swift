@@ -18,6 +18,8 @@ enum GLibCall {
 
     private static let timers = DispatchQueue(label: "swift-keyring.secret-service.timeouts")
 
+    /// Calls `body` with a cancellable that fires at the deadline and an error slot;
+    /// returns what it returned, or throws the error it left, as a `KeyringError`.
     static func run<Result>(
         _ operation: String,
         deadline: Deadline,
@@ -28,7 +30,7 @@ enum GLibCall {
         defer { g_object_unref(cancellable) }
         let guardian = CancellationGuard(cancellable: cancellable)
         let timer = DispatchSource.makeTimerSource(queue: timers)
-        timer.schedule(deadline: .now() + deadline.remaining.timeInterval)
+        timer.schedule(deadline: .now() + Deadline.seconds(deadline.remaining))
         timer.setEventHandler { guardian.fire() }
         timer.resume()
         var error: UnsafeMutablePointer<GError>?
@@ -37,7 +39,9 @@ enum GLibCall {
         timer.cancel()
         if let error {
             defer { g_error_free(error) }
-            throw GLibFailure.keyringError(error, operation: operation, timeout: deadline.timeout, timedOut: timedOut, phase: phase)
+            throw GLibFailure.keyringError(
+                error, operation: operation, seconds: Deadline.seconds(deadline.timeout), timedOut: timedOut, phase: phase
+            )
         }
         return result
     }
@@ -75,17 +79,5 @@ private final class CancellationGuard: @unchecked Sendable {
             state.stopped = true
             return state.fired
         }
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as `DispatchTime` arithmetic and `KeyringError.timedOut` want it.
-    var timeInterval: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-
-    /// The duration in whole milliseconds, for GLib's own call timeouts (at least 1).
-    var milliseconds: Int32 {
-        Int32(clamping: max(1, Int64(timeInterval * 1000)))
     }
 }

@@ -9,10 +9,12 @@ enum GLibFailure {
     private static let lockedErrorName = "org.freedesktop.Secret.Error.IsLocked"
     private static let serviceUnknownErrorName = "org.freedesktop.DBus.Error.ServiceUnknown"
 
+    /// The `KeyringError` for `error`, raised by `operation`; `seconds` is the
+    /// timeout to report when the call timed out (`timedOut`: our timer cancelled it).
     static func keyringError(
         _ error: UnsafeMutablePointer<GError>,
         operation: String,
-        timeout: Duration,
+        seconds: Double,
         timedOut: Bool,
         phase: GLibCall.Phase
     ) -> KeyringError {
@@ -26,7 +28,7 @@ enum GLibFailure {
         let message = error.pointee.message.map { String(cString: $0) } ?? "no message"
 
         if timedOut || matches(domain, code, g_io_error_quark(), G_IO_ERROR_TIMED_OUT.rawValue) {
-            return .timedOut(operation: operation, seconds: timeout.timeInterval)
+            return .timedOut(operation: operation, seconds: seconds)
         }
         if phase == .connect {
             return .serviceUnavailable(reason: "no session bus: \(message)")

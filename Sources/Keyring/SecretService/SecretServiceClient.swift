@@ -85,7 +85,7 @@ final class SecretServiceClient: @unchecked Sendable {
             CStringArray.with(paths) { cPaths in
                 tables.withUnsafeMutableBufferPointer { tables in
                     swift_keyring_read_attributes(
-                        connection, cPaths, guint(paths.count), deadline.remaining.milliseconds, cancellable,
+                        connection, cPaths, guint(paths.count), deadline.remainingMilliseconds, cancellable,
                         tables.baseAddress, error
                     )
                 }

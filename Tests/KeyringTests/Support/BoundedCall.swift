@@ -32,7 +32,7 @@ enum BoundedCall {
 
 extension Duration {
     /// The duration in seconds, for `DispatchTime`.
-    var timeInterval: Double {
+    fileprivate var timeInterval: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

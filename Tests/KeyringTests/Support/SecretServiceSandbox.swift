@@ -48,9 +48,10 @@ final class SecretServiceSandbox {
             environment: environment,
             log: folder.appendingPathComponent("bus.log")
         )
-        guard ChildProcess.poll(timeout: .seconds(10), { FileManager.default.fileExists(atPath: socket) }) else {
+        // The socket file appears at bind(), a moment before the bus accepts: wait for an answer.
+        guard ChildProcess.poll(timeout: .seconds(15), { (try? self.busAnswers()) == true }) else {
             stop()
-            throw ChildProcess.Failure(description: "dbus-daemon did not create its socket")
+            throw ChildProcess.Failure(description: "dbus-daemon did not answer on its socket")
         }
         if contents == .busAndDaemon {
             try startDaemon()
@@ -79,6 +80,10 @@ final class SecretServiceSandbox {
             stop()
             throw ChildProcess.Failure(description: "the sandbox's login collection is locked")
         }
+    }
+
+    private func busAnswers() throws -> Bool {
+        try dbusSend(dest: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", method: "org.freedesktop.DBus.GetId").status == 0
     }
 
     private func secretServiceHasOwner() throws -> Bool {
