@@ -55,19 +55,23 @@ final class SecretServiceClient: @unchecked Sendable {
         return CStringArray.take(unlocked)
     }
 
-    /// Reads one item, attributes and secret; `nil` when it is not one of ours or gives no secret.
+    /// Reads one item, attributes and secret; `nil` when it is not one of ours,
+    /// gives no secret, or was deleted since the search.
     ///
-    /// Two plain calls (the `Attributes` property, then the secret) rather than a
-    /// `SecretItem` proxy, which would also fetch every other property and
-    /// subscribe to, then unsubscribe from, the item's signals. An item deleted
-    /// since the search reads as `nil`.
+    /// The `Attributes` property and the secret are asked for together, rather
+    /// than through a `SecretItem` proxy, which would fetch every property first,
+    /// then the secret, and subscribe to and unsubscribe from the item's signals.
     func record(at path: String, _ operation: String, deadline: Deadline) throws -> StoredRecord? {
-        guard let summary = try summaries(at: [path], operation, deadline: deadline).first else { return nil }
-        let value = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
-            secret_service_get_secret_for_dbus_path_sync(service, path, cancellable, error)
+        var table: OpaquePointer?
+        var value: OpaquePointer?
+        _ = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
+            swift_keyring_read_item(service, path, deadline.remainingMilliseconds, cancellable, &table, &value, error)
         }
-        guard let value else { return nil }
-        defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
+        defer {
+            table.map { g_hash_table_unref($0) }
+            value.map { secret_value_unref(UnsafeMutableRawPointer($0)) }
+        }
+        guard let table, let value, let summary = SecretAttributes.summary(from: table) else { return nil }
         var length = 0
         let bytes = secret_value_get(value, &length)
         let secret = bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
