@@ -16,9 +16,9 @@ struct SecretServiceFailureTests {
         var environment: [String: String] {
             switch self {
             case .addressToNowhere:
-                return ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/tmp/skr-missing-\(UUID().uuidString.prefix(8))/bus"]
+                return ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/tmp/swift-keyring-missing-\(UUID().uuidString.prefix(8))/bus"]
             case .noAddress:
-                return ["XDG_RUNTIME_DIR": "/tmp/skr-missing-\(UUID().uuidString.prefix(8))"]
+                return ["XDG_RUNTIME_DIR": "/tmp/swift-keyring-missing-\(UUID().uuidString.prefix(8))"]
             }
         }
     }

@@ -17,8 +17,8 @@ enum PrivateSecretService {
         guard environment["SWIFT_KEYRING_PRIVATE_SECRET_SERVICE"] == "1",
               let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty
         else {
-            let where_ = environment["CI"] == "true" ? "CI could not start it" : "the tests ran outside it"
-            throw Missing(description: "the private Secret Service is missing (\(where_)): run the tests with "
+            let situation = environment["CI"] == "true" ? "CI could not start it" : "the tests ran outside it"
+            throw Missing(description: "the private Secret Service is missing (\(situation)): run the tests with "
                 + "Scripts/with-secret-service.sh swift test (or Scripts/test.sh)")
         }
         return environment

@@ -20,7 +20,7 @@ final class SecretServiceSandbox {
     let environment: [String: String]
 
     init(_ contents: Contents) throws {
-        folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("skr-\(UUID().uuidString.prefix(8))")
+        folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("swift-keyring-ss-\(UUID().uuidString.prefix(8))")
         let home = folder.appendingPathComponent("home")
         let runtime = folder.appendingPathComponent("runtime")
         for directory in [home, runtime] {
