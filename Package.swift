@@ -5,6 +5,7 @@ let package = Package(
     name: "swift-keyring",
     products: [
         .library(name: "Keyring", targets: ["Keyring"]),
+        .library(name: "KeyringSession", targets: ["KeyringSession"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -29,7 +30,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(
+            name: "KeyringSession",
+            dependencies: [
+                "Keyring",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "KeyringTests", dependencies: ["Keyring"]),
+        .testTarget(name: "KeyringSessionTests", dependencies: ["KeyringSession", "Keyring"]),
+        // Run by the encrypted file store's multi-process tests, which find it beside the test bundle.
+        .executableTarget(name: "KeyringTestWorker", dependencies: ["Keyring"], path: "Tests/KeyringTestWorker"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,7 +3,7 @@
 # As root it installs what is missing; otherwise it prints the exact apt-get line and stops.
 set -euo pipefail
 
-packages=(libsecret-1-dev libgcrypt20-dev gnome-keyring dbus libsecret-tools pkg-config)
+packages=(libsecret-1-dev libgcrypt20-dev gnome-keyring dbus libsecret-tools pkg-config util-linux)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

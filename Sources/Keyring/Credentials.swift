@@ -44,11 +44,19 @@ public struct Credentials: Sendable, Hashable {
     }
 
     /// Checks every field, as `Keyring` does before storing.
-    /// - Throws: `KeyringError.invalidRecord` for the first field that fails.
+    ///
+    /// The checks are `Validator` rules: a non-empty username without NUL, a
+    /// password of at most 1 MiB, and an `http`/`https` URL with a host and no
+    /// password in it, each name at most 4096 UTF-8 bytes.
+    /// - Throws: `KeyringError.invalidRecord` for the first rule that fails.
     public func validate() throws {
-        try RecordValidation.checkUsername(username)
-        try RecordValidation.checkPassword(password)
-        try RecordValidation.checkURL(url)
+        try RecordValidation.checkCredentials(self)
+    }
+
+    /// Every rule these credentials fail, each as one sentence ("URL must name a host."),
+    /// for a login form that shows them all; empty when they are valid. The password is never quoted.
+    public var validationFailures: [ValidationFailure] {
+        RecordValidation.credentials.validate(self)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The checks `Keyring` applies before anything reaches a store.
+/// The checks `Keyring` applies before anything reaches a store, written with
+/// the validation rules so apps see the same sentences.
 ///
 /// Stores keep names as C strings (Secret Service attributes) and the file
 /// format has length limits, so the checks refuse what would be truncated or
@@ -13,60 +14,62 @@ enum RecordValidation {
     /// The longest service, key, username or URL, in UTF-8 bytes.
     static let maximumNameBytes = 4096
 
-    static func checkName(_ value: String, field: String) throws {
-        if value.isEmpty {
-            throw KeyringError.invalidRecord(field: field, reason: "must not be empty")
-        }
-        if value.utf8.contains(0) {
-            throw KeyringError.invalidRecord(field: field, reason: "must not contain a NUL character")
-        }
-        if value.utf8.count > maximumNameBytes {
-            throw KeyringError.invalidRecord(field: field, reason: "is longer than \(maximumNameBytes) bytes")
+    /// What every stored name must be: not empty, a C string, and short enough.
+    static func nameRules<Root>() -> [ValidationRule<Root, String>] {
+        [
+            .required(message: .reason("must not be empty")),
+            .custom("must not contain a NUL character") { !$0.utf8.contains(0) },
+            .maxLength(maximumNameBytes, in: .utf8Bytes, message: .reason("is longer than \(maximumNameBytes) bytes")),
+        ]
+    }
+
+    static let credentials = Validator<Credentials>()
+        .field("username", \.username, rules: nameRules())
+        .field("password", \.password, .maxLength(maximumPasswordBytes, in: .utf8Bytes, message: .reason("is longer than 1 MiB")))
+        .field("url", \.url.absoluteString, displayName: "URL", rules: nameRules())
+        .field("url", \.url, displayName: "URL", rules: urlRules)
+
+    /// An `http` or `https` URL with a host and no password. A URL without a
+    /// scheme fails only the first rule, so it is told what is wrong once.
+    private static let urlRules: [ValidationRule<Credentials, URL>] = [
+        ValidationRule { url, _ in
+            url.scheme == nil ? "must be absolute, with an http or https scheme" : nil
+        },
+        ValidationRule { url, _ in
+            guard let scheme = url.scheme?.lowercased(), scheme != "http", scheme != "https" else { return nil }
+            return "must use http or https, not \(scheme)"
+        },
+        .custom("must name a host") { url in url.scheme == nil || !(url.host ?? "").isEmpty },
+        // A password in the URL would be stored as a plain, searchable attribute.
+        .custom("must not contain a password; store it as the password") { $0.password == nil },
+    ]
+
+    private static let secretSize = Validator<Int>()
+        .field("secret", \.self, .custom("is longer than 16 MiB") { $0 <= maximumSecretBytes })
+
+    /// Throws the first failure of `value` as `KeyringError.invalidRecord`.
+    static func check<Root>(_ value: Root, with validator: Validator<Root>) throws {
+        if let failure = validator.validate(value).first {
+            throw KeyringError(failure)
         }
     }
 
+    private static let service = Validator<String>().field("service", \.self, rules: nameRules())
+    private static let key = Validator<String>().field("key", \.self, rules: nameRules())
+
     static func checkService(_ service: String) throws {
-        try checkName(service, field: "service")
+        try check(service, with: Self.service)
     }
 
     static func checkKey(_ key: String) throws {
-        try checkName(key, field: "key")
+        try check(key, with: Self.key)
     }
 
-    static func checkUsername(_ username: String) throws {
-        try checkName(username, field: "username")
-    }
-
-    static func checkPassword(_ password: String) throws {
-        if password.utf8.count > maximumPasswordBytes {
-            throw KeyringError.invalidRecord(field: "password", reason: "is longer than 1 MiB")
-        }
+    static func checkCredentials(_ credentials: Credentials) throws {
+        try check(credentials, with: Self.credentials)
     }
 
     static func checkSecret(_ secret: some Collection) throws {
-        if secret.count > maximumSecretBytes {
-            throw KeyringError.invalidRecord(field: "secret", reason: "is longer than 16 MiB")
-        }
-    }
-
-    static func checkURL(_ url: URL) throws {
-        let text = url.absoluteString
-        if text.isEmpty {
-            throw KeyringError.invalidRecord(field: "url", reason: "must not be empty")
-        }
-        guard let scheme = url.scheme?.lowercased() else {
-            throw KeyringError.invalidRecord(field: "url", reason: "must be absolute, with an http or https scheme")
-        }
-        guard scheme == "http" || scheme == "https" else {
-            throw KeyringError.invalidRecord(field: "url", reason: "must use http or https, not \(scheme)")
-        }
-        guard let host = url.host, !host.isEmpty else {
-            throw KeyringError.invalidRecord(field: "url", reason: "must name a host")
-        }
-        // A password in the URL would be stored as a plain, searchable attribute.
-        if url.password != nil {
-            throw KeyringError.invalidRecord(field: "url", reason: "must not contain a password; store it as the password")
-        }
-        try checkName(text, field: "url")
+        try check(secret.count, with: secretSize)
     }
 }

@@ -16,7 +16,9 @@ enum StoreSelector {
             let store = try SecretServiceStore(timeout: configuration.timeout, environment: configuration.environment)
             choice = (store, StoreSelection(backend: .secretService, reason: "the only store for now"))
         case .file:
-            throw KeyringError.serviceUnavailable(reason: "the encrypted file store is not available in this build")
+            let secret = try FileStoreSecret.resolve(explicit: configuration.fileSecret, environment: configuration.environment)
+            let store = try EncryptedFileStore(url: configuration.fileURL, secret: secret, lockTimeout: configuration.fileLockTimeout)
+            choice = (store, StoreSelection(backend: .file, reason: forced))
         }
         logger.info("keyring store selected", metadata: ["store": "\(choice.1.backend.rawValue)", "reason": "\(choice.1.reason)"])
         return choice

@@ -5,7 +5,11 @@ import Testing
 /// The stores the conformance suite runs against. Each case makes a fresh,
 /// real store; a store that cannot be made fails the test (never skips it).
 enum TestStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case memory, secretService
+    case memory
+    /// An encrypted file in a private temporary folder, opened with a random raw key.
+    case encryptedFile
+    /// The private gnome-keyring of `Scripts/with-secret-service.sh`.
+    case secretService
 
     var testDescription: String { rawValue }
 
@@ -14,6 +18,8 @@ enum TestStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
         switch self {
         case .memory:
             return try Keyring(service: service, store: MemoryStore())
+        case .encryptedFile:
+            return try Keyring(service: service, store: FileStoreFixture.store())
         case .secretService:
             return try Keyring(service: service, store: PrivateSecretService.makeStore())
         }

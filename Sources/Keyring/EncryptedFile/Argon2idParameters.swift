@@ -1,0 +1,52 @@
+/// The cost of turning a passphrase into the encrypted file's key with Argon2id.
+///
+/// The parameters are written into the file's header, so a file keeps opening
+/// after the defaults change. A raw key file skips the KDF altogether.
+///
+/// ```swift
+/// // Cheaper than the default: for tests, never for real secrets.
+/// let store = try EncryptedFileStore(url: url, secret: .passphrase("test"),
+///                                    keyDerivation: Argon2idParameters(iterations: 1, memoryKiB: 64, parallelism: 1))
+/// ```
+public struct Argon2idParameters: Sendable, Hashable, CustomStringConvertible {
+    /// Passes over memory (Argon2's t).
+    public var iterations: UInt32
+    /// Memory used, in KiB (Argon2's m); at least 8 × `parallelism`.
+    public var memoryKiB: UInt32
+    /// Lanes (Argon2's p); libgcrypt computes them one after another.
+    public var parallelism: UInt32
+
+    /// The default for new files: t = 3, m = 64 MiB, p = 1. That is 0.15 to 0.3 s of one core,
+    /// depending on the machine, and 64 MiB that an attacker must spend on every guess.
+    public static let recommended = Argon2idParameters(iterations: 3, memoryKiB: 64 * 1024, parallelism: 1)
+
+    /// The largest values a file may ask for, so a forged header cannot make
+    /// opening it take hours or all the memory.
+    static let maximum = Argon2idParameters(iterations: 64, memoryKiB: 4 * 1024 * 1024, parallelism: 16)
+
+    /// Creates parameters; they are checked when a store uses them.
+    public init(iterations: UInt32, memoryKiB: UInt32, parallelism: UInt32) {
+        self.iterations = iterations
+        self.memoryKiB = memoryKiB
+        self.parallelism = parallelism
+    }
+
+    /// `argon2id t=3 m=65536 KiB p=1`.
+    public var description: String {
+        "argon2id t=\(iterations) m=\(memoryKiB) KiB p=\(parallelism)"
+    }
+
+    /// Why these parameters cannot be used, or `nil` when they can.
+    var problem: String? {
+        if iterations < 1 || iterations > Self.maximum.iterations {
+            return "iterations must be between 1 and \(Self.maximum.iterations), not \(iterations)"
+        }
+        if parallelism < 1 || parallelism > Self.maximum.parallelism {
+            return "parallelism must be between 1 and \(Self.maximum.parallelism), not \(parallelism)"
+        }
+        if memoryKiB < 8 * parallelism || memoryKiB > Self.maximum.memoryKiB {
+            return "memory must be between \(8 * parallelism) KiB and \(Self.maximum.memoryKiB) KiB, not \(memoryKiB) KiB"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import Synchronization
+
+/// A store that keeps records in one libgcrypt-encrypted file, for hosts
+/// without a Secret Service: servers, containers, CI.
+///
+/// Everything but a small header is encrypted, names included (the format is in
+/// `docs/FILE_FORMAT.md`). The key comes from a passphrase through Argon2id, or
+/// is a raw 32-byte key. Once open, the store keeps an index of names and
+/// metadata in memory, with each secret still encrypted until a lookup asks for
+/// it, so a lookup costs about the same at 100 records and at 100,000; it reads
+/// the file again only when another process or store has written it.
+///
+/// Writes are atomic and durable (temporary file, fsync, rename, fsync of the
+/// folder) and serialised across processes by an advisory lock beside the
+/// file, so several processes can share one file and nothing is lost when one
+/// dies mid-write. The store is safe to use from many threads.
+///
+/// ```swift
+/// let store = try EncryptedFileStore(url: EncryptedFileStore.defaultURL(),
+///                                    secret: try FileStoreSecret.resolve())
+/// let keyring = try Keyring(service: "com.example.mail", store: store)
+/// ```
+public final class EncryptedFileStore: CredentialStore {
+    /// Where the file is.
+    public let url: URL
+    /// How long a write waits for another writer's lock before `KeyringError.timedOut`.
+    public let lockTimeout: Duration
+    /// The Argon2id cost used when this store creates the file or changes its passphrase.
+    public let keyDerivation: Argon2idParameters
+
+    let paths: StorePaths
+    let state: Mutex<FileStoreState>
+
+    /// Opens the keyring file at `url`, creating it (and its folder) when it does not exist.
+    ///
+    /// A new folder is made with mode 0700 and a new file with mode 0600. Opening
+    /// with a passphrase runs Argon2id once (0.15 to 0.3 s at the default cost); a
+    /// raw key does not.
+    /// - Parameters:
+    ///   - url: the file; `EncryptedFileStore.defaultURL()` is the usual place.
+    ///   - secret: the passphrase or key (see `FileStoreSecret.resolve`).
+    ///   - createIfMissing: whether a missing file (and folder) is created; when `false` it is an error.
+    ///   - lockTimeout: how long a write may wait for another writer.
+    ///   - keyDerivation: the Argon2id cost for a new file and for `changePassphrase`;
+    ///     an existing file keeps the cost written in it.
+    /// - Throws: `KeyringError.wrongPassphrase` when the secret does not open the file;
+    ///   `.damaged` when the file was changed, cut or has an unknown version (it is left as it is);
+    ///   `.insecurePermissions` when the file or folder is open to others or belongs to another user;
+    ///   `.serviceUnavailable` when it is missing and `createIfMissing` is `false`;
+    ///   `.invalidRecord` for an empty passphrase, a key that is not 32 bytes, or bad `keyDerivation`;
+    ///   `.timedOut` when creating the file waits too long for the lock.
+    public init(
+        url: URL,
+        secret: FileStoreSecret,
+        createIfMissing: Bool = true,
+        lockTimeout: Duration = .seconds(10),
+        keyDerivation: Argon2idParameters = .recommended
+    ) throws {
+        if let problem = keyDerivation.problem {
+            throw KeyringError.invalidRecord(field: "keyDerivation", reason: problem)
+        }
+        let paths = StorePaths(url)
+        let material = try SecretMaterial(secret)
+        try FilePermissions.prepareFolder(paths.folder, create: createIfMissing)
+        let initial: FileStoreState
+        if let existing = try FileStoreState.read(paths, material: material) {
+            initial = existing
+        } else if createIfMissing {
+            initial = try Self.create(paths, material: material, parameters: keyDerivation, lockTimeout: lockTimeout)
+        } else {
+            throw KeyringError.serviceUnavailable(reason: "there is no keyring file at \(paths.file)")
+        }
+        self.url = URL(fileURLWithPath: paths.file)
+        self.paths = paths
+        self.lockTimeout = lockTimeout
+        self.keyDerivation = keyDerivation
+        self.state = Mutex(initial)
+    }
+
+    /// Writes an empty keyring, unless another process made one meanwhile, which is then opened.
+    private static func create(
+        _ paths: StorePaths, material: SecretMaterial, parameters: Argon2idParameters, lockTimeout: Duration
+    ) throws -> FileStoreState {
+        // The KDF runs before taking the lock, so other writers do not wait for it.
+        let (header, keys) = try FileHeader.new(for: material, parameters: parameters)
+        return try FileLock.withExclusiveLock(paths, timeout: lockTimeout) {
+            if let existing = try FileStoreState.read(paths, material: material) { return existing }
+            var state = FileStoreState(material: material, header: header, keys: keys)
+            try state.write([:], paths)
+            return state
+        }
+    }
+
+    /// `file`.
+    public var name: String { "file" }
+
+    /// The record under `id`, or `nil`; only this record's secret is decrypted.
+    /// - Throws: `.damaged`, `.wrongPassphrase` or `.insecurePermissions` when another
+    ///   process left a file this store cannot read.
+    public func record(for id: RecordID) throws -> StoredRecord? {
+        let found = try state.withLock { state in
+            try state.refresh(paths)
+            return state.records[id].map { ($0, state.keys, state.headerBytes) }
+        }
+        guard let (sealed, keys, header) = found else { return nil }
+        let secret = try RecordSealing.openSecret(sealed, keys: keys, header: header)
+        return StoredRecord(id: id, metadata: sealed.metadata, secret: secret)
+    }
+
+    /// Stores `record`, replacing any record with the same identity, and writes the file.
+    /// - Throws: `.timedOut` when another writer holds the lock too long; the file is then unchanged.
+    public func save(_ record: StoredRecord) throws {
+        try modify { records, keys, header in
+            records[record.id] = try RecordSealing.seal(record, keys: keys, header: header)
+            return ((), true)
+        }
+    }
+
+    /// Stores many records with one write of the file, for imports and migrations from another store:
+    /// either all of them are stored or, when it throws, none.
+    public func save(contentsOf newRecords: some Sequence<StoredRecord>) throws {
+        try modify { records, keys, header in
+            for record in newRecords {
+                records[record.id] = try RecordSealing.seal(record, keys: keys, header: header)
+            }
+            return ((), true)
+        }
+    }
+
+    /// Removes the record under `id`; `false` when there was none (the file is then not written).
+    @discardableResult
+    public func removeRecord(for id: RecordID) throws -> Bool {
+        try modify { records, _, _ in
+            let removed = records.removeValue(forKey: id) != nil
+            return (removed, removed)
+        }
+    }
+
+    /// The records of `service` (and `kind`, when given), sorted by key; no secret is decrypted.
+    public func summaries(service: String, kind: RecordKind?) throws -> [RecordSummary] {
+        try state.withLock { state in
+            try state.refresh(paths)
+            return state.records.values
+                .filter { $0.id.service == service && (kind == nil || $0.id.kind == kind) }
+                .map { RecordSummary(id: $0.id, metadata: $0.metadata) }
+        }
+        .sorted { ($0.id.key, $0.id.kind.rawValue) < ($1.id.key, $1.id.kind.rawValue) }
+    }
+
+    /// Removes the records of `service` (and `kind`, when given), and nothing else.
+    @discardableResult
+    public func removeAll(service: String, kind: RecordKind?) throws -> Int {
+        try modify { records, _, _ in
+            let doomed = records.keys.filter { $0.service == service && (kind == nil || $0.kind == kind) }
+            for id in doomed { records.removeValue(forKey: id) }
+            return (doomed.count, !doomed.isEmpty)
+        }
+    }
+
+    /// Re-encrypts the whole file under `newSecret`, keeping every record.
+    ///
+    /// A passphrase gets a fresh salt and this store's `keyDerivation` cost. Other
+    /// processes that have the file open get `KeyringError.wrongPassphrase` on their
+    /// next call and must open it again with the new secret.
+    /// - Throws: `.invalidRecord` for an unusable secret, `.timedOut` for the lock, or
+    ///   what reading the current file throws; the file is then unchanged.
+    public func changePassphrase(to newSecret: FileStoreSecret) throws {
+        let material = try SecretMaterial(newSecret)
+        let (header, keys) = try FileHeader.new(for: material, parameters: keyDerivation)
+        try FileLock.withExclusiveLock(paths, timeout: lockTimeout) {
+            try state.withLock { state in
+                try state.refresh(paths)
+                var next = FileStoreState(material: material, header: header, keys: keys)
+                var records = [RecordID: SealedRecord](minimumCapacity: state.records.count)
+                for (id, sealed) in state.records {
+                    let record = StoredRecord(
+                        id: id,
+                        metadata: sealed.metadata,
+                        secret: try RecordSealing.openSecret(sealed, keys: state.keys, header: state.headerBytes)
+                    )
+                    records[id] = try RecordSealing.seal(record, keys: keys, header: next.headerBytes)
+                }
+                try next.write(records, paths)
+                state = next
+            }
+        }
+    }
+
+    /// Runs a read-modify-write under the file lock and the store's mutex, on the
+    /// current version of the file, and writes the result when `change` says so.
+    private func modify<Result>(
+        _ change: (inout [RecordID: SealedRecord], FileKeys, [UInt8]) throws -> (Result, Bool)
+    ) throws -> Result {
+        try FileLock.withExclusiveLock(paths, timeout: lockTimeout) {
+            try state.withLock { state in
+                try state.refresh(paths)
+                var records = state.records
+                let (result, changed) = try change(&records, state.keys, state.headerBytes)
+                if changed { try state.write(records, paths) }
+                return result
+            }
+        }
+    }
+}

@@ -1,0 +1,138 @@
+internal import CGcrypt
+
+/// The keyring file's plaintext header: what is needed to derive the keys and
+/// to tell a wrong passphrase from a damaged file (docs/FILE_FORMAT.md, "Header").
+struct FileHeader: Sendable, Equatable {
+    /// How the master key is made.
+    enum KeySource: UInt8, Sendable {
+        /// A raw 32-byte key, used as it is.
+        case rawKey = 0
+        /// Argon2id over the passphrase, with the header's parameters and salt.
+        case argon2id = 1
+    }
+
+    static let magic: [UInt8] = [0x89, 0x53, 0x4B, 0x52, 0x0D, 0x0A, 0x1A, 0x0A]
+    static let formatVersion: UInt16 = 1
+    /// AES-256-GCM, the only AEAD of version 1.
+    static let aeadID: UInt8 = 1
+    static let saltLength = 32
+    /// Magic through salt: the bytes the key check covers.
+    static let checkedLength = 56
+    static let checksumLength = 8
+    static let length = checkedLength + HMACSHA256.length + checksumLength
+
+    var keySource: KeySource
+    /// Argon2id's cost; `nil` for a raw key.
+    var parameters: Argon2idParameters?
+    var salt: [UInt8]
+    var keyCheck: [UInt8]
+
+    /// A header for a new file, with a fresh random salt and its key check.
+    /// - Returns: the header and the keys it was made for.
+    static func new(for secret: SecretMaterial, parameters: Argon2idParameters) throws -> (FileHeader, FileKeys) {
+        try Gcrypt.ensureReady()
+        var salt = [UInt8](repeating: 0, count: saltLength)
+        gcry_randomize(&salt, saltLength, GCRY_STRONG_RANDOM)
+        var header = FileHeader(
+            keySource: secret.isPassphrase ? .argon2id : .rawKey,
+            parameters: secret.isPassphrase ? parameters : nil,
+            salt: salt,
+            keyCheck: []
+        )
+        let keys = try FileKeys(master: try secret.masterKey(for: header), salt: salt)
+        header.keyCheck = try header.expectedKeyCheck(keys)
+        return (header, keys)
+    }
+
+    /// Magic, version, key source, AEAD, KDF parameters and salt.
+    var checkedBytes: [UInt8] {
+        var bytes = Self.magic
+        bytes.appendBigEndian(Self.formatVersion)
+        bytes.append(keySource.rawValue)
+        bytes.append(Self.aeadID)
+        bytes.appendBigEndian(parameters?.iterations ?? 0)
+        bytes.appendBigEndian(parameters?.memoryKiB ?? 0)
+        bytes.appendBigEndian(parameters?.parallelism ?? 0)
+        bytes.append(contentsOf: salt)
+        return bytes
+    }
+
+    /// All 96 bytes, checksum included.
+    var encoded: [UInt8] {
+        var bytes = checkedBytes + keyCheck
+        bytes.append(contentsOf: Self.checksum(bytes))
+        return bytes
+    }
+
+    /// The key check these keys give for this header.
+    func expectedKeyCheck(_ keys: FileKeys) throws -> [UInt8] {
+        let mac = try HMACSHA256(key: keys.check)
+        try mac.update(checkedBytes)
+        return try mac.finish()
+    }
+
+    /// Throws `.wrongPassphrase` unless `keys` are the ones this file was written with.
+    func verify(_ keys: FileKeys) throws {
+        guard ConstantTime.equal(try expectedKeyCheck(keys), keyCheck) else {
+            throw KeyringError.wrongPassphrase
+        }
+    }
+
+    /// Reads the header at the start of `bytes`.
+    ///
+    /// The order of the checks decides the error: not our file, then a version
+    /// this build cannot read, then any changed byte (the checksum), then values
+    /// no writer makes. A wrong key is found later, by `verify`.
+    /// - Throws: `KeyringError.damaged` naming what is wrong.
+    static func decode(_ bytes: [UInt8]) throws -> FileHeader {
+        try Gcrypt.ensureReady()
+        guard bytes.count >= magic.count, bytes.starts(with: magic) else {
+            throw KeyringError.damaged(reason: bytes.isEmpty ? "the file is empty" : "it is not a swift-keyring file")
+        }
+        var reader = ByteReader(bytes, from: magic.count, context: "the header")
+        let version = try reader.uint16()
+        guard version == formatVersion else {
+            throw KeyringError.damaged(reason: "it has format version \(version), and this build reads version \(formatVersion) only")
+        }
+        guard bytes.count >= length else {
+            throw KeyringError.damaged(reason: "the header ends early (the file is \(bytes.count) bytes)")
+        }
+        guard ConstantTime.equal(checksum(bytes[0..<(length - checksumLength)]), bytes[(length - checksumLength)..<length]) else {
+            throw KeyringError.damaged(reason: "the header's checksum does not match")
+        }
+        let sourceByte = try reader.uint8()
+        guard let keySource = KeySource(rawValue: sourceByte) else {
+            throw KeyringError.damaged(reason: "the header names an unknown key derivation (\(sourceByte))")
+        }
+        let aead = try reader.uint8()
+        guard aead == aeadID else {
+            throw KeyringError.damaged(reason: "the header names an unknown cipher (\(aead))")
+        }
+        let cost = Argon2idParameters(iterations: try reader.uint32(), memoryKiB: try reader.uint32(), parallelism: try reader.uint32())
+        let parameters: Argon2idParameters?
+        switch keySource {
+        case .rawKey:
+            guard cost == Argon2idParameters(iterations: 0, memoryKiB: 0, parallelism: 0) else {
+                throw KeyringError.damaged(reason: "the header gives KDF parameters for a raw key")
+            }
+            parameters = nil
+        case .argon2id:
+            if let problem = cost.problem {
+                throw KeyringError.damaged(reason: "the header's Argon2id parameters are out of range: \(problem)")
+            }
+            parameters = cost
+        }
+        let salt = Array(try reader.bytes(saltLength))
+        let keyCheck = Array(try reader.bytes(HMACSHA256.length))
+        return FileHeader(keySource: keySource, parameters: parameters, salt: salt, keyCheck: keyCheck)
+    }
+
+    /// The first 8 bytes of SHA-256: catches accidental damage to the header,
+    /// so a changed salt or parameter is reported as damage rather than as a wrong passphrase.
+    private static func checksum(_ bytes: some Collection<UInt8>) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: 32)
+        let input = Array(bytes)
+        gcry_md_hash_buffer(Int32(GCRY_MD_SHA256.rawValue), &digest, input, input.count)
+        return Array(digest.prefix(checksumLength))
+    }
+}

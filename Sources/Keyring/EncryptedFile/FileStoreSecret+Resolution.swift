@@ -1,0 +1,84 @@
+import Foundation
+
+extension FileStoreSecret {
+    /// The variable holding the passphrase itself.
+    public static let passphraseVariable = "SWIFT_KEYRING_PASSPHRASE"
+    /// The variable naming a file whose content (less one final newline) is the passphrase.
+    public static let passphraseFileVariable = "SWIFT_KEYRING_PASSPHRASE_FILE"
+    /// The systemd credential read from `$CREDENTIALS_DIRECTORY` (`LoadCredential=swift-keyring.passphrase:…`).
+    public static let credentialName = "swift-keyring.passphrase"
+    /// The variable naming a file that holds a raw 32-byte key.
+    public static let keyFileVariable = "SWIFT_KEYRING_KEY_FILE"
+
+    /// Every source `resolve` reads, in its order, as `passphraseRequired` names them.
+    public static let sources = [
+        "an explicit passphrase or key",
+        passphraseVariable,
+        passphraseFileVariable,
+        "$CREDENTIALS_DIRECTORY/\(credentialName)",
+        keyFileVariable,
+    ]
+
+    /// Finds the secret for the encrypted file, taking the first source that gives one:
+    ///
+    /// 1. `explicit`, when given;
+    /// 2. `SWIFT_KEYRING_PASSPHRASE`;
+    /// 3. the file named by `SWIFT_KEYRING_PASSPHRASE_FILE`, less one final newline;
+    /// 4. `$CREDENTIALS_DIRECTORY/swift-keyring.passphrase`, when that file exists (systemd credentials);
+    /// 5. the raw 32-byte key file named by `SWIFT_KEYRING_KEY_FILE`.
+    ///
+    /// Empty variables count as unset.
+    ///
+    /// ```swift
+    /// // In a systemd unit: LoadCredential=swift-keyring.passphrase:/etc/myapp/passphrase
+    /// let secret = try FileStoreSecret.resolve()
+    /// ```
+    /// - Parameters:
+    ///   - explicit: a secret the caller already has; it wins over the environment.
+    ///   - environment: where the variables are read; the process's own unless a test gives another.
+    /// - Throws: `KeyringError.passphraseRequired` naming every source when none gives a secret;
+    ///   `.invalidRecord` naming the variable when a passphrase file cannot be read or is empty;
+    ///   `.insecurePermissions` when other users can read the passphrase file.
+    public static func resolve(
+        explicit: FileStoreSecret? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> FileStoreSecret {
+        if let explicit { return explicit }
+        if let passphrase = nonEmpty(environment[passphraseVariable]) {
+            return .passphrase(passphrase)
+        }
+        if let path = nonEmpty(environment[passphraseFileVariable]) {
+            return .passphrase(try readPassphrase(at: path, field: passphraseFileVariable))
+        }
+        if let folder = nonEmpty(environment["CREDENTIALS_DIRECTORY"]) {
+            let path = URL(fileURLWithPath: folder).appendingPathComponent(credentialName).path
+            if try POSIX.statIfPresent(path) != nil {
+                return .passphrase(try readPassphrase(at: path, field: "$CREDENTIALS_DIRECTORY/\(credentialName)"))
+            }
+        }
+        if let path = nonEmpty(environment[keyFileVariable]) {
+            return .keyFile(URL(fileURLWithPath: path))
+        }
+        throw KeyringError.passphraseRequired(sources: sources)
+    }
+
+    private static func nonEmpty(_ value: String?) -> String? {
+        guard let value, !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// The passphrase in a file: its text less one final `\n` or `\r\n`, which editors and `echo` add.
+    private static func readPassphrase(at path: String, field: String) throws -> String {
+        var bytes = try SecretFile.read(path, field: field)
+        defer { bytes.wipe() }
+        if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
+        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        guard !bytes.isEmpty else {
+            throw KeyringError.invalidRecord(field: field, reason: "the file \(path) is empty")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw KeyringError.invalidRecord(field: field, reason: "the file \(path) is not UTF-8 text")
+        }
+        return text
+    }
+}

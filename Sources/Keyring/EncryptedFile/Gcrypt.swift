@@ -1,0 +1,49 @@
+internal import CGcrypt
+
+/// libgcrypt's one-time set-up, and the one place where its error codes become `KeyringError`s.
+enum Gcrypt {
+    /// `gcry_kdf_open` (Argon2) arrived in 1.10.
+    static let minimumVersion = "1.10.0"
+
+    /// The first secure-memory pool; libgcrypt adds pools of this size when many stores are open.
+    static let securePoolBytes = 256 * 1024
+
+    /// The library's version once it is initialised, or `nil` when it is older than `minimumVersion`.
+    ///
+    /// A static `let` runs its initialiser exactly once, and threads that race to
+    /// it wait, so libgcrypt is initialised before any thread of ours uses it.
+    static let initialisedVersion: String? = {
+        guard let version = skr_gcry_initialise(minimumVersion, securePoolBytes) else { return nil }
+        return String(cString: version)
+    }()
+
+    /// Initialises libgcrypt when that has not happened yet.
+    /// - Throws: `KeyringError.backend` when the installed libgcrypt is too old.
+    static func ensureReady() throws {
+        guard initialisedVersion == nil else { return }
+        let found = skr_gcry_running_version().map { String(cString: $0) } ?? "unknown"
+        throw KeyringError.backend(
+            domain: "libgcrypt",
+            code: 0,
+            message: "libgcrypt \(minimumVersion) or newer is needed; this process has \(found)"
+        )
+    }
+
+    /// Throws when `code` is an error.
+    /// - Parameters:
+    ///   - code: what a `gcry_*` call returned.
+    ///   - operation: what was being done, for the message.
+    static func check(_ code: gcry_error_t, _ operation: @autoclosure () -> String) throws {
+        guard code != 0 else { return }
+        throw KeyringError.backend(
+            domain: "libgcrypt",
+            code: Int(gcry_err_code(code).rawValue),
+            message: "\(operation()): \(String(cString: gcry_strerror(code)))"
+        )
+    }
+
+    /// Whether `code` says an authentication tag or MAC did not match.
+    static func isChecksumMismatch(_ code: gcry_error_t) -> Bool {
+        gcry_err_code(code) == GPG_ERR_CHECKSUM
+    }
+}

@@ -1,0 +1,50 @@
+internal import CGcrypt
+
+/// The two ways keys are derived: Argon2id from a passphrase, and HKDF-SHA256
+/// (RFC 5869) from the master key to one key per purpose.
+enum KeyDerivation {
+    /// The length of every key, in bytes.
+    static let keyLength = 32
+
+    /// The 32-byte master key for `passphrase`, with Argon2id (version 1.3).
+    /// - Throws: `KeyringError.backend` when libgcrypt fails (for example, out of memory).
+    static func argon2id(passphrase: SecureBytes, salt: [UInt8], parameters: Argon2idParameters) throws -> SecureBytes {
+        let cost: [UInt] = [UInt(keyLength), UInt(parameters.iterations), UInt(parameters.memoryKiB), UInt(parameters.parallelism)]
+        var handle: gcry_kdf_hd_t?
+        try passphrase.withBytes { secret in
+            try Gcrypt.check(
+                gcry_kdf_open(
+                    &handle, Int32(GCRY_KDF_ARGON2.rawValue), Int32(GCRY_KDF_ARGON2ID.rawValue),
+                    cost, UInt32(cost.count),
+                    secret.baseAddress, secret.count,
+                    salt, salt.count,
+                    nil, 0, nil, 0
+                ),
+                "starting Argon2id"
+            )
+        }
+        defer { gcry_kdf_close(handle) }
+        try Gcrypt.check(gcry_kdf_compute(handle, nil), "computing Argon2id")
+        return try SecureBytes(count: keyLength) { master in
+            try Gcrypt.check(gcry_kdf_final(handle, keyLength, master.baseAddress), "finishing Argon2id")
+        }
+    }
+
+    /// HKDF-Extract: the pseudorandom key from the master key and the file's salt.
+    static func extract(master: SecureBytes, salt: [UInt8]) throws -> SecureBytes {
+        try SecureBytes(count: keyLength) { prk in
+            let mac = try HMACSHA256(key: salt)
+            try master.withBytes { try mac.update($0) }
+            try mac.finish(into: prk)
+        }
+    }
+
+    /// HKDF-Expand for one 32-byte block: the key for the purpose named by `info`.
+    static func expand(_ prk: SecureBytes, info: String) throws -> SecureBytes {
+        try SecureBytes(count: keyLength) { key in
+            let mac = try HMACSHA256(key: prk)
+            try mac.update(Array(info.utf8) + [0x01])
+            try mac.finish(into: key)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Keyring
+
+// A helper process for the encrypted file store's multi-process tests.
+//
+//   KeyringTestWorker FILE KEY-FILE PREFIX COUNT
+//
+// Opens the keyring FILE with the raw key in KEY-FILE and saves COUNT records
+// (forever when COUNT is 0) under the keys PREFIX-0, PREFIX-1, …, each secret
+// being `secret-` and its key. After each save returns it prints the key on a
+// line of its own: the test counts a write as acknowledged once it reads it.
+
+let arguments = CommandLine.arguments
+guard arguments.count == 5, let count = Int(arguments[4]) else {
+    FileHandle.standardError.write(Data("usage: KeyringTestWorker FILE KEY-FILE PREFIX COUNT\n".utf8))
+    exit(64)
+}
+let prefix = arguments[3]
+
+do {
+    let store = try EncryptedFileStore(
+        url: URL(fileURLWithPath: arguments[1]),
+        secret: .keyFile(URL(fileURLWithPath: arguments[2])),
+        lockTimeout: .seconds(60)
+    )
+    var index = 0
+    while count == 0 || index < count {
+        let key = "\(prefix)-\(index)"
+        try store.save(StoredRecord(
+            id: RecordID(service: "worker", key: key, kind: .credentials),
+            metadata: RecordMetadata(username: prefix, url: "https://example.com"),
+            secret: Array("secret-\(key)".utf8)
+        ))
+        // Unbuffered, so the line is out before the next write starts.
+        FileHandle.standardOutput.write(Data("\(key)\n".utf8))
+        index += 1
+    }
+} catch {
+    FileHandle.standardError.write(Data("KeyringTestWorker: \(error)\n".utf8))
+    exit(1)
+}
