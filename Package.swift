@@ -9,6 +9,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // System libraries: the C workarounds live in each module's shim.h.
@@ -35,10 +36,20 @@ let package = Package(
             dependencies: [
                 "Keyring",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ]
         ),
         .testTarget(name: "KeyringTests", dependencies: ["Keyring"]),
-        .testTarget(name: "KeyringSessionTests", dependencies: ["KeyringSession", "Keyring"]),
+        .testTarget(
+            name: "KeyringSessionTests",
+            dependencies: [
+                "KeyringSession",
+                "Keyring",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Run by the encrypted file store's multi-process tests, which find it beside the test bundle.
         .executableTarget(name: "KeyringTestWorker", dependencies: ["Keyring"], path: "Tests/KeyringTestWorker"),
     ],

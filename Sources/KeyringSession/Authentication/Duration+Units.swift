@@ -1,0 +1,11 @@
+extension Duration {
+    /// The duration in seconds, for APIs and messages that count in seconds.
+    var inSeconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+
+    /// The duration in whole milliseconds, for log lines.
+    var inMilliseconds: Int {
+        Int(components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import HTTPTypes
+import KeyringSession
+import Logging
+
+/// A `TestHTTPServer`, a session on a fresh keyring, and the app's login closure
+/// that talks to the server; `tearDown()` stops the server and removes the rest.
+struct AuthFixture {
+    static let username = "alice"
+    static let password = "correct horse battery staple"
+
+    let server: TestHTTPServer
+    let base: SessionFixture
+    /// What the clients made by `makeClient` logged.
+    let logLines = Collected<String>()
+
+    var session: Session<TestProperty> { base.session }
+    var keyring: Keyring { base.keyring }
+
+    init(_ store: SessionTestStore = .memory) throws {
+        server = try TestHTTPServer(username: Self.username, password: Self.password)
+        base = try SessionFixture(store)
+    }
+
+    func tearDown() {
+        server.stop()
+        base.tearDown()
+    }
+
+    /// A client over the session, logging into `logLines`.
+    func makeClient(
+        transport: any HTTPTransport = URLSessionTransport(timeout: .seconds(10)),
+        retryPolicy: RetryPolicy = RetryPolicy(initialDelay: .milliseconds(50)),
+        tokenAttachment: TokenAttachment = .bearer,
+        timeout: Duration = .seconds(10),
+        isLoginRefusal: @escaping @Sendable (any Error) -> Bool = AuthenticationError.isLoginRefusal,
+        login: (@Sendable (Credentials) async throws -> AccessToken)? = nil
+    ) throws -> AuthenticatedClient<TestProperty> {
+        try AuthenticatedClient(
+            session: session,
+            tokenProperty: .token,
+            transport: transport,
+            tokenAttachment: tokenAttachment,
+            retryPolicy: retryPolicy,
+            timeout: timeout,
+            isLoginRefusal: isLoginRefusal,
+            logger: CapturingLogHandler.logger(into: logLines),
+            login: login ?? Self.serverLogin
+        )
+    }
+
+    /// The app's login: `POST /login` at the credentials' URL.
+    @Sendable static func serverLogin(_ credentials: Credentials) async throws -> AccessToken {
+        var request = HTTPRequest(method: .post, url: credentials.url.appending(path: "login"))
+        request.headerFields[.contentType] = "application/json"
+        let body = try JSONEncoder().encode(["username": credentials.username, "password": credentials.password])
+        let (response, data) = try await URLSessionTransport(timeout: .seconds(10)).send(request, body: body)
+        try AuthenticationError.checkLoginResponse(response)
+        guard response.status == .ok else { throw LoginServerError(status: response.status.code) }
+        return AccessToken(try JSONDecoder().decode([String: String].self, from: data)["token"] ?? "")
+    }
+
+    /// Logs in as the app does at its login screen: credentials and token stored, the user id saved, status logged in.
+    func logIn() async throws {
+        let credentials = try Credentials(username: Self.username, password: Self.password, url: server.baseURL)
+        let token = try await Self.serverLogin(credentials)
+        try keyring.setDefault(credentials)
+        try session.set(token.value, for: .token)
+        try session.set("user-42", for: .userID)
+        try session.markLoggedIn()
+    }
+
+    func request(_ path: String, method: HTTPRequest.Method = .get) -> HTTPRequest {
+        HTTPRequest(method: method, url: server.url(path))
+    }
+
+    var storedToken: String? {
+        get throws { try session.string(for: .token) }
+    }
+}
+
+/// The login server failed in a way that is not a refusal.
+struct LoginServerError: Error, Equatable {
+    let status: Int
+}

@@ -1,0 +1,29 @@
+import Foundation
+import HTTPTypes
+import KeyringSession
+import Synchronization
+
+/// The real `URLSessionTransport`, counting how often the client called it (refused
+/// connections included), and running `afterSend` with the count after each answer,
+/// so a test can act between the server's answer and the client seeing it.
+final class CountingTransport: HTTPTransport {
+    private let base = URLSessionTransport(timeout: .seconds(10))
+    private let count = Mutex(0)
+    private let afterSend: @Sendable (Int) async throws -> Void
+
+    init(afterSend: @escaping @Sendable (Int) async throws -> Void = { _ in }) {
+        self.afterSend = afterSend
+    }
+
+    var sends: Int { count.withLock { $0 } }
+
+    func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
+        let number = count.withLock { count in
+            count += 1
+            return count
+        }
+        let answer = try await base.send(request, body: body)
+        try await afterSend(number)
+        return answer
+    }
+}

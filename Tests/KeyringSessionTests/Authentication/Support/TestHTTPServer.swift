@@ -1,0 +1,197 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A small HTTP/1.1 server on 127.0.0.1 for the authentication tests: one
+/// thread accepts, one thread per connection answers, every answer closes the connection.
+///
+/// Routes:
+/// - `POST /login` with JSON `{"username", "password"}`: a new token for the accepted
+///   credentials (`{"token": …}`), 401 otherwise; 500 while `failLogins` is set.
+/// - `/data` (any method) and `GET /status`: 200 with a valid token (`Authorization: Bearer` or `X-Auth-Token`), else 401.
+/// - `GET /fail`: always 500.
+/// - `GET /slow`: 200 after two seconds, longer than the tests' client timeouts.
+///
+/// `stop()` closes the listening socket, so clients get "connection refused"
+/// until `start(port:)` listens on the same port again.
+final class TestHTTPServer: Sendable {
+    struct Counts: Equatable {
+        var loginAttempts = 0
+        var logins = 0
+    }
+
+    private struct State {
+        var listener: Int32 = -1
+        var port: UInt16 = 0
+        var username: String
+        var password: String
+        var validTokens: Set<String> = []
+        var issuedTokens: [String] = []
+        var counts = Counts()
+        var requests: [String] = []
+        var loginDelay: Duration = .zero
+        var failLogins = false
+        var acceptLoopDone: DispatchSemaphore?
+    }
+
+    private let state: Mutex<State>
+
+    /// Starts listening on a port the system picks.
+    init(username: String, password: String) throws {
+        state = Mutex(State(username: username, password: password))
+        try start()
+    }
+
+    deinit {
+        stop()
+    }
+
+    var port: UInt16 { state.withLock { $0.port } }
+    var baseURL: URL { url("") }
+    var counts: Counts { state.withLock { $0.counts } }
+    var issuedTokens: [String] { state.withLock { $0.issuedTokens } }
+    /// "METHOD /path" of every request answered, in order.
+    var requests: [String] { state.withLock { $0.requests } }
+
+    /// The URL of `path`, which may carry a query.
+    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)" + path)! }
+
+    /// Every token issued so far stops being accepted.
+    func expireTokens() {
+        state.withLock { $0.validTokens.removeAll() }
+    }
+
+    /// From now on only `password` logs in, as after a password change elsewhere.
+    func changePassword(to password: String) {
+        state.withLock { $0.password = password }
+    }
+
+    /// How long `POST /login` takes to answer, so that concurrent requests overlap it.
+    func setLoginDelay(_ delay: Duration) {
+        state.withLock { $0.loginDelay = delay }
+    }
+
+    /// While set, `POST /login` answers 500 (a broken server, not a refusal).
+    func setFailLogins(_ fail: Bool) {
+        state.withLock { $0.failLogins = fail }
+    }
+
+    // MARK: Listening
+
+    /// Listens on `port` (0: any free port) and accepts connections until `stop()`.
+    func start(port: UInt16 = 0) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 64) == 0 else {
+            let code = errno
+            close(fd)
+            throw POSIXError(.init(rawValue: code) ?? .EIO)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        let done = DispatchSemaphore(value: 0)
+        state.withLock { state in
+            state.listener = fd
+            state.port = UInt16(bigEndian: address.sin_port)
+            state.acceptLoopDone = done
+        }
+        Thread.detachNewThread { [self] in
+            acceptLoop(fd)
+            done.signal()
+        }
+    }
+
+    /// Stops listening and waits (at most 5 s) for the accepting thread to end.
+    func stop() {
+        let (fd, done) = state.withLock { state in
+            defer { state.listener = -1; state.acceptLoopDone = nil }
+            return (state.listener, state.acceptLoopDone)
+        }
+        guard fd >= 0 else { return }
+        shutdown(fd, Int32(SHUT_RDWR))
+        close(fd)
+        _ = done?.wait(timeout: .now() + 5)
+    }
+
+    private func acceptLoop(_ listener: Int32) {
+        while true {
+            let connection = accept(listener, nil, nil)
+            if connection < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            Thread.detachNewThread { [self] in
+                serve(connection)
+                close(connection)
+            }
+        }
+    }
+
+    // MARK: Answering
+
+    private func serve(_ connection: Int32) {
+        var limit = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        guard let request = HTTPMessage.read(from: connection) else { return }
+        let (status, body) = answer(request)
+        HTTPMessage.write(status: status, body: body, to: connection)
+    }
+
+    private func answer(_ request: HTTPMessage) -> (Int, Data) {
+        state.withLock { $0.requests.append("\(request.method) \(request.path)") }
+        switch (request.method, request.path) {
+        case ("POST", "/login"):
+            return login(request)
+        case (_, "/data"):
+            return isAuthorized(request) ? (200, Data(#"{"data":"the user's data"}"#.utf8)) : (401, Data())
+        case ("GET", "/status"):
+            return isAuthorized(request) ? (200, Data(#"{"status":"ok"}"#.utf8)) : (401, Data())
+        case ("GET", "/fail"):
+            return (500, Data(#"{"error":"broken"}"#.utf8))
+        case ("GET", "/slow"):
+            Thread.sleep(forTimeInterval: 2)
+            return (200, Data())
+        default:
+            return (404, Data())
+        }
+    }
+
+    private func login(_ request: HTTPMessage) -> (Int, Data) {
+        let delay = state.withLock { state in
+            state.counts.loginAttempts += 1
+            return state.loginDelay
+        }
+        if delay > .zero { Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18) }
+        let given = try? JSONDecoder().decode([String: String].self, from: request.body)
+        return state.withLock { state in
+            if state.failLogins { return (500, Data()) }
+            guard let given, given["username"] == state.username, given["password"] == state.password else {
+                return (401, Data())
+            }
+            state.counts.logins += 1
+            let token = "token-\(state.counts.logins)-\(UUID().uuidString)"
+            state.validTokens.insert(token)
+            state.issuedTokens.append(token)
+            return (200, Data(#"{"token":"\#(token)"}"#.utf8))
+        }
+    }
+
+    private func isAuthorized(_ request: HTTPMessage) -> Bool {
+        let bearer = request.headers["authorization"].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+        guard let token = bearer ?? request.headers["x-auth-token"] else { return false }
+        return state.withLock { $0.validTokens.contains(token) }
+    }
+}
