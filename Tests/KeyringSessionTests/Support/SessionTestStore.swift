@@ -8,6 +8,8 @@ enum SessionTestStore: String, CaseIterable, Sendable, CustomTestStringConvertib
     case memory
     /// An encrypted file in a new private temporary folder, opened with a random raw key.
     case encryptedFile
+    /// The private gnome-keyring of `Scripts/with-secret-service.sh`.
+    case secretService
 
     var testDescription: String { rawValue }
 
@@ -21,6 +23,8 @@ enum SessionTestStore: String, CaseIterable, Sendable, CustomTestStringConvertib
             let key = Data((0..<FileStoreSecret.keyLength).map { _ in UInt8.random(in: .min ... .max) })
             let store = try EncryptedFileStore(url: folder.appendingPathComponent("keyring.skr"), secret: .key(key))
             return try Keyring(service: service, store: store)
+        case .secretService:
+            return try Keyring(service: service, store: SecretServiceStore())
         }
     }
 
