@@ -96,7 +96,7 @@ struct CLIRecordTests {
         var env = sandbox.fileEnvironment()
         env.removeValue(forKey: "SWIFT_KEYRING_BACKEND")
         env.removeValue(forKey: "SWIFT_KEYRING_FILE")
-        let other = sandbox.folder.appendingPathComponent("other.skr").path
+        let other = sandbox.folder.appendingPathComponent("other/keyring.skr").path
         let set = try CLI.run(["set", "k", "--username", "u", "--url", "https://x.example",
                                "--backend", "file", "--file", other, "--service", "svc"], stdin: "pw", environment: env)
         #expect(set.status == 0, "set failed: \(set.stderr)")
