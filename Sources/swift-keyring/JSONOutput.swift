@@ -1,15 +1,18 @@
 import Foundation
 import Keyring
 
-/// The JSON shapes scripts read; field names are part of the tool's interface.
+/// A record as the tool prints it in JSON; the field names are part of the tool's interface.
+///
+/// `list` leaves the password out (`nil` is not encoded at all), `get` puts it in.
 struct RecordJSON: Encodable {
     var key: String
     var username: String
-    var password: String
+    var password: String?
     var url: String
     var sync: Bool
     var backgroundAccess: Bool
 
+    /// The whole record, password included, for `get --json`.
     init(key: String, credentials: Credentials) {
         self.key = key
         username = credentials.username
@@ -18,19 +21,12 @@ struct RecordJSON: Encodable {
         sync = credentials.syncEnabled
         backgroundAccess = credentials.backgroundAccess
     }
-}
 
-/// A listed record: everything but the password.
-struct SummaryJSON: Encodable {
-    var key: String
-    var username: String
-    var url: String
-    var sync: Bool
-    var backgroundAccess: Bool
-
+    /// A listed record: everything but the password.
     init(_ summary: CredentialsSummary) {
         key = summary.key
         username = summary.username
+        password = nil
         url = summary.url.absoluteString
         sync = summary.syncEnabled
         backgroundAccess = summary.backgroundAccess

@@ -32,7 +32,7 @@ struct ListCommand: ParsableCommand {
                 backgroundAccess: backgroundAccessOnly ? true : nil
             )
             if json {
-                Console.output(try JSONOutput.encode(records.map(SummaryJSON.init)))
+                Console.output(try JSONOutput.encode(records.map(RecordJSON.init)))
                 return
             }
             for record in records {
