@@ -6,10 +6,12 @@ let package = Package(
     products: [
         .library(name: "Keyring", targets: ["Keyring"]),
         .library(name: "KeyringSession", targets: ["KeyringSession"]),
+        .executable(name: "swift-keyring", targets: ["swift-keyring"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // System libraries: the C workarounds live in each module's shim.h.
@@ -40,7 +42,17 @@ let package = Package(
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ]
         ),
+        .executableTarget(
+            name: "swift-keyring",
+            dependencies: [
+                "Keyring",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "KeyringTests", dependencies: ["Keyring"]),
+        // Depends on the tool so `swift build --build-tests` builds the binary these tests run.
+        .testTarget(name: "CLITests", dependencies: ["swift-keyring"]),
         .testTarget(
             name: "KeyringSessionTests",
             dependencies: [

@@ -16,7 +16,9 @@ struct EncryptedFilePermissionsTests {
         #expect(try FileStoreFixture.permissions(base.appendingPathComponent("a")) == 0o700)
         #expect(try FileStoreFixture.permissions(store.url.appendingPathExtension("lock")) == 0o600)
         let status = try store.status()
-        #expect(status.filePermissions == 0o600 && status.folderPermissions == 0o700 && status.permissionProblem == nil)
+        #expect(status.location == (try EncryptedFileStore.inspect(store.url)))
+        #expect(status.location.filePermissions == 0o600 && status.location.folderPermissions == 0o700)
+        #expect(status.location.permissionProblem == nil && status.location.exists && status.location.size > 0)
         #expect(status.recordCount == 1 && status.keyDerivation == "raw 32-byte key")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["keyring.skr", "keyring.skr.lock"])
     }
@@ -34,7 +36,7 @@ struct EncryptedFilePermissionsTests {
         #expect(throws: KeyringError.insecurePermissions(path: store.url.path, reason: reason)) {
             try Keyring(service: "s", store: store).defaultCredentials()
         }
-        #expect(try store.status().permissionProblem == "\(store.url.path): \(reason)")
+        #expect(try store.status().location.permissionProblem == "\(store.url.path): \(reason)")
         #expect(try Data(contentsOf: store.url) == before)
         #expect(try FileStoreFixture.permissions(store.url) == mode)
     }

@@ -1,12 +1,139 @@
-// Placeholder until the libsecret store lands: every call says so.
+internal import CLibSecret
+import Foundation
+import Synchronization
+
+/// A store in the desktop's Secret Service (gnome-keyring, KeePassXC, …), through libsecret.
+///
+/// One item per record in the default collection, with the attributes `tag`
+/// (`swift-keyring`), `service`, `key`, `kind`, `username`, `url`, `sync` and
+/// `background-access`, and a label readable in Seahorse. Every call is
+/// bounded by `timeout`, so a hung daemon or an unanswered unlock prompt gives
+/// `KeyringError.timedOut` instead of a hang.
+///
+/// ```swift
+/// let store = try SecretServiceStore(timeout: .seconds(2))
+/// let keyring = try Keyring(service: "com.example.mail", store: store)
+/// ```
+///
+/// The store talks to the bus named by the `environment` it was given, on a
+/// connection of its own, so it can be aimed at another bus than the process's.
 public final class SecretServiceStore: CredentialStore {
-    public init(timeout: Duration = .seconds(5), environment: [String: String] = [:]) throws {
-        throw KeyringError.serviceUnavailable(reason: "the Secret Service store is not built yet")
+    private let client: SecretServiceClient
+    private let timeout: Duration
+    /// Writes within this process, one at a time, so two saves of one key never
+    /// interleave their create-then-clean-up steps.
+    private let writes = Mutex(())
+
+    /// Connects to the session bus and opens a Secret Service session.
+    /// - Parameters:
+    ///   - timeout: the bound on every operation, connecting included.
+    ///   - environment: where `DBUS_SESSION_BUS_ADDRESS` (or `XDG_RUNTIME_DIR`) is read from.
+    /// - Throws: `KeyringError.serviceUnavailable` when there is no session bus or no
+    ///   Secret Service daemon (the reason says which), `.timedOut` when they do not answer in time.
+    public init(
+        timeout: Duration = .seconds(5),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws {
+        let address = try SessionBusAddress.resolve(environment)
+        client = try SecretServiceClient(address: address, deadline: Deadline(timeout))
+        self.timeout = timeout
     }
+
+    /// `secret-service`.
     public var name: String { "secret-service" }
-    public func record(for id: RecordID) throws -> StoredRecord? { nil }
-    public func save(_ record: StoredRecord) throws {}
-    public func removeRecord(for id: RecordID) throws -> Bool { false }
-    public func summaries(service: String, kind: RecordKind?) throws -> [RecordSummary] { [] }
-    public func removeAll(service: String, kind: RecordKind?) throws -> Int { 0 }
+
+    /// The version of libsecret this library was built against, such as `0.20.5`.
+    public static var libsecretVersion: String {
+        "\(swift_keyring_libsecret_major()).\(swift_keyring_libsecret_minor()).\(swift_keyring_libsecret_micro())"
+    }
+
+    /// Whether the default collection is locked now; `swift-keyring doctor` shows it.
+    /// - Throws: `KeyringError` when the daemon cannot be asked, for example `.timedOut`.
+    public func isLocked() throws -> Bool {
+        try client.isDefaultCollectionLocked(deadline: Deadline(timeout))
+    }
+
+    /// Returns the record stored under `id`, or `nil` when there is none.
+    ///
+    /// A locked item is first offered to the daemon to unlock (which may prompt).
+    /// - Throws: `KeyringError.locked` when the record exists but stays locked,
+    ///   `.promptDismissed`, `.timedOut`, or another store error.
+    public func record(for id: RecordID) throws -> StoredRecord? {
+        let deadline = Deadline(timeout)
+        let operation = "read \(id)"
+        let paths = try client.searchPaths(.identity(id), operation, deadline: deadline)
+        var readable = paths.unlocked
+        if readable.isEmpty && !paths.locked.isEmpty {
+            readable = try client.unlock(paths.locked, operation, deadline: deadline)
+            guard !readable.isEmpty else { throw KeyringError.locked }
+        }
+        for path in readable.sorted() {
+            if let record = try client.record(at: path, operation, deadline: deadline) {
+                return record
+            }
+        }
+        return nil
+    }
+
+    /// Stores `record`, replacing any record with the same `id`: afterwards exactly one item holds it.
+    ///
+    /// The new item is written first and stale ones (same identity, other
+    /// username, URL or flags) are deleted after, so there is never a moment
+    /// with no record.
+    /// - Throws: `KeyringError.locked` when the collection is locked, `.timedOut`, or another store error.
+    public func save(_ record: StoredRecord) throws {
+        let deadline = Deadline(timeout)
+        let operation = "store \(record.id)"
+        try writes.withLock { _ in
+            let kept = try client.createItem(record, operation, deadline: deadline)
+            let matching = try client.searchPaths(.identity(record.id), operation, deadline: deadline)
+            for path in matching.unlocked + matching.locked where path != kept {
+                try client.delete(path, operation, deadline: deadline)
+            }
+        }
+    }
+
+    /// Removes the record stored under `id`.
+    /// - Returns: `true` when a record was removed, `false` when there was none.
+    /// - Throws: `KeyringError.locked` when it exists but stays locked (nothing is removed then).
+    @discardableResult
+    public func removeRecord(for id: RecordID) throws -> Bool {
+        try removeItems(.identity(id), "remove \(id)") > 0
+    }
+
+    /// Lists the records of `service` (of one `kind`, or all kinds), sorted by key; no secrets are read.
+    public func summaries(service: String, kind: RecordKind?) throws -> [RecordSummary] {
+        let deadline = Deadline(timeout)
+        let operation = "list \(service)"
+        let paths = try client.searchPaths(.scope(service: service, kind: kind), operation, deadline: deadline)
+        return try client.summaries(at: paths.unlocked + paths.locked, operation, deadline: deadline)
+            .sorted { ($0.id.key, $0.id.kind.rawValue) < ($1.id.key, $1.id.kind.rawValue) }
+    }
+
+    /// Removes every item tagged `swift-keyring` of `service` (and `kind`, when given);
+    /// other services' items and items without the tag are never touched.
+    /// - Returns: how many items were removed.
+    @discardableResult
+    public func removeAll(service: String, kind: RecordKind?) throws -> Int {
+        try removeItems(.scope(service: service, kind: kind), "remove all of \(service)")
+    }
+
+    /// Deletes every item matching `attributes`, after unlocking what must be;
+    /// when something stays locked nothing is deleted.
+    private func removeItems(_ attributes: SecretAttributes, _ operation: String) throws -> Int {
+        let deadline = Deadline(timeout)
+        return try writes.withLock { _ in
+            let paths = try client.searchPaths(attributes, operation, deadline: deadline)
+            var doomed = paths.unlocked
+            if !paths.locked.isEmpty {
+                let unlocked = try client.unlock(paths.locked, operation, deadline: deadline)
+                guard Set(unlocked) == Set(paths.locked) else { throw KeyringError.locked }
+                doomed += unlocked
+            }
+            for path in doomed {
+                try client.delete(path, operation, deadline: deadline)
+            }
+            return doomed.count
+        }
+    }
 }

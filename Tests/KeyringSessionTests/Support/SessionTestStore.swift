@@ -6,6 +6,10 @@ import Testing
 /// store; a store that cannot be made fails the test (never skips it).
 enum SessionTestStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case memory
+    /// An encrypted file in a new private temporary folder, opened with a random raw key.
+    case encryptedFile
+    /// The private gnome-keyring of `Scripts/with-secret-service.sh`.
+    case secretService
 
     var testDescription: String { rawValue }
 
@@ -14,6 +18,13 @@ enum SessionTestStore: String, CaseIterable, Sendable, CustomTestStringConvertib
         switch self {
         case .memory:
             return try Keyring(service: service, store: MemoryStore())
+        case .encryptedFile:
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swift-keyring-session-\(UUID().uuidString)")
+            let key = Data((0..<FileStoreSecret.keyLength).map { _ in UInt8.random(in: .min ... .max) })
+            let store = try EncryptedFileStore(url: folder.appendingPathComponent("keyring.skr"), secret: .key(key))
+            return try Keyring(service: service, store: store)
+        case .secretService:
+            return try Keyring(service: service, store: SecretServiceStore())
         }
     }
 

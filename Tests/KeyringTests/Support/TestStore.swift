@@ -8,6 +8,8 @@ enum TestStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case memory
     /// An encrypted file in a private temporary folder, opened with a random raw key.
     case encryptedFile
+    /// The private gnome-keyring of `Scripts/with-secret-service.sh`.
+    case secretService
 
     var testDescription: String { rawValue }
 
@@ -18,6 +20,8 @@ enum TestStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
             return try Keyring(service: service, store: MemoryStore())
         case .encryptedFile:
             return try Keyring(service: service, store: FileStoreFixture.store())
+        case .secretService:
+            return try Keyring(service: service, store: PrivateSecretService.makeStore())
         }
     }
 

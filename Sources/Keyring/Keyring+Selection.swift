@@ -1,0 +1,17 @@
+extension Keyring {
+    /// Which store `Keyring(service:configuration:)` would use, and why, without opening it.
+    ///
+    /// With `.auto` this asks the session bus (within a second) whether a Secret
+    /// Service is there: if so, the Secret Service; otherwise the encrypted file.
+    /// A locked Secret Service is still chosen: locking is reported as
+    /// `KeyringError.locked` by the calls, never a reason to fall back.
+    ///
+    /// ```swift
+    /// let selection = try Keyring.selection(for: KeyringConfiguration())
+    /// print(selection.backend, selection.reason)
+    /// ```
+    /// - Throws: `KeyringError.invalidRecord` when `SWIFT_KEYRING_BACKEND` holds an unknown word.
+    public static func selection(for configuration: KeyringConfiguration = KeyringConfiguration()) throws -> StoreSelection {
+        try StoreSelector.decide(configuration)
+    }
+}

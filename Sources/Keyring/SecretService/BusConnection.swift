@@ -1,0 +1,103 @@
+internal import CLibSecret
+
+/// A private connection to one session bus, made for one store or one probe.
+///
+/// Not the process-wide session bus singleton: a store follows the address it
+/// was given, and closing it never disturbs other users of the bus.
+///
+/// `@unchecked Sendable`: `GDBusConnection` is documented as thread-safe, and
+/// this class only hands its pointer to GLib calls.
+final class BusConnection: @unchecked Sendable {
+    static let secretServiceName = SWIFT_KEYRING_BUS_NAME
+
+    /// The `GDBusConnection *`.
+    let pointer: OpaquePointer
+
+    /// Connects and authenticates (the bus's `Hello`) before the deadline.
+    /// - Throws: `KeyringError.serviceUnavailable` ("no session bus: …") or `.timedOut`.
+    init(address: String, deadline: Deadline) throws {
+        let flags = GDBusConnectionFlags(
+            G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue
+        )
+        let connection = try GLibCall.run("connect to the session bus", deadline: deadline, phase: .connect) { cancellable, error in
+            g_dbus_connection_new_for_address_sync(address, flags, nil, cancellable, error)
+        }
+        guard let connection else {
+            throw KeyringError.serviceUnavailable(reason: "no session bus: \(address) gave no connection")
+        }
+        pointer = connection
+    }
+
+    deinit {
+        // Asynchronous close: it never blocks, and a hung peer cannot hold us here.
+        g_dbus_connection_close(pointer, nil, nil, nil)
+        g_object_unref(UnsafeMutableRawPointer(pointer))
+    }
+
+    /// Calls a method and returns its reply, before the deadline.
+    ///
+    /// `autoStart: false` keeps the bus from activating a service to answer.
+    func call(
+        _ operation: String,
+        destination: String,
+        path: String,
+        interface: String,
+        method: String,
+        arguments: OpaquePointer?,
+        autoStart: Bool = true,
+        deadline: Deadline
+    ) throws -> OpaquePointer {
+        let flags = autoStart ? G_DBUS_CALL_FLAGS_NONE : G_DBUS_CALL_FLAGS_NO_AUTO_START
+        let reply = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
+            g_dbus_connection_call_sync(
+                pointer, destination, path, interface, method, arguments, nil, flags, deadline.remainingMilliseconds, cancellable, error
+            )
+        }
+        guard let reply else {
+            throw KeyringError.backend(domain: interface, code: 0, message: "\(method) gave no reply")
+        }
+        return reply
+    }
+
+    /// Calls a method of the bus itself that answers with one boolean or string list.
+    private func callBus(_ method: String, arguments: OpaquePointer?, deadline: Deadline) throws -> OpaquePointer {
+        try call(
+            "ask the session bus (\(method))",
+            destination: "org.freedesktop.DBus",
+            path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus",
+            method: method,
+            arguments: arguments,
+            deadline: deadline
+        )
+    }
+
+    /// Whether some connection owns `name` now.
+    func nameHasOwner(_ name: String, deadline: Deadline) throws -> Bool {
+        let reply = try callBus("NameHasOwner", arguments: swift_keyring_string_argument(name), deadline: deadline)
+        defer { g_variant_unref(reply) }
+        return swift_keyring_boolean_reply(reply) != 0
+    }
+
+    /// Whether the bus can start a service for `name` (D-Bus activation).
+    func isActivatable(_ name: String, deadline: Deadline) throws -> Bool {
+        let reply = try callBus("ListActivatableNames", arguments: nil, deadline: deadline)
+        defer { g_variant_unref(reply) }
+        return swift_keyring_names_reply_contains(reply, name) != 0
+    }
+
+    /// Sends `org.freedesktop.DBus.Peer.Ping` to `name`'s owner without starting it: proof it answers.
+    func ping(_ name: String, deadline: Deadline) throws {
+        let reply = try call(
+            "ping \(name)",
+            destination: name,
+            path: "/",
+            interface: "org.freedesktop.DBus.Peer",
+            method: "Ping",
+            arguments: nil,
+            autoStart: false,
+            deadline: deadline
+        )
+        g_variant_unref(reply)
+    }
+}

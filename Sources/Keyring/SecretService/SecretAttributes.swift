@@ -1,0 +1,72 @@
+internal import CLibSecret
+
+/// The attributes of a Secret Service item, as an owned `GHashTable` of strings.
+///
+/// Names and values follow the design: `tag` = `swift-keyring`, `service`,
+/// `key`, `kind`, `username`, `url`, and the flags as exactly `true`/`false`.
+final class SecretAttributes {
+    static let tag = "swift-keyring"
+
+    /// The `GHashTable *` the libsecret calls take.
+    let table: OpaquePointer
+
+    private init() {
+        table = swift_keyring_attributes_new()
+    }
+
+    deinit {
+        g_hash_table_unref(table)
+    }
+
+    private func set(_ name: String, _ value: String) {
+        swift_keyring_attributes_set(table, name, value)
+    }
+
+    /// Every item of `service` the library wrote (of one `kind`, when given).
+    static func scope(service: String, kind: RecordKind?) -> SecretAttributes {
+        let attributes = SecretAttributes()
+        attributes.set("tag", tag)
+        attributes.set("service", service)
+        if let kind { attributes.set("kind", kind.rawValue) }
+        return attributes
+    }
+
+    /// The items that hold the record `id`: one, unless another program added more.
+    static func identity(_ id: RecordID) -> SecretAttributes {
+        let attributes = scope(service: id.service, kind: id.kind)
+        attributes.set("key", id.key)
+        return attributes
+    }
+
+    /// All attributes of `record`, as stored.
+    static func all(_ record: StoredRecord) -> SecretAttributes {
+        let attributes = identity(record.id)
+        attributes.set("username", record.metadata.username)
+        attributes.set("url", record.metadata.url)
+        attributes.set("sync", record.metadata.syncEnabled ? "true" : "false")
+        attributes.set("background-access", record.metadata.backgroundAccess ? "true" : "false")
+        return attributes
+    }
+
+    /// Reads a record's identity and metadata back from an item's attribute table;
+    /// `nil` for an item that is not one of ours (no tag, or a kind we do not know).
+    static func summary(from table: OpaquePointer) -> RecordSummary? {
+        func value(_ name: String) -> String? {
+            swift_keyring_attributes_get(table, name).map { String(cString: $0) }
+        }
+        guard value("tag") == tag,
+              let service = value("service"),
+              let key = value("key"),
+              let kind = value("kind").flatMap(RecordKind.init(rawValue:))
+        else { return nil }
+        return RecordSummary(
+            id: RecordID(service: service, key: key, kind: kind),
+            metadata: RecordMetadata(
+                username: value("username") ?? "",
+                url: value("url") ?? "",
+                syncEnabled: value("sync") == "true",
+                backgroundAccess: value("background-access") == "true"
+            )
+        )
+    }
+}

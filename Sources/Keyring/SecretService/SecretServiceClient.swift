@@ -1,0 +1,148 @@
+internal import CLibSecret
+
+/// The libsecret calls a `SecretServiceStore` makes, each bounded by a deadline.
+///
+/// It owns a private bus connection and a `SecretService` proxy built on it
+/// with an open session, so items, prompts and secrets all travel on that
+/// connection. The store decides what to call; this type only calls and
+/// converts.
+///
+/// `@unchecked Sendable`: `GDBusConnection` and libsecret's service proxy are
+/// safe to use from many threads (libsecret guards its session with a mutex and
+/// runs each sync call in its own main context); nothing here is mutable.
+final class SecretServiceClient: @unchecked Sendable {
+    private let bus: BusConnection
+    private let service: UnsafeMutablePointer<SecretService>
+
+    /// Connects to the bus at `address` and opens a Secret Service session.
+    /// - Throws: `KeyringError.serviceUnavailable` (no bus, no daemon) or `.timedOut`.
+    init(address: String, deadline: Deadline) throws {
+        bus = try BusConnection(address: address, deadline: deadline)
+        let connection = bus.pointer
+        let service = try GLibCall.run("open a Secret Service session", deadline: deadline) { cancellable, error in
+            swift_keyring_service_new(connection, cancellable, error)
+        }
+        guard let service else {
+            throw KeyringError.serviceUnavailable(reason: "no Secret Service daemon: libsecret made no service proxy")
+        }
+        self.service = service
+    }
+
+    deinit {
+        g_object_unref(service)
+    }
+
+    /// The paths of the items matching `attributes`, split by lock state.
+    func searchPaths(_ attributes: SecretAttributes, _ operation: String, deadline: Deadline) throws -> (unlocked: [String], locked: [String]) {
+        var unlocked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
+        var locked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
+        _ = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
+            secret_service_search_for_dbus_paths_sync(
+                service, swift_keyring_schema(), attributes.table, cancellable, &unlocked, &locked, error
+            )
+        }
+        return (CStringArray.take(unlocked), CStringArray.take(locked))
+    }
+
+    /// Asks the daemon to unlock `paths` (it may show a prompt); returns the paths now unlocked.
+    func unlock(_ paths: [String], _ operation: String, deadline: Deadline) throws -> [String] {
+        var unlocked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
+        _ = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
+            CStringArray.with(paths) { paths in
+                secret_service_unlock_dbus_paths_sync(service, paths, cancellable, &unlocked, error)
+            }
+        }
+        return CStringArray.take(unlocked)
+    }
+
+    /// Reads one item, attributes and secret; `nil` when it is not one of ours,
+    /// gives no secret, or was deleted since the search.
+    ///
+    /// The `Attributes` property and the secret are asked for together, rather
+    /// than through a `SecretItem` proxy, which would fetch every property first,
+    /// then the secret, and subscribe to and unsubscribe from the item's signals.
+    func record(at path: String, _ operation: String, deadline: Deadline) throws -> StoredRecord? {
+        var table: OpaquePointer?
+        var value: OpaquePointer?
+        _ = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
+            swift_keyring_read_item(service, path, deadline.remainingMilliseconds, cancellable, &table, &value, error)
+        }
+        defer {
+            table.map { g_hash_table_unref($0) }
+            value.map { secret_value_unref(UnsafeMutableRawPointer($0)) }
+        }
+        guard let table, let value, let summary = SecretAttributes.summary(from: table) else { return nil }
+        var length = 0
+        let bytes = secret_value_get(value, &length)
+        let secret = bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
+        return StoredRecord(id: summary.id, metadata: summary.metadata, secret: secret)
+    }
+
+    /// The identity and metadata of the items at `paths` (readable even while locked),
+    /// with the reads in flight together; items that are not ours or vanished meanwhile are left out.
+    func summaries(at paths: [String], _ operation: String, deadline: Deadline) throws -> [RecordSummary] {
+        guard !paths.isEmpty else { return [] }
+        var tables = [OpaquePointer?](repeating: nil, count: paths.count)
+        defer { tables.forEach { $0.map { g_hash_table_unref($0) } } }
+        let connection = bus.pointer
+        _ = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
+            CStringArray.with(paths) { cPaths in
+                tables.withUnsafeMutableBufferPointer { tables in
+                    swift_keyring_read_attributes(
+                        connection, cPaths, guint(paths.count), deadline.remainingMilliseconds, cancellable,
+                        tables.baseAddress, error
+                    )
+                }
+            }
+        }
+        return tables.compactMap { $0.flatMap(SecretAttributes.summary(from:)) }
+    }
+
+    /// Creates an item for `record` in the default collection, replacing one with
+    /// exactly the same attributes; returns the item's path.
+    func createItem(_ record: StoredRecord, _ operation: String, deadline: Deadline) throws -> String {
+        let attributes = SecretAttributes.all(record)
+        let properties = swift_keyring_item_properties_new(SecretLabel.label(for: record), attributes.table)
+        defer { g_hash_table_unref(properties) }
+        let contentType = record.id.kind == .credentials ? "text/plain" : "application/octet-stream"
+        // A zero-length secret still needs a valid pointer.
+        let value = record.secret.isEmpty
+            ? secret_value_new("", 0, contentType)
+            : record.secret.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: gchar.self) { secret_value_new($0.baseAddress, gssize($0.count), contentType) }
+            }
+        defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
+        let path = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
+            secret_service_create_item_dbus_path_sync(
+                service, SWIFT_KEYRING_DEFAULT_COLLECTION_PATH, properties, value, SECRET_ITEM_CREATE_REPLACE, cancellable, error
+            )
+        }
+        guard let path else {
+            throw KeyringError.backend(domain: "org.freedesktop.Secret.Service", code: 0, message: "CreateItem returned no item")
+        }
+        defer { g_free(path) }
+        return String(cString: path)
+    }
+
+    /// Deletes the item at `path`.
+    func delete(_ path: String, _ operation: String, deadline: Deadline) throws {
+        _ = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
+            secret_service_delete_item_dbus_path_sync(service, path, cancellable, error)
+        }
+    }
+
+    /// Whether the default collection is locked now (reading its `Locked` property).
+    func isDefaultCollectionLocked(deadline: Deadline) throws -> Bool {
+        let reply = try bus.call(
+            "read whether the default collection is locked",
+            destination: BusConnection.secretServiceName,
+            path: SWIFT_KEYRING_DEFAULT_COLLECTION_PATH,
+            interface: "org.freedesktop.DBus.Properties",
+            method: "Get",
+            arguments: swift_keyring_property_argument("org.freedesktop.Secret.Collection", "Locked"),
+            deadline: deadline
+        )
+        defer { g_variant_unref(reply) }
+        return swift_keyring_boolean_property_reply(reply) != 0
+    }
+}

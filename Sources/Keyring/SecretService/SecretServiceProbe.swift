@@ -1,0 +1,85 @@
+import Foundation
+
+/// Whether a Secret Service can be used here, as automatic store selection
+/// and `swift-keyring doctor` see it.
+public enum SecretServiceProbe: Sendable, Hashable, CustomStringConvertible {
+    /// The session bus answers, and `org.freedesktop.secrets` has an owner that
+    /// answers or can be started by D-Bus activation.
+    case available
+    /// There is no session bus to talk to, or it does not answer; `reason` says which.
+    case noBus(reason: String)
+    /// The bus answers but no Secret Service daemon owns `org.freedesktop.secrets`,
+    /// none can be activated, or the owner does not answer; `reason` says which.
+    case noDaemon(reason: String)
+
+    /// One line for logs and `doctor`.
+    public var description: String {
+        switch self {
+        case .available: return "the Secret Service is available"
+        case .noBus(let reason): return "no session bus: \(reason)"
+        case .noDaemon(let reason): return "no Secret Service daemon: \(reason)"
+        }
+    }
+}
+
+extension SecretServiceStore {
+    /// Asks the session bus whether a Secret Service is there, within `timeout` in all.
+    ///
+    /// It never starts a daemon itself: an owned name is pinged without
+    /// auto-start, and a missing one only counts as available when the bus says
+    /// it can activate it.
+    ///
+    /// ```swift
+    /// if case .available = SecretServiceStore.probe() { … }
+    /// ```
+    /// - Parameters:
+    ///   - timeout: the bound on the whole probe.
+    ///   - environment: where `DBUS_SESSION_BUS_ADDRESS` (or `XDG_RUNTIME_DIR`) is read from.
+    public static func probe(
+        timeout: Duration = .milliseconds(500),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> SecretServiceProbe {
+        let deadline = Deadline(timeout)
+        let bus: BusConnection
+        do {
+            bus = try BusConnection(address: try SessionBusAddress.resolve(environment), deadline: deadline)
+        } catch {
+            return .noBus(reason: reason(error))
+        }
+        let name = BusConnection.secretServiceName
+        let owned: Bool
+        do {
+            owned = try bus.nameHasOwner(name, deadline: deadline)
+        } catch {
+            return .noBus(reason: reason(error))
+        }
+        do {
+            if owned {
+                try bus.ping(name, deadline: deadline)
+                return .available
+            }
+            if try bus.isActivatable(name, deadline: deadline) {
+                return .available
+            }
+            return .noDaemon(reason: "\(name) has no owner and the bus cannot activate one")
+        } catch {
+            return .noDaemon(reason: reason(error))
+        }
+    }
+
+    /// The reason inside a `KeyringError`, without the "no session bus:" lead the probe's case already says.
+    private static func reason(_ error: any Error) -> String {
+        guard let error = error as? KeyringError else { return "\(error)" }
+        switch error {
+        case .serviceUnavailable(let reason):
+            for lead in ["no session bus: ", "no Secret Service daemon: "] where reason.hasPrefix(lead) {
+                return String(reason.dropFirst(lead.count))
+            }
+            return reason
+        case .timedOut(let operation, let seconds):
+            return "did not answer \(operation) within \(seconds) s"
+        default:
+            return error.description
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+import Foundation
+import Keyring
+
+/// `swift-keyring doctor [--json]`
+struct DoctorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Show which store is chosen and why, what the Secret Service and the file look like, and library versions.",
+        discussion: """
+            Needs no passphrase and reads no record, so it is safe to run when something fails.
+
+              swift-keyring doctor
+              swift-keyring doctor --json | jq .store
+            """
+    )
+
+    @Flag(help: "Print one JSON object instead of lines.")
+    var json = false
+
+    @OptionGroup var store: StoreOptions
+
+    func run() throws {
+        try reportingFailures {
+            let report = try DoctorReport.gather(store.configuration())
+            Console.output(json ? try JSONOutput.encode(report) : report.lines.joined(separator: "\n"))
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import Keyring
+
+/// `swift-keyring get [KEY] [--json]`
+struct GetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "get",
+        abstract: "Print a record's password (or, with --json, the whole record).",
+        discussion: """
+              TOKEN=$(swift-keyring get github)
+              swift-keyring get github --json | jq -r .username
+            """
+    )
+
+    @Argument(help: "The record's key; left out, the default record.")
+    var key: String?
+
+    @Flag(help: "Print one JSON object: key, username, password, url, sync, backgroundAccess.")
+    var json = false
+
+    @OptionGroup var store: StoreOptions
+
+    func run() throws {
+        try reportingFailures {
+            let key = key ?? Keyring.defaultKey
+            guard let credentials = try KeyringOpener.open(store).credentials(forKey: key) else {
+                throw KeyringError.notFound(key: key)
+            }
+            if json {
+                Console.output(try JSONOutput.encode(RecordJSON(key: key, credentials: credentials)))
+            } else {
+                Console.output(credentials.password)
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Keyring
+
+/// `swift-keyring list [--json] [--sync-only] [--background-access-only]`
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the service's records: key, username, URL and flags, never a password.",
+        discussion: """
+            One line a record, the fields separated by tabs; flags are `sync`, \
+            `background-access`, both joined by a comma, or `-`.
+
+              swift-keyring list --sync-only
+            """
+    )
+
+    @Flag(help: "Print one JSON array of objects: key, username, url, sync, backgroundAccess.")
+    var json = false
+
+    @Flag(name: .customLong("sync-only"), help: "Only records with the sync flag.")
+    var syncOnly = false
+
+    @Flag(name: .customLong("background-access-only"), help: "Only records with the background-access flag.")
+    var backgroundAccessOnly = false
+
+    @OptionGroup var store: StoreOptions
+
+    func run() throws {
+        try reportingFailures {
+            let records = try KeyringOpener.open(store).list(
+                syncEnabled: syncOnly ? true : nil,
+                backgroundAccess: backgroundAccessOnly ? true : nil
+            )
+            if json {
+                Console.output(try JSONOutput.encode(records.map(RecordJSON.init)))
+                return
+            }
+            for record in records {
+                var flags: [String] = []
+                if record.syncEnabled { flags.append("sync") }
+                if record.backgroundAccess { flags.append("background-access") }
+                let fields = [record.key, record.username, record.url.absoluteString, flags.isEmpty ? "-" : flags.joined(separator: ",")]
+                Console.output(fields.joined(separator: "\t"))
+            }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import Keyring
+
+/// `swift-keyring passwd`
+struct PasswdCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "passwd",
+        abstract: "Change the encrypted file's passphrase, keeping every record.",
+        discussion: """
+            The current passphrase comes from the usual sources (SWIFT_KEYRING_PASSPHRASE, \
+            SWIFT_KEYRING_PASSPHRASE_FILE, $CREDENTIALS_DIRECTORY/swift-keyring.passphrase, \
+            SWIFT_KEYRING_KEY_FILE) or a prompt; the new one from SWIFT_KEYRING_NEW_PASSPHRASE \
+            or a prompt, asked twice. The file is re-encrypted under the new passphrase with the \
+            current default key-derivation cost.
+
+              SWIFT_KEYRING_NEW_PASSPHRASE="$NEW" swift-keyring passwd --backend file
+            """
+    )
+
+    static let newPassphraseVariable = "SWIFT_KEYRING_NEW_PASSPHRASE"
+
+    @OptionGroup var store: StoreOptions
+
+    func run() throws {
+        try reportingFailures {
+            let keyring = try KeyringOpener.open(store)
+            guard let file = keyring.store as? EncryptedFileStore else {
+                throw CommandFailure(
+                    message: "passwd changes the encrypted file's passphrase, but the \(keyring.selection.backend.rawValue) "
+                        + "store is in use (\(keyring.selection.reason)); use --backend file.",
+                    status: ExitStatus.usage
+                )
+            }
+            try file.changePassphrase(to: .passphrase(try newPassphrase()))
+            Console.output("Changed the passphrase of \(file.url.path).")
+        }
+    }
+
+    private func newPassphrase() throws -> String {
+        let passphrase: String
+        if let fromEnvironment = store.environment[Self.newPassphraseVariable] {
+            passphrase = fromEnvironment
+        } else if Terminal.isInteractive {
+            passphrase = try Terminal.readNewSecret(what: "New passphrase")
+        } else {
+            throw CommandFailure(
+                message: "No new passphrase: set \(Self.newPassphraseVariable) or run passwd on a terminal; nothing was changed.",
+                status: ExitStatus.permission
+            )
+        }
+        guard !passphrase.isEmpty else {
+            throw KeyringError.invalidRecord(field: "new passphrase", reason: "must not be empty")
+        }
+        return passphrase
+    }
+}

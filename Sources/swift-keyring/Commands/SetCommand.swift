@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import Keyring
+
+/// `swift-keyring set [KEY] --username USER --url URL [--sync] [--background-access]`
+struct SetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Store credentials; the password comes from standard input or a prompt, never from the arguments.",
+        discussion: """
+            With standard input from a pipe or file, the password is all of it, less one trailing \
+            newline. On a terminal the tool asks twice without echo.
+
+              printf '%s' "$PASSWORD" | swift-keyring set github --username alice --url https://github.com
+            """
+    )
+
+    @Argument(help: "The record's key; left out, the default record.")
+    var key: String?
+
+    @Option(help: "The account name.")
+    var username: String
+
+    @Option(help: "The account's http or https URL.")
+    var url: String
+
+    @Flag(help: "Set the record's sync flag (stored as given; Linux has no keychain sync).")
+    var sync = false
+
+    @Flag(name: .customLong("background-access"), help: "Set the record's background-access flag (stored as given).")
+    var backgroundAccess = false
+
+    @OptionGroup var store: StoreOptions
+
+    func run() throws {
+        try reportingFailures {
+            guard let parsed = URL(string: url) else {
+                throw KeyringError.invalidRecord(field: "url", reason: "\"\(url)\" is not a URL")
+            }
+            // Validate before asking for the password, so a typo costs no typing.
+            _ = try Credentials(username: username, password: "", url: parsed)
+            let password = Terminal.isInteractive
+                ? try Terminal.readNewSecret(what: "Password")
+                : try StandardInput.readSecret(field: "password")
+            let credentials = try Credentials(
+                username: username, password: password, url: parsed,
+                syncEnabled: sync, backgroundAccess: backgroundAccess
+            )
+            try KeyringOpener.open(store).set(credentials, forKey: key ?? Keyring.defaultKey)
+        }
+    }
+}

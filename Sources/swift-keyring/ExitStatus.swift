@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import Keyring
+
+/// The tool's exit statuses (sysexits.h), in one place so scripts can rely on them.
+enum ExitStatus {
+    static let notFound = ExitCode(1)
+    static let usage = ExitCode(64)
+    static let invalidInput = ExitCode(65)
+    static let unavailable = ExitCode(69)
+    static let damaged = ExitCode(74)
+    static let permission = ExitCode(77)
+
+    /// The status for a keyring error.
+    static func of(_ error: KeyringError) -> ExitCode {
+        switch error {
+        case .notFound: return notFound
+        case .invalidRecord: return invalidInput
+        case .serviceUnavailable, .locked, .promptDismissed, .timedOut, .backend: return unavailable
+        case .damaged: return damaged
+        case .wrongPassphrase, .insecurePermissions, .passphraseRequired: return permission
+        }
+    }
+}
+
+/// A failure the tool reports itself: one line on standard error, then the status.
+struct CommandFailure: Error {
+    var message: String
+    var status: ExitCode
+}
+
+extension ParsableCommand {
+    /// Runs `body`, turning every error into one line on standard error and the matching exit status.
+    /// Errors are `KeyringError` descriptions, which never carry a secret.
+    func reportingFailures(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as KeyringError {
+            Console.error(error.description + Self.advice(for: error))
+            throw ExitStatus.of(error)
+        } catch let failure as CommandFailure {
+            Console.error(failure.message)
+            throw failure.status
+        }
+    }
+
+    /// What to do next, where the error itself does not say.
+    private static func advice(for error: KeyringError) -> String {
+        switch error {
+        case .serviceUnavailable:
+            return " Run `swift-keyring doctor` to see why, or use --backend file."
+        case .wrongPassphrase:
+            return " Check SWIFT_KEYRING_PASSPHRASE, SWIFT_KEYRING_PASSPHRASE_FILE or SWIFT_KEYRING_KEY_FILE."
+        default:
+            return ""
+        }
+    }
+}

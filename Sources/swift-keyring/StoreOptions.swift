@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import Keyring
+
+/// The options every subcommand takes, each with an environment variable of the same meaning.
+struct StoreOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The app's namespace (default: $SWIFT_KEYRING_SERVICE, else \"default\").", valueName: "name"))
+    var service: String?
+
+    @Option(help: ArgumentHelp("auto, secret-service, file or memory (default: $SWIFT_KEYRING_BACKEND, else auto).", valueName: "backend"))
+    var backend: String?
+
+    @Option(help: ArgumentHelp("The encrypted keyring file (default: $SWIFT_KEYRING_FILE, else the XDG data folder).", valueName: "path"))
+    var file: String?
+
+    /// The service: the option, else `SWIFT_KEYRING_SERVICE`, else `default`.
+    var resolvedService: String {
+        service ?? nonEmpty(environment["SWIFT_KEYRING_SERVICE"]) ?? "default"
+    }
+
+    var environment: [String: String] { ProcessInfo.processInfo.environment }
+
+    /// The configuration for `Keyring`, with the options written over the environment.
+    func configuration() throws -> KeyringConfiguration {
+        var environment = self.environment
+        if let backend {
+            guard KeyringBackend(rawValue: backend) != nil else {
+                let words = KeyringBackend.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ValidationError("--backend must be one of \(words), not \"\(backend)\"")
+            }
+            environment["SWIFT_KEYRING_BACKEND"] = backend
+        }
+        if let file { environment["SWIFT_KEYRING_FILE"] = file }
+        return KeyringConfiguration(environment: environment)
+    }
+
+    private func nonEmpty(_ value: String?) -> String? {
+        guard let value, !value.isEmpty else { return nil }
+        return value
+    }
+}

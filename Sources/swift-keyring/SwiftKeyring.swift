@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+/// The `swift-keyring` command: store, read, list and remove credentials from a shell or a script.
+@main
+struct SwiftKeyring: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "swift-keyring",
+        abstract: "Store and read credentials in the Secret Service or an encrypted file.",
+        discussion: """
+            KEY left out means the default record. Every subcommand takes --service, --backend and \
+            --file, or the environment variables SWIFT_KEYRING_SERVICE, SWIFT_KEYRING_BACKEND and \
+            SWIFT_KEYRING_FILE. SWIFT_KEYRING_LOG_LEVEL (debug, info, warning…) sets how much the \
+            library logs to standard error; warnings only by default.
+
+            Exit status: 0 success, 1 no such record, 64 usage error, 65 invalid input, \
+            69 store unavailable, locked or timed out, 74 damaged keyring file, \
+            77 wrong or missing passphrase, or unsafe file permissions.
+            """,
+        version: "0.1.0",
+        subcommands: [
+            SetCommand.self, GetCommand.self, RemoveCommand.self, ListCommand.self,
+            RemoveAllCommand.self, DoctorCommand.self, PasswdCommand.self,
+        ]
+    )
+
+    static func main() {
+        let word = ProcessInfo.processInfo.environment["SWIFT_KEYRING_LOG_LEVEL"] ?? ""
+        let level = Logger.Level(rawValue: word.lowercased()) ?? .warning
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// `doctor` shows the choice and its reason without a passphrase; `passwd` changes the file's passphrase.
+@Suite("CLI doctor and passwd")
+struct CLIDoctorAndPasswdTests {
+    @Test("doctor on a host without a bus: the file store, its path and permissions, versions, no secret")
+    func doctorWithoutBus() throws {
+        let sandbox = try Sandbox()
+        var env = sandbox.fileEnvironment(["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(sandbox.folder.path)/no-bus"])
+        env.removeValue(forKey: "SWIFT_KEYRING_BACKEND")
+        #expect(try CLI.run(["set", "--username", "a", "--url", "https://x.example"], stdin: "the-pw", environment: env).status == 0)
+        env.removeValue(forKey: "SWIFT_KEYRING_PASSPHRASE")
+        let doctor = try CLI.run(["doctor"], environment: env)
+        #expect(doctor.status == 0, "doctor failed: \(doctor.stderr)")
+        let lines = doctor.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("store:            file (no session bus:") == true)
+        #expect(lines.contains("session bus:      does not answer"))
+        #expect(lines.contains("file:             \(sandbox.keyringFile.path)"))
+        #expect(lines.contains("file permissions: 0600 in a 0700 folder"))
+        #expect(lines.contains { $0.hasPrefix("libsecret:        0.") })
+        #expect(lines.contains { $0.hasPrefix("libgcrypt:        1.") })
+        #expect(!doctor.allOutput.contains("the-pw") && !doctor.allOutput.contains(sandbox.passphrase))
+
+        let json = try CLI.run(["doctor", "--json"], environment: env)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["store"] as? String == "file")
+        let file = try #require(object["file"] as? [String: Any])
+        #expect(file["mode"] as? String == "0600" && file["folderMode"] as? String == "0700")
+        let bus = try #require(object["sessionBus"] as? [String: Any])
+        #expect(bus["answers"] as? Bool == false)
+    }
+
+    @Test("doctor names an unsafe file")
+    func doctorUnsafeFile() throws {
+        let sandbox = try Sandbox()
+        let env = sandbox.fileEnvironment()
+        _ = try CLI.run(["set", "--username", "a", "--url", "https://x.example"], stdin: "pw", environment: env)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: sandbox.keyringFile.path)
+        let doctor = try CLI.run(["doctor"], environment: env)
+        #expect(doctor.status == 0)
+        #expect(doctor.stdout.contains("file permissions: 0644 in a 0700 folder — unsafe: \(sandbox.keyringFile.path): its mode 0644"))
+    }
+
+    @Test("doctor inside a desktop session: the Secret Service, unlocked")
+    func doctorWithDaemon() throws {
+        try #require(ProcessInfo.processInfo.environment["SWIFT_KEYRING_PRIVATE_SECRET_SERVICE"] == "1",
+                     "run the tests through Scripts/with-secret-service.sh (Scripts/test.sh does)")
+        let sandbox = try Sandbox()
+        var env = sandbox.secretServiceEnvironment()
+        env.removeValue(forKey: "SWIFT_KEYRING_BACKEND")
+        let doctor = try CLI.run(["doctor"], environment: env)
+        #expect(doctor.stdout.hasPrefix("store:            secret-service (a session bus answers and org.freedesktop.secrets is there)\n"))
+        #expect(doctor.stdout.contains("secret service:   available, default collection unlocked"))
+    }
+
+    @Test("passwd keeps every record; the old passphrase no longer opens the file")
+    func passwd() throws {
+        let sandbox = try Sandbox()
+        let env = sandbox.fileEnvironment()
+        _ = try CLI.run(["set", "one", "--username", "a", "--url", "https://x.example"], stdin: "first", environment: env)
+        _ = try CLI.run(["set", "two", "--username", "b", "--url", "https://x.example"], stdin: "second", environment: env)
+        let newPassphrase = "new-passphrase-\(UUID().uuidString)"
+        let change = try CLI.run(["passwd"], environment: env.merging(["SWIFT_KEYRING_NEW_PASSPHRASE": newPassphrase]) { $1 })
+        #expect(change.status == 0, "passwd failed: \(change.stderr)")
+        #expect(!change.allOutput.contains(newPassphrase) && !change.allOutput.contains(sandbox.passphrase))
+        #expect(try CLI.run(["get", "one"], environment: env).status == 77)
+        let withNew = env.merging(["SWIFT_KEYRING_PASSPHRASE": newPassphrase]) { $1 }
+        #expect(try CLI.run(["get", "one"], environment: withNew).stdout == "first\n")
+        #expect(try CLI.run(["get", "two"], environment: withNew).stdout == "second\n")
+    }
+
+    @Test("passwd without a new passphrase and without a terminal changes nothing")
+    func passwdWithoutNewPassphrase() throws {
+        let sandbox = try Sandbox()
+        let env = sandbox.fileEnvironment()
+        _ = try CLI.run(["set", "--username", "a", "--url", "https://x.example"], stdin: "pw", environment: env)
+        let before = try Data(contentsOf: sandbox.keyringFile)
+        let change = try CLI.run(["passwd"], environment: env)
+        #expect(change.status == 77)
+        #expect(change.stderr.contains("SWIFT_KEYRING_NEW_PASSPHRASE"))
+        #expect(try Data(contentsOf: sandbox.keyringFile) == before)
+    }
+}

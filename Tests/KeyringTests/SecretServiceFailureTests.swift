@@ -1,0 +1,130 @@
+import Foundation
+import Keyring
+import Testing
+
+/// What a user sees when the Secret Service is missing, locked or hung. Each
+/// test starts its own bus (and daemon), since it locks, stops or leaves them out.
+@Suite("Secret Service failures")
+struct SecretServiceFailureTests {
+    /// Two ways of having no session bus at all.
+    enum NoBus: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case addressToNowhere
+        case noAddress
+
+        var testDescription: String { rawValue }
+
+        var environment: [String: String] {
+            switch self {
+            case .addressToNowhere:
+                return ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/tmp/swift-keyring-missing-\(UUID().uuidString.prefix(8))/bus"]
+            case .noAddress:
+                return ["XDG_RUNTIME_DIR": "/tmp/swift-keyring-missing-\(UUID().uuidString.prefix(8))"]
+            }
+        }
+    }
+
+    /// The reason of the `.serviceUnavailable` that opening a store on `environment` gives;
+    /// `nil` (with an issue recorded) for any other outcome, a hang included.
+    private func unavailableReason(_ environment: [String: String]) -> String? {
+        let error = BoundedCall.keyringError { try SecretServiceStore(timeout: .seconds(5), environment: environment) }
+        guard case .serviceUnavailable(let reason) = error else {
+            Issue.record("expected .serviceUnavailable, got \(String(describing: error))")
+            return nil
+        }
+        return reason
+    }
+
+    @Test("No session bus: the store is unavailable at once, saying there is no bus", arguments: NoBus.allCases)
+    func noBus(_ case_: NoBus) throws {
+        let reason = try #require(unavailableReason(case_.environment))
+        #expect(reason.hasPrefix("no session bus: "))
+        #expect(reason.count > "no session bus: ".count)
+    }
+
+    @Test("No session bus: the probe says noBus", arguments: NoBus.allCases)
+    func probeNoBus(_ case_: NoBus) {
+        guard case .noBus(let reason) = SecretServiceStore.probe(environment: case_.environment) else {
+            Issue.record("expected .noBus")
+            return
+        }
+        #expect(!reason.isEmpty)
+    }
+
+    @Test("A bus without the daemon: unavailable, saying there is no daemon; the probe says noDaemon")
+    func busWithoutDaemon() throws {
+        let sandbox = try SecretServiceSandbox(.busOnly)
+        defer { sandbox.stop() }
+        let reason = try #require(unavailableReason(sandbox.environment))
+        #expect(reason.hasPrefix("no Secret Service daemon: "))
+        guard case .noDaemon(let probeReason) = SecretServiceStore.probe(environment: sandbox.environment) else {
+            Issue.record("expected .noDaemon")
+            return
+        }
+        #expect(probeReason.contains("org.freedesktop.secrets"))
+    }
+
+    @Test("A running daemon: the probe says available and the collection is unlocked")
+    func available() throws {
+        let sandbox = try SecretServiceSandbox(.busAndDaemon)
+        defer { sandbox.stop() }
+        #expect(SecretServiceStore.probe(environment: sandbox.environment) == .available)
+        let store = try SecretServiceStore(timeout: .seconds(5), environment: sandbox.environment)
+        #expect(try store.isLocked() == false)
+    }
+
+    @Test("A locked collection: reads, writes and removals fail with .locked, and nothing is lost")
+    func locked() throws {
+        let sandbox = try SecretServiceSandbox(.busAndDaemon)
+        defer { sandbox.stop() }
+        let store = try SecretServiceStore(timeout: .seconds(5), environment: sandbox.environment)
+        let keyring = try Keyring(service: "test.locked", store: store)
+        try keyring.set(try Samples.credentials("kept"), forKey: "work")
+        try sandbox.lockDefaultCollection()
+        #expect(try store.isLocked())
+
+        #expect(BoundedCall.keyringError { try keyring.credentials(forKey: "work") } == .locked)
+        #expect(BoundedCall.keyringError { try keyring.set(try Samples.credentials("new"), forKey: "work") } == .locked)
+        #expect(BoundedCall.keyringError { try keyring.set(try Samples.credentials("new"), forKey: "other") } == .locked)
+        #expect(BoundedCall.keyringError { try keyring.removeAll() } == .locked)
+        // Attributes stay readable while locked: the record is still there, unchanged.
+        #expect(try keyring.list().map(\.username) == ["kept"])
+    }
+
+    @Test("A hung daemon: calls give .timedOut within the configured timeout, never hang")
+    func hungDaemon() throws {
+        let sandbox = try SecretServiceSandbox(.busAndDaemon)
+        defer { sandbox.stop() }
+        let store = try SecretServiceStore(timeout: .seconds(1), environment: sandbox.environment)
+        let keyring = try Keyring(service: "test.hung", store: store)
+        try keyring.set(try Samples.credentials(), forKey: "work")
+        sandbox.freezeDaemon()
+
+        let calls: [(String, @Sendable () throws -> Void)] = [
+            ("read", { _ = try keyring.credentials(forKey: "work") }),
+            ("store", { try keyring.set(try Samples.credentials(), forKey: "work") }),
+            ("list", { _ = try keyring.list() }),
+            ("remove", { _ = try keyring.remove(forKey: "work") }),
+            ("isLocked", { _ = try store.isLocked() }),
+        ]
+        for (name, call) in calls {
+            let error = BoundedCall.keyringError(within: .seconds(20), call)
+            guard case .timedOut(_, let seconds) = error else {
+                Issue.record("\(name): expected .timedOut, got \(String(describing: error))")
+                continue
+            }
+            #expect(seconds == 1, "\(name)")
+        }
+        let environment = sandbox.environment
+        let opening = BoundedCall.keyringError(within: .seconds(20)) {
+            try SecretServiceStore(timeout: .seconds(1), environment: environment)
+        }
+        guard case .timedOut = opening else {
+            Issue.record("opening a store: expected .timedOut, got \(String(describing: opening))")
+            return
+        }
+        guard case .noDaemon = SecretServiceStore.probe(timeout: .milliseconds(500), environment: environment) else {
+            Issue.record("the probe should not call a hung daemon available")
+            return
+        }
+    }
+}

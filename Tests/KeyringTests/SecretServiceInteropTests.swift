@@ -1,0 +1,127 @@
+import Foundation
+import Keyring
+import Testing
+
+/// The library and `secret-tool` see the same items, on the private Secret
+/// Service of `Scripts/with-secret-service.sh`.
+@Suite("Secret Service interop")
+struct SecretServiceInteropTests {
+    private func keyring() throws -> Keyring {
+        try Keyring(service: TestStore.uniqueService("interop"), store: PrivateSecretService.makeStore())
+    }
+
+    @Test("secret-tool lookup finds what the library stored, byte for byte", arguments: [
+        "plain-password-123",
+        "päßwörd ünïcödé 🔑 ключ",
+    ])
+    func secretToolReadsLibraryItems(password: String) throws {
+        let keyring = try keyring()
+        defer { _ = try? keyring.removeAll() }
+        try keyring.set(try Samples.credentials(password: password), forKey: "github")
+        let same = try PrivateSecretService.lookup(["tag": "swift-keyring", "service": keyring.service, "key": "github"])
+            == Data(password.utf8)
+        #expect(same, "secret-tool printed a different password")
+    }
+
+    @Test("The library reads what secret-tool stored with our attributes")
+    func libraryReadsSecretToolItems() throws {
+        let keyring = try keyring()
+        defer { _ = try? keyring.removeAll() }
+        let password = "from secret-tool ü 🔐"
+        let stored = try PrivateSecretService.secretTool([
+            "store", "--label=planted", "tag", "swift-keyring", "service", keyring.service, "key", "planted",
+            "kind", "credentials", "username", "bob", "url", "https://example.com/login",
+            "sync", "true", "background-access", "false",
+        ], input: Data(password.utf8))
+        #expect(stored.status == 0)
+        let read = try #require(try keyring.credentials(forKey: "planted"))
+        #expect(read.username == "bob")
+        #expect(read.url.absoluteString == "https://example.com/login")
+        #expect(read.syncEnabled && !read.backgroundAccess)
+        let same = read.password == password
+        #expect(same, "the library read a different password")
+        #expect(try keyring.list().map(\.key) == ["planted"])
+
+        let secret = try PrivateSecretService.secretTool(
+            ["store", "--label=planted secret", "tag", "swift-keyring", "service", keyring.service, "key", "token", "kind", "secret"],
+            input: Data("opaque token".utf8)
+        )
+        #expect(secret.status == 0)
+        let token = try keyring.secret(forKey: "token")
+        let sameSecret = token == Data("opaque token".utf8)
+        #expect(sameSecret, "the library read a different secret")
+    }
+
+    @Test("removeAll leaves another service's items and foreign items without our tag")
+    func removeAllKeepsOthers() throws {
+        let mine = try keyring()
+        let other = try Keyring(service: TestStore.uniqueService("other"), store: mine.store)
+        defer {
+            _ = try? other.removeAll()
+            _ = try? PrivateSecretService.secretTool(["clear", "service", mine.service, "key", "work"])
+        }
+        // Planted first: secret-tool store replaces any item whose attributes include its own.
+        let foreignPassword = "foreign item"
+        let planted = try PrivateSecretService.secretTool(
+            ["store", "--label=foreign", "service", mine.service, "key", "work", "kind", "credentials"],
+            input: Data(foreignPassword.utf8)
+        )
+        #expect(planted.status == 0)
+        try mine.setDefault(try Samples.credentials("me"))
+        try mine.set(try Samples.credentials("me"), forKey: "work")
+        try other.set(try Samples.credentials("them"), forKey: "work")
+
+        #expect(try mine.removeAll() == 2)
+        #expect(try mine.list().isEmpty)
+        #expect(try other.credentials(forKey: "work")?.username == "them")
+        let same = try PrivateSecretService.lookup(["service": mine.service, "key": "work"]) == Data(foreignPassword.utf8)
+        #expect(same, "the foreign item was changed or removed")
+    }
+
+    @Test("Replacing leaves exactly one item, even when username, URL and flags change")
+    func replaceLeavesOneItem() throws {
+        let keyring = try keyring()
+        defer { _ = try? keyring.removeAll() }
+        let scope = ["tag": "swift-keyring", "service": keyring.service]
+        try keyring.set(try Samples.credentials("alice", password: "one"), forKey: "work")
+        try keyring.set(try Samples.credentials("alice", password: "two"), forKey: "work")
+        #expect(try PrivateSecretService.itemCount(scope) == 1)
+        let url = URL(string: "https://other.example.org")!
+        try keyring.set(try Samples.credentials("bob", password: "three", url: url, sync: true, background: true), forKey: "work")
+        #expect(try PrivateSecretService.itemCount(scope) == 1)
+        // A stale duplicate another program left behind goes too.
+        let planted = try PrivateSecretService.secretTool(
+            ["store", "--label=stale", "tag", "swift-keyring", "service", keyring.service, "key", "work", "kind", "credentials",
+             "username", "carol"],
+            input: Data("stale".utf8)
+        )
+        #expect(planted.status == 0)
+        #expect(try PrivateSecretService.itemCount(scope) == 2)
+        try keyring.set(try Samples.credentials("dave", password: "four"), forKey: "work")
+        #expect(try PrivateSecretService.itemCount(scope) == 1)
+        let read = try #require(try keyring.credentials(forKey: "work"))
+        #expect(read.username == "dave")
+        let samePassword = read.password == "four"
+        #expect(samePassword, "the password read back differs")
+    }
+
+    @Test("Items carry a label a person can read in Seahorse")
+    func labels() throws {
+        let keyring = try keyring()
+        defer { _ = try? keyring.removeAll() }
+        try keyring.set(try Samples.credentials("alice", url: URL(string: "https://github.com/login")!), forKey: "github")
+        try keyring.setDefault(try Samples.credentials("bob"))
+        try keyring.setSecret(Data("t".utf8), forKey: "token")
+        let output = try PrivateSecretService.secretTool(["search", "--all", "tag", "swift-keyring", "service", keyring.service])
+        let labels = String(decoding: output.standardOutput, as: UTF8.self)
+            .split(separator: "\n")
+            .filter { $0.hasPrefix("label = ") }
+            .map { String($0.dropFirst("label = ".count)) }
+            .sorted()
+        #expect(labels == [
+            "\(keyring.service) token",
+            "\(keyring.service) — bob @ mail.example.com",
+            "github — alice @ github.com",
+        ].sorted())
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Keyring
+import Synchronization
+
+/// Runs a call that must not hang on a thread of its own, and waits for it a bounded time.
+enum BoundedCall {
+    /// The call's outcome, or `nil` when it had not returned after `limit` (a hang).
+    static func run<Value: Sendable>(
+        within limit: Duration = .seconds(30),
+        _ body: @escaping @Sendable () throws -> Value
+    ) -> Result<Value, any Error>? {
+        let outcome = Mutex<Result<Value, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let result = Result { try body() }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + limit.timeInterval) == .success else { return nil }
+        return outcome.withLock { $0 }
+    }
+
+    /// The `KeyringError` the call threw; `nil` when it hung, succeeded or threw something else.
+    static func keyringError<Value: Sendable>(
+        within limit: Duration = .seconds(30),
+        _ body: @escaping @Sendable () throws -> Value
+    ) -> KeyringError? {
+        guard case .failure(let error) = run(within: limit, body) else { return nil }
+        return error as? KeyringError
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, for `DispatchTime`.
+    fileprivate var timeInterval: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

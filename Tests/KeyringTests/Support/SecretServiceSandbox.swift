@@ -1,0 +1,145 @@
+import Foundation
+import Keyring
+
+/// A session bus and (optionally) a gnome-keyring daemon of a test's own, for
+/// tests that lock, stop or remove the daemon and so cannot share one.
+///
+/// The bus config has no `<servicedir>`: nothing is D-Bus activated, so a bus
+/// without the daemon stays without it, and the unlock prompter is never found
+/// (a prompt fails at once, as on a machine with no display).
+final class SecretServiceSandbox {
+    enum Contents {
+        case busOnly
+        case busAndDaemon
+    }
+
+    private let folder: URL
+    private let bus: Process
+    private var daemon: Process?
+    /// The environment that aims a store at this bus.
+    let environment: [String: String]
+
+    init(_ contents: Contents) throws {
+        folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("swift-keyring-ss-\(UUID().uuidString.prefix(8))")
+        let home = folder.appendingPathComponent("home")
+        let runtime = folder.appendingPathComponent("runtime")
+        for directory in [home, runtime] {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtime.path)
+        let socket = folder.appendingPathComponent("bus").path
+        let config = folder.appendingPathComponent("bus.conf")
+        try Self.busConfig(socket: socket).write(to: config, atomically: true, encoding: .utf8)
+
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = home.path
+        environment["XDG_RUNTIME_DIR"] = runtime.path
+        environment["XDG_DATA_HOME"] = home.appendingPathComponent(".local/share").path
+        environment["XDG_CONFIG_HOME"] = home.appendingPathComponent(".config").path
+        environment["XDG_CACHE_HOME"] = home.appendingPathComponent(".cache").path
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(socket)"
+        environment.removeValue(forKey: "DISPLAY")
+        environment.removeValue(forKey: "WAYLAND_DISPLAY")
+        environment.removeValue(forKey: "GNOME_KEYRING_CONTROL")
+        self.environment = environment
+
+        bus = try ChildProcess.start(
+            ["dbus-daemon", "--config-file=\(config.path)", "--nofork", "--nosyslog"],
+            environment: environment,
+            log: folder.appendingPathComponent("bus.log")
+        )
+        // The socket file appears at bind(), a moment before the bus accepts: wait for an answer.
+        guard ChildProcess.poll(timeout: .seconds(15), { (try? self.busAnswers()) == true }) else {
+            stop()
+            throw ChildProcess.Failure(description: "dbus-daemon did not answer on its socket")
+        }
+        if contents == .busAndDaemon {
+            try startDaemon()
+        }
+    }
+
+    deinit {
+        stop()
+    }
+
+    private func startDaemon() throws {
+        let password = "sandbox-\(UUID().uuidString)"
+        daemon = try ChildProcess.start(
+            ["gnome-keyring-daemon", "--foreground", "--unlock", "--components=secrets"],
+            environment: environment,
+            input: Data(password.utf8),
+            log: folder.appendingPathComponent("gnome-keyring.log")
+        )
+        guard ChildProcess.poll(timeout: .seconds(15), { (try? self.secretServiceHasOwner()) == true }) else {
+            stop()
+            throw ChildProcess.Failure(description: "gnome-keyring-daemon did not take org.freedesktop.secrets")
+        }
+        // The login collection is created on first use; make sure it exists and is unlocked.
+        let store = try SecretServiceStore(timeout: .seconds(10), environment: environment)
+        guard try store.isLocked() == false else {
+            stop()
+            throw ChildProcess.Failure(description: "the sandbox's login collection is locked")
+        }
+    }
+
+    private func busAnswers() throws -> Bool {
+        try dbusSend(dest: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", method: "org.freedesktop.DBus.GetId").status == 0
+    }
+
+    private func secretServiceHasOwner() throws -> Bool {
+        let output = try dbusSend(
+            dest: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+            method: "org.freedesktop.DBus.NameHasOwner", "string:org.freedesktop.secrets"
+        )
+        return String(decoding: output.standardOutput, as: UTF8.self).contains("boolean true")
+    }
+
+    private func dbusSend(dest: String, path: String, method: String, _ arguments: String...) throws -> ChildProcess.Output {
+        try ChildProcess.run(
+            ["dbus-send", "--session", "--print-reply", "--reply-timeout=5000", "--dest=\(dest)", path, method] + arguments,
+            environment: environment,
+            timeout: .seconds(10)
+        )
+    }
+
+    /// Locks the default collection through the Secret Service's `Lock` method
+    /// (`secret-tool lock` hangs in libsecret 0.20.5).
+    func lockDefaultCollection() throws {
+        let output = try dbusSend(
+            dest: "org.freedesktop.secrets", path: "/org/freedesktop/secrets",
+            method: "org.freedesktop.Secret.Service.Lock", "array:objpath:/org/freedesktop/secrets/aliases/default"
+        )
+        guard output.status == 0 else {
+            throw ChildProcess.Failure(description: "Lock failed: \(output.standardError)")
+        }
+    }
+
+    /// Freezes the daemon (SIGSTOP): it keeps its bus name and answers nothing.
+    func freezeDaemon() {
+        if let daemon { kill(daemon.processIdentifier, SIGSTOP) }
+    }
+
+    /// Kills the daemon and the bus, and removes the folder; safe to call twice.
+    func stop() {
+        if let daemon { ChildProcess.terminate(daemon) }
+        ChildProcess.terminate(bus)
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private static func busConfig(socket: String) -> String {
+        """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>unix:path=\(socket)</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+        """
+    }
+}
