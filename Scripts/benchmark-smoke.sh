@@ -24,8 +24,14 @@ export SWIFT_KEYRING_BENCH_MAX_ITERATIONS=3
 export SWIFT_KEYRING_BENCH_DIR="$scratch/files"
 
 echo "== benchmark suites (smoke sizes)" >&2
+log="$scratch/suites.log"
 (cd Benchmarks && bash ../Scripts/with-secret-service.sh \
-    timeout 900 swift package benchmark --no-progress --time-units microseconds)
+    timeout 900 swift package benchmark --no-progress --time-units microseconds) 2>&1 | tee "$log"
+# package-benchmark 1.38 prints a failed setup or benchmark but still exits 0.
+if grep -q -i "failed" "$log"; then
+    echo "$0: a benchmark failed (see above)" >&2
+    exit 1
+fi
 
 echo "== comparison (smoke size, BENCHMARKS.md untouched)" >&2
 timeout 900 bash Benchmarks/compare.sh --count 5 --large-count 100 --cli-runs 3 --no-write

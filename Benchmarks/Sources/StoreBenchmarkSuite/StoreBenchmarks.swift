@@ -91,7 +91,7 @@ public enum StoreBenchmarks {
 
     private static func registerRemoveAll(_ count: Int, _ settings: BenchmarkSettings, _ makeKeyring: @escaping KeyringFactory) {
         // Every iteration refills N records untimed, so large N gets few iterations.
-        let iterations = max(1, min(settings.maxIterations, 10_000 / count))
+        let iterations = max(1, min(settings.maxIterations, 1_000 / count))
         Benchmark("removeAll (\(count) records)", configuration: configuration(settings, maxIterations: iterations)) { benchmark, keyring in
             try Workload.storeEach(count, in: keyring)
             benchmark.startMeasurement()
