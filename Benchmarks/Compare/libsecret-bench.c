@@ -13,29 +13,16 @@
  *
  * Built by Benchmarks/compare.sh:
  *   cc -O2 libsecret-bench.c $(pkg-config --cflags --libs libsecret-1)
+ * It takes the schema from the library's shim (Sources/CLibSecret/shim.h).
  */
-#include <libsecret/secret.h>
+#include "../../Sources/CLibSecret/shim.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-/* Mirrors Sources/CLibSecret/shim.h, so both write identical items. */
-static const SecretSchema schema = {
-    .name = "org.swift-keyring.Record",
-    .flags = SECRET_SCHEMA_DONT_MATCH_NAME,
-    .attributes = {
-        { "tag", SECRET_SCHEMA_ATTRIBUTE_STRING },
-        { "service", SECRET_SCHEMA_ATTRIBUTE_STRING },
-        { "key", SECRET_SCHEMA_ATTRIBUTE_STRING },
-        { "kind", SECRET_SCHEMA_ATTRIBUTE_STRING },
-        { "username", SECRET_SCHEMA_ATTRIBUTE_STRING },
-        { "url", SECRET_SCHEMA_ATTRIBUTE_STRING },
-        { "sync", SECRET_SCHEMA_ATTRIBUTE_STRING },
-        { "background-access", SECRET_SCHEMA_ATTRIBUTE_STRING },
-        { NULL, 0 },
-    },
-};
+/* The library's own schema, so both write identical items. */
+static const SecretSchema *schema;
 
 static const char *service;
 
@@ -79,7 +66,7 @@ static void store_all(int count) {
         GHashTable *attributes = full_attributes(i);
         char *label = g_strdup_printf("account-%d — user%d @ accounts.example.com", i, i);
         char *secret = password(i);
-        if (!secret_password_storev_sync(&schema, attributes, SECRET_COLLECTION_DEFAULT, label, secret, NULL, &error)) {
+        if (!secret_password_storev_sync(schema, attributes, SECRET_COLLECTION_DEFAULT, label, secret, NULL, &error)) {
             die("store", i, error);
         }
         g_free(secret);
@@ -92,7 +79,7 @@ static void lookup_all(int count) {
     for (int i = 0; i < count; i++) {
         GError *error = NULL;
         GHashTable *attributes = identity(i);
-        char *found = secret_password_lookupv_sync(&schema, attributes, NULL, &error);
+        char *found = secret_password_lookupv_sync(schema, attributes, NULL, &error);
         char *expected = password(i);
         if (found == NULL || strcmp(found, expected) != 0) {
             die("lookup (missing or wrong password)", i, error);
@@ -107,7 +94,7 @@ static void remove_each(int count) {
     for (int i = 0; i < count; i++) {
         GError *error = NULL;
         GHashTable *attributes = identity(i);
-        if (!secret_password_clearv_sync(&schema, attributes, NULL, &error)) {
+        if (!secret_password_clearv_sync(schema, attributes, NULL, &error)) {
             die("remove", i, error);
         }
         g_hash_table_unref(attributes);
@@ -119,7 +106,7 @@ static void remove_all(int count) {
     GHashTable *attributes = g_hash_table_new(g_str_hash, g_str_equal);
     g_hash_table_insert(attributes, "tag", "swift-keyring");
     g_hash_table_insert(attributes, "service", (gpointer)service);
-    if (!secret_password_clearv_sync(&schema, attributes, NULL, &error) && count > 0) {
+    if (!secret_password_clearv_sync(schema, attributes, NULL, &error) && count > 0) {
         die("removeall", count, error);
     }
     g_hash_table_unref(attributes);
@@ -137,6 +124,7 @@ int main(int argc, char **argv) {
     }
     int count = atoi(argv[1]);
     service = argv[2];
+    schema = swift_keyring_schema();
     const char *all[] = { "store", "lookup", "remove", "removeall" };
     const char **phases = argc > 3 ? (const char **)argv + 3 : all;
     int phase_count = argc > 3 ? argc - 3 : 4;
@@ -145,7 +133,7 @@ int main(int argc, char **argv) {
      * any operation: a lookup of nothing opens it, untimed. */
     GError *error = NULL;
     GHashTable *nothing = identity(-1);
-    g_free(secret_password_lookupv_sync(&schema, nothing, NULL, &error));
+    g_free(secret_password_lookupv_sync(schema, nothing, NULL, &error));
     if (error != NULL) {
         die("open", -1, error);
     }
