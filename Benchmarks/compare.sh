@@ -58,9 +58,8 @@ if [ "${SWIFT_KEYRING_COMPARE_INSIDE:-}" = "1" ]; then
 
     echo "Secret Service, N = $count" >&2
     measure swift-keyring secret-service "$compare" secret-service "$count" store lookup removeall
-    # libsecret's own clear-all (secret_password_clearv_sync on {tag, service}) sends every
-    # DeleteItem at once and fails with "Timeout was reached" at 1,000 items (BENCHMARKS.md),
-    # so the floor removes record by record.
+    # libsecret's own clear-all (secret_password_clearv_sync on {tag, service}) fails with
+    # "Timeout was reached" at 1,000 items (BENCHMARKS.md), so the floor removes record by record.
     measure libsecret-c secret-service "$csecret" "$count" "compare.c.$run_id" store lookup remove
     measure python-keyring secret-service /usr/bin/python3 "$here/Compare/python-keyring-bench.py" "$count" "compare.py.$run_id"
 
@@ -68,40 +67,32 @@ if [ "${SWIFT_KEYRING_COMPARE_INSIDE:-}" = "1" ]; then
     file_folder="$work/files"
     mkdir -p "$file_folder"
     chmod 700 "$file_folder"
-    if "$compare" stores | grep -qx file; then
-        SWIFT_KEYRING_BENCH_DIR="$file_folder/ours" measure swift-keyring file "$compare" file "$count" store lookup removeall
-        # The large file is filled with one write (an import), then read by this process and by a new one.
-        SWIFT_KEYRING_BENCH_DIR="$file_folder/ours-large" SWIFT_KEYRING_COMPARE_SERVICE="compare.large" \
-            measure swift-keyring file "$compare" file "$large_count" bulk-store lookup memory
-        SWIFT_KEYRING_BENCH_DIR="$file_folder/ours-large" SWIFT_KEYRING_COMPARE_SERVICE="compare.large" \
-            measure swift-keyring file-reopened "$compare" file "$large_count" lookup memory
-    else
-        echo "  keyring-compare has no file store in this build: not measured" >&2
-    fi
+    SWIFT_KEYRING_BENCH_DIR="$file_folder/ours" measure swift-keyring file "$compare" file "$count" store lookup removeall
+    # The large file is filled with one write (an import), then read by this process and by a new one.
+    SWIFT_KEYRING_BENCH_DIR="$file_folder/ours-large" SWIFT_KEYRING_COMPARE_SERVICE="compare.large" \
+        measure swift-keyring file "$compare" file "$large_count" bulk-store lookup memory
+    SWIFT_KEYRING_BENCH_DIR="$file_folder/ours-large" SWIFT_KEYRING_COMPARE_SERVICE="compare.large" \
+        measure swift-keyring file-reopened "$compare" file "$large_count" lookup memory
     # libsecret's test hooks: a file of our choosing, unlocked with this throwaway password.
     SECRET_BACKEND=file SECRET_FILE_TEST_PATH="$file_folder/libsecret.keyring" \
         SECRET_FILE_TEST_PASSWORD="throwaway-$run_id" \
         measure libsecret-c file "$csecret" "$count" "compare.cfile.$run_id" store lookup removeall
 
     echo "Whole processes: swift-keyring get against secret-tool lookup, $cli_runs runs each" >&2
-    cli="${SWIFT_KEYRING_COMPARE_CLI:-}"
-    if [ -n "$cli" ] && [ -x "$cli" ]; then
-        # One record, written by the C program with our schema; both commands read it.
-        "$csecret" 1 "compare.cli.$run_id" store >/dev/null
-        timeout "$step_timeout" hyperfine -N --style none --warmup 3 --runs "$cli_runs" --export-json "$work/processes.json" \
-            -n swift-keyring-get "$cli get account-0 --service compare.cli.$run_id --backend secret-service" \
-            -n secret-tool-lookup "secret-tool lookup tag swift-keyring service compare.cli.$run_id key account-0 kind credentials" \
-            >&2
-        /usr/bin/python3 - "$work/processes.json" >>"$results" <<'EOF'
+    cli="$SWIFT_KEYRING_COMPARE_CLI"
+    # One record, written by the C program with our schema; both commands read it.
+    "$csecret" 1 "compare.cli.$run_id" store >/dev/null
+    timeout "$step_timeout" hyperfine -N --style none --warmup 3 --runs "$cli_runs" --export-json "$work/processes.json" \
+        -n swift-keyring-get "$cli get account-0 --service compare.cli.$run_id --backend secret-service" \
+        -n secret-tool-lookup "secret-tool lookup tag swift-keyring service compare.cli.$run_id key account-0 kind credentials" \
+        >&2
+    /usr/bin/python3 - "$work/processes.json" >>"$results" <<'EOF'
 import json, sys
 names = {"swift-keyring-get": ("swift-keyring-cli", "get-process"), "secret-tool-lookup": ("secret-tool", "lookup-process")}
 for result in json.load(open(sys.argv[1]))["results"]:
     tool, phase = names[result["command"]]
     print(f"{tool}\tsecret-service\t{phase}\t0\t{result['mean'] * 1e6:.3f}")
 EOF
-    else
-        echo "  no swift-keyring CLI in this build: not measured" >&2
-    fi
     exit 0
 fi
 
@@ -132,11 +123,8 @@ echo "Building (release) …" >&2
 cc -O2 -Wall -o "$work/libsecret-bench" "$here/Compare/libsecret-bench.c" $(pkg-config --cflags --libs libsecret-1)
 (cd "$here" && swift build -c release --product keyring-compare >&2)
 compare_bin="$(cd "$here" && swift build -c release --show-bin-path)/keyring-compare"
-cli_bin=""
-if [ -d Sources/swift-keyring ]; then
-    swift build -c release --product swift-keyring >&2
-    cli_bin="$(swift build -c release --show-bin-path)/swift-keyring"
-fi
+swift build -c release --product swift-keyring >&2
+cli_bin="$(swift build -c release --show-bin-path)/swift-keyring"
 
 : >"$work/results.tsv"
 started=$(date -u +"%Y-%m-%d %H:%M UTC")

@@ -11,16 +11,12 @@ import KeyringWorkload
 //
 // `memory` prints "baseline-resident-bytes<TAB>COUNT<TAB>BYTES" (the process
 // before it opened a store) and "peak-resident-bytes<TAB>COUNT<TAB>BYTES" (the
-// high-water mark so far). `keyring-compare stores` lists the stores of this build.
+// high-water mark so far).
 
 let baselineResidentBytes = PeakMemory.residentBytes() ?? 0
 
-let usage = "usage: keyring-compare stores | keyring-compare STORE COUNT [store|bulk-store|lookup|remove|removeall|memory]…"
+let usage = "usage: keyring-compare STORE COUNT [store|bulk-store|lookup|remove|removeall|memory]…"
 let arguments = CommandLine.arguments.dropFirst()
-if arguments.first == "stores" {
-    print(BenchmarkStore.allCases.map(\.rawValue).joined(separator: "\n"))
-    exit(0)
-}
 guard arguments.count >= 2, let store = BenchmarkStore(rawValue: arguments[arguments.startIndex]),
       let count = Int(arguments[arguments.startIndex + 1]), count >= 0
 else {
