@@ -140,6 +140,7 @@ fi
 
 : >"$work/results.tsv"
 started=$(date -u +"%Y-%m-%d %H:%M UTC")
+revision=$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)
 env SWIFT_KEYRING_COMPARE_INSIDE=1 SWIFT_KEYRING_COMPARE_WORK="$work" \
     SWIFT_KEYRING_COMPARE_BIN="$compare_bin" SWIFT_KEYRING_COMPARE_CLI="$cli_bin" \
     bash Scripts/with-secret-service.sh bash "$here/compare.sh" \
@@ -148,7 +149,7 @@ env SWIFT_KEYRING_COMPARE_INSIDE=1 SWIFT_KEYRING_COMPARE_WORK="$work" \
 {
     printf 'command\tbash Benchmarks/compare.sh --count %s --large-count %s --cli-runs %s\n' "$count" "$large_count" "$cli_runs"
     printf 'date\t%s\n' "$started"
-    printf 'revision\t%s\n' "$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)"
+    printf 'revision\t%s\n' "$revision"
     printf 'nproc\t%s\n' "$(nproc)"
     printf 'cpu\t%s\n' "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
     printf 'memory\t%s\n' "$(free -h | awk '/^Mem:/ {print $2}')"
