@@ -16,6 +16,14 @@ public protocol CredentialStore: Sendable {
     /// - Throws: `KeyringError`, for example `.locked` when the record exists but cannot be read.
     func record(for id: RecordID) throws -> StoredRecord?
 
+    /// Returns only the secret stored under `id`, or `nil` when there is none.
+    ///
+    /// For callers that need the password and nothing else; a store may answer it
+    /// with less work than `record(for:)` (the Secret Service skips reading the
+    /// item's attributes). The default implementation calls `record(for:)`.
+    /// - Throws: as `record(for:)`.
+    func secret(for id: RecordID) throws -> [UInt8]?
+
     /// Stores `record`, replacing any record with the same `id`: afterwards exactly one exists.
     /// - Throws: `KeyringError`; on failure the previous record is left as it was.
     func save(_ record: StoredRecord) throws
@@ -34,4 +42,11 @@ public protocol CredentialStore: Sendable {
     /// - Returns: how many records were removed.
     @discardableResult
     func removeAll(service: String, kind: RecordKind?) throws -> Int
+}
+
+extension CredentialStore {
+    /// The secret of `record(for:)`: stores with a cheaper way override this.
+    public func secret(for id: RecordID) throws -> [UInt8]? {
+        try record(for: id)?.secret
+    }
 }

@@ -91,6 +91,19 @@ public struct Keyring: Sendable {
         return try Credentials(record: record)
     }
 
+    /// Only the password stored under `key`, or `nil` when there are no credentials there.
+    ///
+    /// The quick path for callers that need nothing else: on the Secret Service it
+    /// makes one D-Bus call fewer than `credentials(forKey:)`.
+    /// - Throws: `KeyringError.locked` when the record exists but cannot be read now, or another store error.
+    public func password(forKey key: String) throws -> String? {
+        guard let secret = try store.secret(for: try recordID(key, .credentials)) else { return nil }
+        guard let password = String(validating: secret, as: UTF8.self) else {
+            throw KeyringError.invalidRecord(field: "password", reason: "the stored bytes under \"\(key)\" are not UTF-8 text")
+        }
+        return password
+    }
+
     /// Removes the credentials stored under `key`.
     /// - Returns: `true` when a record was removed, `false` when there was none.
     @discardableResult

@@ -83,6 +83,7 @@ struct SecretServiceFailureTests {
         #expect(try store.isLocked())
 
         #expect(BoundedCall.keyringError { try keyring.credentials(forKey: "work") } == .locked)
+        #expect(BoundedCall.keyringError { try keyring.password(forKey: "work") } == .locked)
         #expect(BoundedCall.keyringError { try keyring.set(try Samples.credentials("new"), forKey: "work") } == .locked)
         #expect(BoundedCall.keyringError { try keyring.set(try Samples.credentials("new"), forKey: "other") } == .locked)
         #expect(BoundedCall.keyringError { try keyring.removeAll() } == .locked)

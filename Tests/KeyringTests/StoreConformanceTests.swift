@@ -28,7 +28,9 @@ struct StoreConformanceTests {
         for (index, password) in Samples.hardPasswords.enumerated() {
             let read = try #require(try keyring.credentials(forKey: "k\(index)"))
             #expect(read.password == password, "password \(index) (\(password.utf8.count) bytes) changed")
+            #expect(try keyring.password(forKey: "k\(index)") == password, "password-only read \(index) changed")
         }
+        #expect(try keyring.password(forKey: "missing") == nil)
     }
 
     @Test("Setting a key again replaces it: one record afterwards", arguments: TestStore.allCases)

@@ -6,9 +6,10 @@ import Synchronization
 ///
 /// Everything but a small header is encrypted, names included (the format is in
 /// `docs/FILE_FORMAT.md`). The key comes from a passphrase through Argon2id, or
-/// is a raw 32-byte key. Once open, the store keeps an index of names and
-/// metadata in memory, with each secret still encrypted until a lookup asks for
-/// it, so a lookup costs about the same at 100 records and at 100,000; it reads
+/// is a raw 32-byte key. Once open, the store keeps the file and an index of its
+/// names in memory, with each record's metadata and secret still encrypted until
+/// a lookup asks for them, so a lookup costs about the same at 100 records and at
+/// 100,000, and the store takes about twice the file's size in memory; it reads
 /// the file again only when another process or store has written it.
 ///
 /// Writes are atomic and durable (temporary file, fsync, rename, fsync of the
@@ -87,7 +88,8 @@ public final class EncryptedFileStore: CredentialStore {
         return try FileLock.withExclusiveLock(paths, timeout: lockTimeout) {
             if let existing = try FileStoreState.read(paths, material: material) { return existing }
             var state = FileStoreState(material: material, header: header, keys: keys)
-            try state.write([:], paths)
+            var records = [RecordID: SealedRecord]()
+            try state.write(&records, paths)
             return state
         }
     }
@@ -104,8 +106,7 @@ public final class EncryptedFileStore: CredentialStore {
             return state.records[id].map { ($0, state.keys, state.headerBytes) }
         }
         guard let (sealed, keys, header) = found else { return nil }
-        let secret = try RecordSealing.openSecret(sealed, keys: keys, header: header)
-        return StoredRecord(id: id, metadata: sealed.metadata, secret: secret)
+        return try RecordSealing.open(sealed, id: id, keys: keys, header: header)
     }
 
     /// Stores `record`, replacing any record with the same identity, and writes the file.
@@ -137,15 +138,19 @@ public final class EncryptedFileStore: CredentialStore {
         }
     }
 
-    /// The records of `service` (and `kind`, when given), sorted by key; no secret is decrypted.
+    /// The records of `service` (and `kind`, when given), sorted by key; only their metadata is decrypted.
     public func summaries(service: String, kind: RecordKind?) throws -> [RecordSummary] {
-        try state.withLock { state in
+        let (matches, keys, header) = try state.withLock { state in
             try state.refresh(paths)
-            return state.records.values
-                .filter { $0.id.service == service && (kind == nil || $0.id.kind == kind) }
-                .map { RecordSummary(id: $0.id, metadata: $0.metadata) }
+            let matches = state.records.filter { id, _ in id.service == service && (kind == nil || id.kind == kind) }
+            return (matches, state.keys, state.headerBytes)
         }
-        .sorted { ($0.id.key, $0.id.kind.rawValue) < ($1.id.key, $1.id.kind.rawValue) }
+        let cipher = try AESGCM(key: keys.entry)
+        return try matches
+            .map { id, sealed in
+                RecordSummary(id: id, metadata: try RecordSealing.openMetadata(sealed, cipher: cipher, header: header))
+            }
+            .sorted { ($0.id.key, $0.id.kind.rawValue) < ($1.id.key, $1.id.kind.rawValue) }
     }
 
     /// Removes the records of `service` (and `kind`, when given), and nothing else.
@@ -174,14 +179,10 @@ public final class EncryptedFileStore: CredentialStore {
                 var next = FileStoreState(material: material, header: header, keys: keys)
                 var records = [RecordID: SealedRecord](minimumCapacity: state.records.count)
                 for (id, sealed) in state.records {
-                    let record = StoredRecord(
-                        id: id,
-                        metadata: sealed.metadata,
-                        secret: try RecordSealing.openSecret(sealed, keys: state.keys, header: state.headerBytes)
-                    )
+                    let record = try RecordSealing.open(sealed, id: id, keys: state.keys, header: state.headerBytes)
                     records[id] = try RecordSealing.seal(record, keys: keys, header: next.headerBytes)
                 }
-                try next.write(records, paths)
+                try next.write(&records, paths)
                 state = next
             }
         }
@@ -197,7 +198,7 @@ public final class EncryptedFileStore: CredentialStore {
                 try state.refresh(paths)
                 var records = state.records
                 let (result, changed) = try change(&records, state.keys, state.headerBytes)
-                if changed { try state.write(records, paths) }
+                if changed { try state.write(&records, paths) }
                 return result
             }
         }

@@ -10,7 +10,7 @@ struct FileStoreState: Sendable {
     /// `header.encoded`, kept because every record binds it as associated data.
     var headerBytes: [UInt8]
     var keys: FileKeys
-    /// The index: every record's names and metadata decrypted, secrets still sealed.
+    /// The index: every record's names decrypted, its metadata and secret still sealed.
     var records: [RecordID: SealedRecord]
     /// The version `records` came from; `nil` when there was no file.
     var identity: FileIdentity?
@@ -79,8 +79,9 @@ struct FileStoreState: Sendable {
 
     /// Writes `newRecords` as the next version of the file and makes them the index.
     /// The caller holds the file lock and has refreshed first.
-    mutating func write(_ newRecords: [RecordID: SealedRecord], _ paths: StorePaths) throws {
-        let bytes = try KeyringFile.encode(header: headerBytes, records: newRecords.values, keys: keys)
+    /// `newRecords` then point into the bytes written (see `KeyringFile.encode`).
+    mutating func write(_ newRecords: inout [RecordID: SealedRecord], _ paths: StorePaths) throws {
+        let bytes = try KeyringFile.encode(header: headerBytes, records: &newRecords, keys: keys)
         let pinned = try AtomicFileWriter.replace(paths, with: bytes)
         identity = FileIdentity(try POSIX.fstat(pinned.descriptor, path: paths.file))
         self.pinned = pinned

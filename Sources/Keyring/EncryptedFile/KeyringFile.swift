@@ -4,23 +4,32 @@ enum KeyringFile {
     /// The smallest file: a header, a count of zero and the MAC.
     static let minimumLength = FileHeader.length + 4 + HMACSHA256.length
 
-    /// The bytes of a file holding `records`.
-    static func encode(header: [UInt8], records: some Collection<SealedRecord>, keys: FileKeys) throws -> [UInt8] {
+    /// The bytes of a file holding `records`, which then point into those bytes, so the
+    /// buffers of records sealed since the last write, and the previous file's, can go.
+    static func encode(header: [UInt8], records: inout [RecordID: SealedRecord], keys: FileKeys) throws -> [UInt8] {
         var bytes = header
-        bytes.reserveCapacity(records.reduce(minimumLength) { $0 + 8 + $1.sealedEntry.count + $1.sealedSecret.count })
+        bytes.reserveCapacity(records.values.reduce(minimumLength) { $0 + $1.length })
         bytes.appendBigEndian(UInt32(records.count))
-        for record in records {
-            bytes.appendLengthPrefixed(record.sealedEntry)
-            bytes.appendLengthPrefixed(record.sealedSecret)
+        for record in records.values {
+            bytes.append(contentsOf: record.encoded)
         }
         bytes.append(contentsOf: try mac(bytes[...], keys: keys))
+        let storage = SealedBytes(bytes)
+        var offset = header.count + 4
+        // Values are replaced in place, in the order they were written, without rehashing any key.
+        for index in records.values.indices {
+            let length = records.values[index].length
+            records.values[index] = SealedRecord(storage: storage, offset: offset, length: length)
+            offset += length
+        }
         return bytes
     }
 
     /// Authenticates a whole file and opens every record's entry (not its secret).
     ///
     /// The MAC is checked first, so any changed, missing, added or reordered byte
-    /// after the header is found before anything is decrypted.
+    /// after the header is found before anything is decrypted. The records point
+    /// into `bytes`, which is not copied.
     /// - Parameters:
     ///   - bytes: the whole file.
     ///   - header: its header, already decoded and verified against `keys`.
@@ -36,13 +45,18 @@ enum KeyringFile {
         var reader = ByteReader(bytes, from: header.count, to: body.endIndex, context: "the record list")
         let count = Int(try reader.uint32())
         let cipher = try AESGCM(key: keys.entry)
+        let storage = SealedBytes(bytes)
         var records = [RecordID: SealedRecord](minimumCapacity: min(count, reader.remaining / 8))
+        var service: String?
         for _ in 0..<count {
-            let entry = Array(try reader.lengthPrefixed())
-            let secret = Array(try reader.lengthPrefixed())
-            let record = try RecordSealing.openEntry(sealedEntry: entry, sealedSecret: secret, cipher: cipher, header: header)
-            guard records.updateValue(record, forKey: record.id) == nil else {
-                throw KeyringError.damaged(reason: "the record \(record.id) appears twice")
+            let start = reader.offset
+            let entry = try reader.lengthPrefixed()
+            _ = try reader.lengthPrefixed()
+            let (id, _) = try RecordSealing.openEntry(entry, cipher: cipher, header: header, service: service)
+            service = id.service
+            let record = SealedRecord(storage: storage, offset: start, length: reader.offset - start)
+            guard records.updateValue(record, forKey: id) == nil else {
+                throw KeyringError.damaged(reason: "the record \(id) appears twice")
             }
         }
         guard reader.remaining == 0 else {

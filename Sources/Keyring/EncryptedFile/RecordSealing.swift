@@ -8,7 +8,7 @@
 enum RecordSealing {
     static let padding = 32
 
-    /// Seals `record` under `keys` for a file with this header.
+    /// Seals `record` under `keys` for a file with this header, in a buffer of its own.
     static func seal(_ record: StoredRecord, keys: FileKeys, header: [UInt8]) throws -> SealedRecord {
         var entry = encodeEntry(record.id, record.metadata)
         pad(&entry)
@@ -18,50 +18,71 @@ enum RecordSealing {
         secret.reserveCapacity(4 + record.secret.count + padding)
         secret.appendLengthPrefixed(record.secret)
         pad(&secret)
-        let sealedSecret = try AESGCM(key: keys.secret).seal(&secret, associatedData: secretAD(header, entry: sealedEntry))
-        return SealedRecord(id: record.id, metadata: record.metadata, sealedEntry: sealedEntry, sealedSecret: sealedSecret)
+        let sealedSecret = try AESGCM(key: keys.secret).seal(&secret, associatedData: secretAD(header, entry: sealedEntry[...]))
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(8 + sealedEntry.count + sealedSecret.count)
+        bytes.appendLengthPrefixed(sealedEntry)
+        bytes.appendLengthPrefixed(sealedSecret)
+        return SealedRecord(storage: SealedBytes(bytes), offset: 0, length: bytes.count)
     }
 
-    /// Opens a sealed entry and the identity and metadata in it.
-    /// - Parameter cipher: keyed with `keys.entry`; one cipher serves every entry of a file.
+    /// Opens a sealed entry: the identity and metadata in it.
+    /// - Parameters:
+    ///   - cipher: keyed with `keys.entry`; one cipher serves every entry of a file.
+    ///   - service: a service name already decoded, reused when this entry names the
+    ///     same service, so the records of one service share one string.
     /// - Throws: `.damaged` when it does not authenticate or does not decode.
     static func openEntry(
-        sealedEntry: [UInt8], sealedSecret: [UInt8], cipher: borrowing AESGCM, header: [UInt8]
-    ) throws -> SealedRecord {
-        let plaintext = try cipher.open(sealedEntry[...], associatedData: entryAD(header), what: "a record")
+        _ sealedEntry: ArraySlice<UInt8>, cipher: borrowing AESGCM, header: [UInt8], service known: String? = nil
+    ) throws -> (RecordID, RecordMetadata) {
+        let plaintext = try cipher.open(sealedEntry, associatedData: entryAD(header), what: "a record")
         var reader = ByteReader(plaintext, context: "a record")
         let kindByte = try reader.uint8()
         let flags = try reader.uint8()
         guard let kind = kinds.first(where: { $0.value == kindByte })?.key, flags & ~0b11 == 0 else {
             throw KeyringError.damaged(reason: "a record has an unknown kind or flags")
         }
-        let service = try text(&reader)
-        let key = try text(&reader)
+        let serviceBytes = try reader.lengthPrefixed()
+        let service: String
+        if let known, known.utf8.elementsEqual(serviceBytes) {
+            service = known
+        } else {
+            service = try text(serviceBytes)
+        }
+        let key = try text(try reader.lengthPrefixed())
         let metadata = RecordMetadata(
-            username: try text(&reader),
-            url: try text(&reader),
+            username: try text(try reader.lengthPrefixed()),
+            url: try text(try reader.lengthPrefixed()),
             syncEnabled: flags & 0b01 != 0,
             backgroundAccess: flags & 0b10 != 0
         )
         try checkPadding(&reader)
-        return SealedRecord(
-            id: RecordID(service: service, key: key, kind: kind),
-            metadata: metadata,
-            sealedEntry: sealedEntry,
-            sealedSecret: sealedSecret
-        )
+        return (RecordID(service: service, key: key, kind: kind), metadata)
     }
 
-    /// The secret of a record, decrypted.
+    /// The metadata of a record, decrypted.
+    /// - Throws: `.damaged` when its entry does not authenticate or does not decode.
+    static func openMetadata(_ record: SealedRecord, cipher: borrowing AESGCM, header: [UInt8]) throws -> RecordMetadata {
+        try openEntry(record.sealedEntry, cipher: cipher, header: header).1
+    }
+
+    /// The whole record under `id`: its metadata and its secret, decrypted.
+    /// - Throws: `.damaged` when a part does not authenticate or does not decode.
+    static func open(_ record: SealedRecord, id: RecordID, keys: FileKeys, header: [UInt8]) throws -> StoredRecord {
+        let metadata = try openMetadata(record, cipher: try AESGCM(key: keys.entry), header: header)
+        return StoredRecord(id: id, metadata: metadata, secret: try openSecret(record, id: id, keys: keys, header: header))
+    }
+
+    /// The secret of the record under `id`, decrypted.
     /// - Throws: `.damaged` when it does not authenticate or does not decode.
-    static func openSecret(_ record: SealedRecord, keys: FileKeys, header: [UInt8]) throws -> [UInt8] {
+    private static func openSecret(_ record: SealedRecord, id: RecordID, keys: FileKeys, header: [UInt8]) throws -> [UInt8] {
         var plaintext = try AESGCM(key: keys.secret).open(
-            record.sealedSecret[...],
+            record.sealedSecret,
             associatedData: secretAD(header, entry: record.sealedEntry),
-            what: "the secret of \(record.id)"
+            what: "the secret of \(id)"
         )
         defer { plaintext.wipe() }
-        var reader = ByteReader(plaintext, context: "the secret of \(record.id)")
+        var reader = ByteReader(plaintext, context: "the secret of \(id)")
         let secret = Array(try reader.lengthPrefixed())
         try checkPadding(&reader)
         return secret
@@ -77,8 +98,8 @@ enum RecordSealing {
         return bytes
     }
 
-    private static func text(_ reader: inout ByteReader) throws -> String {
-        guard let text = String(validating: try reader.lengthPrefixed(), as: UTF8.self) else {
+    private static func text(_ bytes: ArraySlice<UInt8>) throws -> String {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw KeyringError.damaged(reason: "a record holds a name that is not UTF-8")
         }
         return text
@@ -100,7 +121,7 @@ enum RecordSealing {
         header + Array("entry".utf8)
     }
 
-    private static func secretAD(_ header: [UInt8], entry: [UInt8]) -> [UInt8] {
+    private static func secretAD(_ header: [UInt8], entry: ArraySlice<UInt8>) -> [UInt8] {
         header + Array("secret".utf8) + entry.prefix(AESGCM.nonceLength)
     }
 }

@@ -1,11 +1,34 @@
-/// One record as the file holds it, and as the store's in-memory index keeps it:
-/// identity and metadata readable (decrypted once, when the file is read), the
-/// secret still sealed until a lookup asks for it.
+/// One record as the store's in-memory index keeps it: where its sealed entry
+/// and sealed secret are, laid out as in the file (`length ‖ entry ‖ length ‖ secret`).
+///
+/// The index's key is the record's identity, decrypted when the file is read;
+/// its metadata and its secret stay sealed until asked for, so the index costs
+/// little more than the file itself (24 bytes a record beside the key).
 struct SealedRecord: Sendable {
-    let id: RecordID
-    let metadata: RecordMetadata
+    let storage: SealedBytes
+    /// Where the record starts in `storage`, and how many bytes it takes there.
+    let offset: Int
+    let length: Int
+
+    /// The record as the file holds it, both length prefixes included.
+    var encoded: ArraySlice<UInt8> {
+        storage.bytes[offset..<(offset + length)]
+    }
+
     /// `nonce ‖ ciphertext ‖ tag` of the record's entry (names and metadata).
-    let sealedEntry: [UInt8]
+    var sealedEntry: ArraySlice<UInt8> {
+        part(at: offset)
+    }
+
     /// `nonce ‖ ciphertext ‖ tag` of the record's secret.
-    let sealedSecret: [UInt8]
+    var sealedSecret: ArraySlice<UInt8> {
+        part(at: sealedEntry.endIndex)
+    }
+
+    /// The length-prefixed part at `start`; both lengths were checked when the record was read or sealed.
+    private func part(at start: Int) -> ArraySlice<UInt8> {
+        let bytes = storage.bytes
+        let count = bytes[start..<(start + 4)].reduce(0) { $0 << 8 | Int($1) }
+        return bytes[(start + 4)..<(start + 4 + count)]
+    }
 }

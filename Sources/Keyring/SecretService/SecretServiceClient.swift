@@ -72,10 +72,24 @@ final class SecretServiceClient: @unchecked Sendable {
             value.map { secret_value_unref(UnsafeMutableRawPointer($0)) }
         }
         guard let table, let value, let summary = SecretAttributes.summary(from: table) else { return nil }
+        return StoredRecord(id: summary.id, metadata: summary.metadata, secret: Self.bytes(of: value))
+    }
+
+    /// Reads one item's secret only; `nil` when the daemon gives none.
+    func secret(at path: String, _ operation: String, deadline: Deadline) throws -> [UInt8]? {
+        let value = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
+            secret_service_get_secret_for_dbus_path_sync(service, path, cancellable, error)
+        }
+        guard let value else { return nil }
+        defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
+        return Self.bytes(of: value)
+    }
+
+    /// A secret value's bytes, all of them: a NUL inside is kept.
+    private static func bytes(of value: OpaquePointer) -> [UInt8] {
         var length = 0
         let bytes = secret_value_get(value, &length)
-        let secret = bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
-        return StoredRecord(id: summary.id, metadata: summary.metadata, secret: secret)
+        return bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
     }
 
     /// The identity and metadata of the items at `paths` (readable even while locked),

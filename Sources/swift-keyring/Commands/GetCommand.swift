@@ -24,13 +24,14 @@ struct GetCommand: ParsableCommand {
     func run() throws {
         try reportingFailures {
             let key = key ?? Keyring.defaultKey
-            guard let credentials = try KeyringOpener.open(store).credentials(forKey: key) else {
-                throw KeyringError.notFound(key: key)
-            }
+            let keyring = try KeyringOpener.open(store)
             if json {
+                guard let credentials = try keyring.credentials(forKey: key) else { throw KeyringError.notFound(key: key) }
                 Console.output(try JSONOutput.encode(RecordJSON(key: key, credentials: credentials)))
             } else {
-                Console.output(credentials.password)
+                // The password alone: on the Secret Service one D-Bus call fewer than the whole record.
+                guard let password = try keyring.password(forKey: key) else { throw KeyringError.notFound(key: key) }
+                Console.output(password)
             }
         }
     }
