@@ -15,12 +15,19 @@ extension Credentials {
         )
     }
 
+    /// A stored password's bytes as text; bytes that are not UTF-8 (written by another
+    /// program) are refused rather than repaired, so a password never changes silently.
+    static func password(from secret: [UInt8], of id: RecordID) throws -> String {
+        guard let password = String(validating: secret, as: UTF8.self) else {
+            throw KeyringError.invalidRecord(field: "password", reason: "the stored bytes of \(id) are not UTF-8 text")
+        }
+        return password
+    }
+
     /// Rebuilds credentials from a stored record, refusing one that no longer
     /// reads as valid credentials (for example an item another program wrote).
     init(record: StoredRecord) throws {
-        guard let password = String(validating: record.secret, as: UTF8.self) else {
-            throw KeyringError.invalidRecord(field: "password", reason: "the stored bytes of \(record.id) are not UTF-8 text")
-        }
+        let password = try Self.password(from: record.secret, of: record.id)
         guard let url = URL(string: record.metadata.url) else {
             throw KeyringError.invalidRecord(field: "url", reason: "the stored URL of \(record.id) does not parse")
         }

@@ -97,11 +97,9 @@ public struct Keyring: Sendable {
     /// makes one D-Bus call fewer than `credentials(forKey:)`.
     /// - Throws: `KeyringError.locked` when the record exists but cannot be read now, or another store error.
     public func password(forKey key: String) throws -> String? {
-        guard let secret = try store.secret(for: try recordID(key, .credentials)) else { return nil }
-        guard let password = String(validating: secret, as: UTF8.self) else {
-            throw KeyringError.invalidRecord(field: "password", reason: "the stored bytes under \"\(key)\" are not UTF-8 text")
-        }
-        return password
+        let id = try recordID(key, .credentials)
+        guard let secret = try store.secret(for: id) else { return nil }
+        return try Credentials.password(from: secret, of: id)
     }
 
     /// Removes the credentials stored under `key`.
