@@ -42,8 +42,13 @@ fi
 
 # Inside the private bus: start the daemon, unlocked from stdin.
 # The password is only for this throwaway keyring; it never leaves this process tree.
+# --foreground rather than --daemonize: a daemonized gnome-keyring sends its
+# messages to syslog, where a container has nobody listening, and if it aborts
+# mid-run its last words are what tells us why.
+daemon_log="$HOME/gnome-keyring.log"
 printf '%s' "$SWIFT_KEYRING_TEST_KEYRING_PASSWORD" \
-    | gnome-keyring-daemon --daemonize --unlock --components=secrets >/dev/null 2>"$HOME/gnome-keyring.log" || true
+    | gnome-keyring-daemon --foreground --unlock --components=secrets >/dev/null 2>"$daemon_log" &
+daemon=$!
 
 # Wait for the daemon to own its bus name (dbus activation could otherwise race it).
 for _ in $(seq 1 100); do
@@ -54,11 +59,38 @@ for _ in $(seq 1 100); do
     fi
     sleep 0.1
 done
+# Owning the name is not being ready: on a new HOME the daemon is still creating
+# and unlocking the login keyring. Wait until the default collection answers,
+# unlocked, so the first tests do not race its set-up.
+if [ "${ready:-0}" = "1" ]; then
+    ready=0
+    for _ in $(seq 1 100); do
+        if dbus-send --session --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets/aliases/default \
+            org.freedesktop.DBus.Properties.Get string:org.freedesktop.Secret.Collection string:Locked 2>/dev/null \
+            | grep -q "boolean false"; then
+            ready=1
+            break
+        fi
+        sleep 0.1
+    done
+fi
 if [ "${ready:-0}" != "1" ]; then
-    echo "$0: gnome-keyring-daemon did not start; its log:" >&2
-    cat "$HOME/gnome-keyring.log" >&2 || true
+    echo "$0: gnome-keyring-daemon did not start with an unlocked login keyring; its log:" >&2
+    cat "$daemon_log" >&2 || true
     exit 70
 fi
 unset SWIFT_KEYRING_TEST_KEYRING_PASSWORD
 export SWIFT_KEYRING_PRIVATE_SECRET_SERVICE=1
-"$@"
+status=0
+"$@" || status=$?
+if ! kill -0 "$daemon" 2>/dev/null; then
+    # A daemon that died mid-run turns every later Secret Service call into a
+    # failure; say so plainly rather than leave it to be guessed from them.
+    wait "$daemon" || daemon_status=$?
+    echo "$0: gnome-keyring-daemon exited during the run (status ${daemon_status:-0}); the end of its log:" >&2
+    grep -v "already registered" "$daemon_log" | grep -v '^$' | tail -n 20 >&2 || true
+    [ "$status" -ne 0 ] || status=70
+else
+    kill "$daemon" 2>/dev/null || true
+fi
+exit "$status"
