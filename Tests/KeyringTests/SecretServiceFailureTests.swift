@@ -91,6 +91,38 @@ struct SecretServiceFailureTests {
         #expect(try keyring.list().map(\.username) == ["kept"])
     }
 
+    @Test("A daemon that crashes and restarts: the same store carries on, with nothing lost")
+    func restartedDaemon() throws {
+        let sandbox = try SecretServiceSandbox(.busAndDaemon)
+        defer { sandbox.stop() }
+        let store = try SecretServiceStore(timeout: .seconds(5), environment: sandbox.environment)
+        let keyring = try Keyring(service: "test.restart", store: store)
+        let before = try Samples.credentials("before")
+        try keyring.set(before, forKey: "work")
+
+        try sandbox.crashDaemon()
+        // No daemon at all (the sandbox bus starts none): a clear error, within the timeout.
+        let meanwhile = BoundedCall.keyringError(within: .seconds(20)) { try keyring.credentials(forKey: "work") }
+        guard case .serviceUnavailable(let reason) = meanwhile else {
+            Issue.record("with the daemon gone: expected .serviceUnavailable, got \(String(describing: meanwhile))")
+            return
+        }
+        #expect(reason.hasPrefix("no Secret Service daemon: "))
+
+        try sandbox.restartDaemon()
+        // Every kind of call works on the new daemon's session, without a new store.
+        #expect(try keyring.credentials(forKey: "work") == before)
+        #expect(try keyring.password(forKey: "work") == before.password)
+        let after = try Samples.credentials("after")
+        try keyring.set(after, forKey: "work")
+        try keyring.set(before, forKey: "other")
+        #expect(try keyring.list().map(\.key) == ["other", "work"])
+        #expect(try keyring.credentials(forKey: "work") == after)
+        #expect(try store.isLocked() == false)
+        #expect(try keyring.removeAll() == 2)
+        #expect(try keyring.list().isEmpty)
+    }
+
     @Test("A hung daemon: calls give .timedOut within the configured timeout, never hang")
     func hungDaemon() throws {
         let sandbox = try SecretServiceSandbox(.busAndDaemon)

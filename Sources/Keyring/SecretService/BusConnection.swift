@@ -59,7 +59,7 @@ final class BusConnection: @unchecked Sendable {
         return reply
     }
 
-    /// Calls a method of the bus itself that answers with one boolean or string list.
+    /// Calls a method of the bus itself, which answers with one value.
     private func callBus(_ method: String, arguments: OpaquePointer?, deadline: Deadline) throws -> OpaquePointer {
         try call(
             "ask the session bus (\(method))",
@@ -77,6 +77,21 @@ final class BusConnection: @unchecked Sendable {
         let reply = try callBus("NameHasOwner", arguments: swift_keyring_string_argument(name), deadline: deadline)
         defer { g_variant_unref(reply) }
         return swift_keyring_boolean_reply(reply) != 0
+    }
+
+    /// The unique name of the connection that owns `name` now, such as `:1.4`; `nil` when none does.
+    func nameOwner(_ name: String, deadline: Deadline) throws -> String? {
+        let reply: OpaquePointer
+        do {
+            reply = try callBus("GetNameOwner", arguments: swift_keyring_string_argument(name), deadline: deadline)
+        } catch KeyringError.serviceUnavailable(let reason) where reason.hasPrefix("no Secret Service daemon") {
+            // The bus answers NameHasNoOwner, which GLibFailure reports this way.
+            return nil
+        }
+        defer { g_variant_unref(reply) }
+        let owner = g_variant_get_child_value(reply, 0)!
+        defer { g_variant_unref(owner) }
+        return String(cString: g_variant_get_string(owner, nil))
     }
 
     /// Whether the bus can start a service for `name` (D-Bus activation).

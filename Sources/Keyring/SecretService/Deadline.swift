@@ -15,6 +15,11 @@ struct Deadline: Sendable {
         max(.zero, end - .now)
     }
 
+    /// Whether no time is left.
+    var hasPassed: Bool {
+        remaining == .zero
+    }
+
     /// What is left in whole milliseconds, at least 1, for GLib's own call timeouts.
     var remainingMilliseconds: Int32 {
         Int32(clamping: max(1, Int64(Self.seconds(remaining) * 1000)))

@@ -13,6 +13,9 @@ internal import CLibSecret
 final class SecretServiceClient: @unchecked Sendable {
     private let bus: BusConnection
     private let service: UnsafeMutablePointer<SecretService>
+    /// The unique bus name of the daemon that opened our session: a different
+    /// owner later means the daemon restarted and the session is gone.
+    private let daemon: String?
 
     /// Connects to the bus at `address` and opens a Secret Service session.
     /// - Throws: `KeyringError.serviceUnavailable` (no bus, no daemon) or `.timedOut`.
@@ -26,6 +29,19 @@ final class SecretServiceClient: @unchecked Sendable {
             throw KeyringError.serviceUnavailable(reason: "no Secret Service daemon: libsecret made no service proxy")
         }
         self.service = service
+        do {
+            daemon = try bus.nameOwner(BusConnection.secretServiceName, deadline: deadline)
+        } catch {
+            g_object_unref(service)
+            throw error
+        }
+    }
+
+    /// Whether the daemon that opened our session is no longer the one on the
+    /// bus (or the bus cannot say): then every call on this client will fail.
+    func daemonIsGone(deadline: Deadline) -> Bool {
+        guard let owner = try? bus.nameOwner(BusConnection.secretServiceName, deadline: deadline) else { return true }
+        return owner != daemon
     }
 
     deinit {

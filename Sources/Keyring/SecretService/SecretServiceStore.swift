@@ -9,7 +9,8 @@ import Synchronization
 /// `background-access`, and a label readable in Seahorse. Every call is
 /// bounded by `timeout`, so a hung daemon or an unanswered unlock prompt gives
 /// `KeyringError.timedOut` instead of a hang; `removeAll` bounds each item's
-/// deletion by it rather than the whole loop.
+/// deletion by it rather than the whole loop. When the daemon restarts (after a
+/// crash, or a new login), the next call opens a new session and carries on.
 ///
 /// ```swift
 /// let store = try SecretServiceStore(timeout: .seconds(2))
@@ -19,7 +20,7 @@ import Synchronization
 /// The store talks to the bus named by the `environment` it was given, on a
 /// connection of its own, so it can be aimed at another bus than the process's.
 public final class SecretServiceStore: CredentialStore {
-    private let client: SecretServiceClient
+    private let client: ReopeningClient
     private let timeout: Duration
     /// Writes within this process, one at a time, so two saves of one key never
     /// interleave their create-then-clean-up steps.
@@ -36,7 +37,7 @@ public final class SecretServiceStore: CredentialStore {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws {
         let address = try SessionBusAddress.resolve(environment)
-        client = try SecretServiceClient(address: address, deadline: Deadline(timeout))
+        client = try ReopeningClient(address: address, deadline: Deadline(timeout))
         self.timeout = timeout
     }
 
@@ -51,7 +52,10 @@ public final class SecretServiceStore: CredentialStore {
     /// Whether the default collection is locked now; `swift-keyring doctor` shows it.
     /// - Throws: `KeyringError` when the daemon cannot be asked, for example `.timedOut`.
     public func isLocked() throws -> Bool {
-        try client.isDefaultCollectionLocked(deadline: Deadline(timeout))
+        let deadline = Deadline(timeout)
+        return try client.run("read whether the default collection is locked", deadline: deadline) { client in
+            try client.isDefaultCollectionLocked(deadline: deadline)
+        }
     }
 
     /// Returns the record stored under `id`, or `nil` when there is none.
@@ -62,12 +66,14 @@ public final class SecretServiceStore: CredentialStore {
     public func record(for id: RecordID) throws -> StoredRecord? {
         let deadline = Deadline(timeout)
         let operation = "read \(id)"
-        for path in try readablePaths(id, operation, deadline: deadline) {
-            if let record = try client.record(at: path, operation, deadline: deadline) {
-                return record
+        return try client.run(operation, deadline: deadline) { client in
+            for path in try readablePaths(id, operation, client, deadline: deadline) {
+                if let record = try client.record(at: path, operation, deadline: deadline) {
+                    return record
+                }
             }
+            return nil
         }
-        return nil
     }
 
     /// Returns only the secret stored under `id`, or `nil`: one D-Bus call fewer than
@@ -77,14 +83,18 @@ public final class SecretServiceStore: CredentialStore {
     public func secret(for id: RecordID) throws -> [UInt8]? {
         let deadline = Deadline(timeout)
         let operation = "read \(id)"
-        guard let path = try readablePaths(id, operation, deadline: deadline).first else { return nil }
-        return try client.secret(at: path, operation, deadline: deadline)
+        return try client.run(operation, deadline: deadline) { client in
+            guard let path = try readablePaths(id, operation, client, deadline: deadline).first else { return nil }
+            return try client.secret(at: path, operation, deadline: deadline)
+        }
     }
 
     /// The unlocked items holding `id`, in a stable order; a locked one is first
     /// offered to the daemon to unlock (which may prompt).
     /// - Throws: `KeyringError.locked` when matching items exist but all stay locked.
-    private func readablePaths(_ id: RecordID, _ operation: String, deadline: Deadline) throws -> [String] {
+    private func readablePaths(
+        _ id: RecordID, _ operation: String, _ client: SecretServiceClient, deadline: Deadline
+    ) throws -> [String] {
         let paths = try client.searchPaths(.identity(id), operation, deadline: deadline)
         var readable = paths.unlocked
         if readable.isEmpty && !paths.locked.isEmpty {
@@ -104,10 +114,12 @@ public final class SecretServiceStore: CredentialStore {
         let deadline = Deadline(timeout)
         let operation = "store \(record.id)"
         try writes.withLock { _ in
-            let kept = try client.createItem(record, operation, deadline: deadline)
-            let matching = try client.searchPaths(.identity(record.id), operation, deadline: deadline)
-            for path in matching.unlocked + matching.locked where path != kept {
-                try client.delete(path, operation, deadline: deadline)
+            try client.run(operation, deadline: deadline) { client in
+                let kept = try client.createItem(record, operation, deadline: deadline)
+                let matching = try client.searchPaths(.identity(record.id), operation, deadline: deadline)
+                for path in matching.unlocked + matching.locked where path != kept {
+                    try client.delete(path, operation, deadline: deadline)
+                }
             }
         }
     }
@@ -124,9 +136,11 @@ public final class SecretServiceStore: CredentialStore {
     public func summaries(service: String, kind: RecordKind?) throws -> [RecordSummary] {
         let deadline = Deadline(timeout)
         let operation = "list \(service)"
-        let paths = try client.searchPaths(.scope(service: service, kind: kind), operation, deadline: deadline)
-        return try client.summaries(at: paths.unlocked + paths.locked, operation, deadline: deadline)
-            .sorted { ($0.id.key, $0.id.kind.rawValue) < ($1.id.key, $1.id.kind.rawValue) }
+        let summaries = try client.run(operation, deadline: deadline) { client in
+            let paths = try client.searchPaths(.scope(service: service, kind: kind), operation, deadline: deadline)
+            return try client.summaries(at: paths.unlocked + paths.locked, operation, deadline: deadline)
+        }
+        return summaries.sorted { ($0.id.key, $0.id.kind.rawValue) < ($1.id.key, $1.id.kind.rawValue) }
     }
 
     /// Removes every item tagged `swift-keyring` of `service` (and `kind`, when given);
@@ -145,20 +159,23 @@ public final class SecretServiceStore: CredentialStore {
     private func removeItems(_ attributes: SecretAttributes, _ operation: String) throws -> Int {
         let deadline = Deadline(timeout)
         return try writes.withLock { _ in
-            let paths = try client.searchPaths(attributes, operation, deadline: deadline)
-            var doomed = paths.unlocked
-            if !paths.locked.isEmpty {
-                let unlocked = try client.unlock(paths.locked, operation, deadline: deadline)
-                guard Set(unlocked) == Set(paths.locked) else { throw KeyringError.locked }
-                doomed += unlocked
+            let paths = try client.run(operation, deadline: deadline) { client in
+                let found = try client.searchPaths(attributes, operation, deadline: deadline)
+                guard !found.locked.isEmpty else { return found.unlocked }
+                let unlocked = try client.unlock(found.locked, operation, deadline: deadline)
+                guard Set(unlocked) == Set(found.locked) else { throw KeyringError.locked }
+                return found.unlocked + unlocked
             }
             // One deadline per Delete, not for the loop: gnome-keyring rewrites its whole
             // file on each delete (36–55 ms an item at 1,000 items, Benchmarks/BENCHMARKS.md),
             // so a large removeAll is long but never stuck, and each call is still bounded.
-            for path in doomed {
-                try client.delete(path, operation, deadline: Deadline(timeout))
+            for path in paths {
+                let deadline = Deadline(timeout)
+                try client.run(operation, deadline: deadline) { client in
+                    try client.delete(path, operation, deadline: deadline)
+                }
             }
-            return doomed.count
+            return paths.count
         }
     }
 }

@@ -16,6 +16,8 @@ final class SecretServiceSandbox {
     private let folder: URL
     private let bus: Process
     private var daemon: Process?
+    /// The login keyring's password, kept so a restarted daemon unlocks the same keyring.
+    private let password = "sandbox-\(UUID().uuidString)"
     /// The environment that aims a store at this bus.
     let environment: [String: String]
 
@@ -63,7 +65,6 @@ final class SecretServiceSandbox {
     }
 
     private func startDaemon() throws {
-        let password = "sandbox-\(UUID().uuidString)"
         daemon = try ChildProcess.start(
             ["gnome-keyring-daemon", "--foreground", "--unlock", "--components=secrets"],
             environment: environment,
@@ -117,6 +118,23 @@ final class SecretServiceSandbox {
     /// Freezes the daemon (SIGSTOP): it keeps its bus name and answers nothing.
     func freezeDaemon() {
         if let daemon { kill(daemon.processIdentifier, SIGSTOP) }
+    }
+
+    /// Ends the daemon the way a crash does (SIGKILL), leaving its keyring files;
+    /// returns once the bus has seen it go.
+    func crashDaemon() throws {
+        guard let daemon else { return }
+        kill(daemon.processIdentifier, SIGKILL)
+        guard ChildProcess.waitForExit(daemon, timeout: .seconds(10)),
+              ChildProcess.poll(timeout: .seconds(10), { (try? self.secretServiceHasOwner()) == false }) else {
+            throw ChildProcess.Failure(description: "the killed gnome-keyring-daemon kept its bus name")
+        }
+        self.daemon = nil
+    }
+
+    /// Starts a new daemon on the same keyring files, as systemd does after a crash.
+    func restartDaemon() throws {
+        try startDaemon()
     }
 
     /// Kills the daemon and the bus, and removes the folder; safe to call twice.

@@ -1,0 +1,72 @@
+import Logging
+import Synchronization
+
+/// The `SecretServiceClient` a store calls through, replaced by a new one when
+/// the daemon behind it went away.
+///
+/// A Secret Service session lives only as long as the daemon that opened it.
+/// When gnome-keyring restarts (systemd restarts it after a crash, or the user
+/// logs out and in), every call on the old session fails for good: "the
+/// session does not exist", or no reply at all. An app that keeps its
+/// `Keyring` for hours should not have to notice, so a call that fails that
+/// way is made once more on a fresh connection and session, within the same
+/// deadline. Only a second failure reaches the caller.
+///
+/// Every store operation is safe to repeat: a save replaces the item with the
+/// same attributes, and a removal of what is already gone removes nothing.
+final class ReopeningClient: Sendable {
+    private let address: String
+    /// The client in use and how many times it was replaced, so that threads
+    /// which saw the same client fail replace it once, not once each.
+    private let current: Mutex<(client: SecretServiceClient, generation: Int)>
+
+    /// Connects and opens a session before `deadline`.
+    /// - Throws: as `SecretServiceClient.init`.
+    init(address: String, deadline: Deadline) throws {
+        self.address = address
+        current = Mutex((try SecretServiceClient(address: address, deadline: deadline), 0))
+    }
+
+    /// Runs `body` on the current client; when it fails because the daemon or
+    /// the session is gone, opens a new client and runs `body` once more.
+    func run<Result>(_ operation: String, deadline: Deadline, _ body: (SecretServiceClient) throws -> Result) throws -> Result {
+        let (client, generation) = current.withLock { ($0.client, $0.generation) }
+        do {
+            return try body(client)
+        } catch let error as KeyringError where Self.mayMeanDaemonGone(error) && !deadline.hasPassed
+            && client.daemonIsGone(deadline: deadline) {
+            let fresh = try reopen(after: generation, deadline: deadline)
+            Self.logger.notice(
+                "the Secret Service daemon went away; a new session was opened",
+                metadata: ["operation": "\(operation)", "cause": "\(error)"]
+            )
+            return try body(fresh)
+        }
+    }
+
+    /// The client to retry with: a new one, unless another thread already replaced `generation`.
+    private func reopen(after generation: Int, deadline: Deadline) throws -> SecretServiceClient {
+        try current.withLock { current in
+            if current.generation == generation {
+                // Connecting under the lock keeps a burst of failing threads to one
+                // new session; their calls in flight on the old client are not blocked.
+                current = (try SecretServiceClient(address: address, deadline: deadline), generation + 1)
+            }
+            return current.client
+        }
+    }
+
+    /// Whether `error` can come from a daemon that is gone: no reply, no owner of
+    /// the name, or the new daemon's "the session does not exist", which libsecret
+    /// passes on without its D-Bus error name. The bus is asked before retrying, so
+    /// an error with another cause costs one call to the bus and is then thrown.
+    /// A timeout is never retried: a hung daemon must not get twice the time.
+    private static func mayMeanDaemonGone(_ error: KeyringError) -> Bool {
+        switch error {
+        case .serviceUnavailable, .backend: return true
+        default: return false
+        }
+    }
+
+    private static let logger = Logger(label: "swift-keyring")
+}
