@@ -7,7 +7,9 @@
 #   Scripts/with-secret-service.sh swift test
 #
 # Exits with the command's status. When the daemon cannot start, it says why
-# and exits 70, so CI fails rather than running without it.
+# and exits 70, so CI fails rather than running without it. When the daemon
+# dies during a command that then fails, it prints the daemon's last words and
+# exits 75, so the caller can tell a crashed daemon from failing tests.
 set -euo pipefail
 
 if [ $# -eq 0 ]; then
@@ -89,7 +91,7 @@ if ! kill -0 "$daemon" 2>/dev/null; then
     wait "$daemon" || daemon_status=$?
     echo "$0: gnome-keyring-daemon exited during the run (status ${daemon_status:-0}); the end of its log:" >&2
     grep -v "already registered" "$daemon_log" | grep -v '^$' | tail -n 20 >&2 || true
-    [ "$status" -ne 0 ] || status=70
+    [ "$status" -eq 0 ] || status=75
 else
     kill "$daemon" 2>/dev/null || true
 fi
