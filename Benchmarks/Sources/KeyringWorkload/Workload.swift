@@ -37,6 +37,17 @@ public enum Workload {
         }
     }
 
+    /// Looks up only the passwords of records `0..<count` (`password(forKey:)`), the
+    /// same question libsecret's `secret_password_lookup` and Python's `get_password` answer.
+    /// - Throws: `WorkloadFailure` when a record is missing or wrong.
+    public static func lookupPasswordEach(_ count: Int, in keyring: Keyring) throws {
+        for index in 0..<count {
+            guard try keyring.password(forKey: WorkloadAccounts.key(index)) == WorkloadAccounts.password(index) else {
+                throw WorkloadFailure("password lookup of \(WorkloadAccounts.key(index)) returned a missing or wrong password")
+            }
+        }
+    }
+
     /// Removes records `0..<count` one by one, checking each was there.
     public static func removeEach(_ count: Int, from keyring: Keyring) throws {
         for index in 0..<count {

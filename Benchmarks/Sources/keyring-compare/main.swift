@@ -7,7 +7,7 @@ import KeyringWorkload
 // line per phase, "PHASE<TAB>COUNT<TAB>MICROSECONDS_PER_OP", as the C and
 // Python programs do.
 //
-//   keyring-compare STORE COUNT [store|bulk-store|lookup|remove|removeall|memory]…
+//   keyring-compare STORE COUNT [store|bulk-store|lookup|lookup-password|remove|removeall|memory]…
 //
 // `memory` prints "baseline-resident-bytes<TAB>COUNT<TAB>BYTES" (the process
 // before it opened a store) and "peak-resident-bytes<TAB>COUNT<TAB>BYTES" (the
@@ -15,7 +15,7 @@ import KeyringWorkload
 
 let baselineResidentBytes = PeakMemory.residentBytes() ?? 0
 
-let usage = "usage: keyring-compare STORE COUNT [store|bulk-store|lookup|remove|removeall|memory]…"
+let usage = "usage: keyring-compare STORE COUNT [store|bulk-store|lookup|lookup-password|remove|removeall|memory]…"
 let arguments = CommandLine.arguments.dropFirst()
 guard arguments.count >= 2, let store = BenchmarkStore(rawValue: arguments[arguments.startIndex]),
       let count = Int(arguments[arguments.startIndex + 1]), count >= 0
@@ -49,6 +49,8 @@ do {
             present = true
         case "lookup":
             line(phase, try Stopwatch.microsecondsPerOperation(count) { try Workload.lookupEach(count, in: keyring) })
+        case "lookup-password":
+            line(phase, try Stopwatch.microsecondsPerOperation(count) { try Workload.lookupPasswordEach(count, in: keyring) })
         case "remove":
             line(phase, try Stopwatch.microsecondsPerOperation(count) { try Workload.removeEach(count, from: keyring) })
             present = false
