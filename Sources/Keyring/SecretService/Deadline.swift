@@ -3,7 +3,8 @@
 struct Deadline: Sendable {
     /// The whole budget, as `KeyringError.timedOut` reports it.
     let timeout: Duration
-    private let end: ContinuousClock.Instant
+    /// The instant the budget runs out.
+    let end: ContinuousClock.Instant
 
     init(_ timeout: Duration) {
         self.timeout = timeout
