@@ -12,7 +12,8 @@ import Foundation
 ///
 /// `@unchecked Sendable`: every field is read and written with `condition` held.
 final class DeadlineWatcher: @unchecked Sendable {
-    /// The process's watcher; its thread starts with the first watch.
+    /// The process's watcher; like every `static let`, it is made on first use,
+    /// so its thread starts with the first D-Bus call.
     static let shared = DeadlineWatcher()
 
     private let condition = NSCondition()
@@ -20,18 +21,17 @@ final class DeadlineWatcher: @unchecked Sendable {
     private var lastID: UInt64 = 0
     /// The deadline the thread sleeps until; `nil` while it waits for any watch.
     private var wakeAt: ContinuousClock.Instant?
-    private var started = false
+
+    private init() {
+        let thread = Thread { [self] in run() }
+        thread.name = "swift-keyring deadlines"
+        thread.start()
+    }
 
     /// Fires `guardian` at `end` unless `unwatch` comes first; returns the watch's id.
     func watch(_ guardian: CancellationGuard, until end: ContinuousClock.Instant) -> UInt64 {
         condition.lock()
         defer { condition.unlock() }
-        if !started {
-            started = true
-            let thread = Thread { [self] in run() }
-            thread.name = "swift-keyring deadlines"
-            thread.start()
-        }
         lastID += 1
         watches[lastID] = (end, guardian)
         if wakeAt.map({ end < $0 }) ?? true {
