@@ -25,6 +25,7 @@ enum FileLock {
             let code = errno
             if code == EINTR { continue }
             guard code == EWOULDBLOCK else { throw POSIX.error("cannot lock \(path)", code: code) }
+            try OperationCancellation.check()
             guard clock.now < deadline else {
                 let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
                 throw KeyringError.timedOut(operation: "locking \(path)", seconds: seconds)

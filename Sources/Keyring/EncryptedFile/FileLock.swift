@@ -19,6 +19,7 @@ enum FileLock {
             guard errno == EWOULDBLOCK || errno == EINTR else {
                 throw POSIX.failure("flock \(path)", errno)
             }
+            try OperationCancellation.check()
             guard ContinuousClock.now < deadline else {
                 let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
                 throw KeyringError.timedOut(operation: "a write to \(paths.file) while another writer held its lock", seconds: seconds)

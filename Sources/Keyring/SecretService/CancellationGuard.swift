@@ -28,6 +28,15 @@ final class CancellationGuard: @unchecked Sendable {
         }
     }
 
+    /// Cancels the call for a cancelled task, unless `stop()` came first; unlike
+    /// `fire()`, this is not a deadline, so the call does not count as timed out.
+    func cancel() {
+        state.withLock { state in
+            guard !state.stopped else { return }
+            g_cancellable_cancel(cancellable)
+        }
+    }
+
     /// Disarms the deadline; returns whether it had already cancelled the call.
     func stop() -> Bool {
         state.withLock { state in

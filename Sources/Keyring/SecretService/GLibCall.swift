@@ -26,12 +26,19 @@ enum GLibCall {
         defer { g_object_unref(cancellable) }
         let guardian = CancellationGuard(cancellable: cancellable)
         let watch = DeadlineWatcher.shared.watch(guardian, until: deadline.end)
+        // A cancelled task (the async face) cancels the call in flight the same way a deadline does.
+        let cancellation = OperationCancellation.current
+        let registration = cancellation?.register { guardian.cancel() }
         var error: UnsafeMutablePointer<GError>?
         let result = body(cancellable, &error)
+        cancellation?.unregister(registration)
         DeadlineWatcher.shared.unwatch(watch)
         let timedOut = guardian.stop()
         if let error {
             defer { g_error_free(error) }
+            if cancellation?.isCancelled == true && !timedOut {
+                throw CancellationError()
+            }
             throw GLibFailure.keyringError(
                 error, operation: operation, seconds: Deadline.seconds(deadline.timeout), timedOut: timedOut, phase: phase
             )
