@@ -4,6 +4,11 @@
 # keyring is created and unlocked from standard input. Nothing touches the
 # caller's own keyring.
 #
+# The daemon's unlock prompts go to a mock prompter (Tests/MockPrompter, built
+# by Scripts/build-mock-prompter.sh) that never answers, in place of a desktop's
+# prompter; the command finds the prompter's binary in SWIFT_KEYRING_MOCK_PROMPTER,
+# for the prompt tests that start their own daemon with scripted answers.
+#
 #   Scripts/with-secret-service.sh swift test
 #
 # Exits with the command's status. When the daemon cannot start, it says why
@@ -18,12 +23,16 @@ if [ $# -eq 0 ]; then
 fi
 
 if [ "${SWIFT_KEYRING_INSIDE_PRIVATE_SESSION:-}" != "1" ]; then
-    for tool in dbus-run-session gnome-keyring-daemon; do
+    for tool in dbus-run-session dbus-update-activation-environment gnome-keyring-daemon cc pkg-config; do
         if ! command -v "$tool" >/dev/null; then
             echo "$0: $tool is missing; run Scripts/setup.sh first" >&2
             exit 70
         fi
     done
+    if ! mock_prompter=$(bash "$(dirname "$0")/build-mock-prompter.sh"); then
+        echo "$0: the mock prompter did not build (it needs libgcr-3-dev); run Scripts/setup.sh first" >&2
+        exit 70
+    fi
     throwaway=$(mktemp -d "${TMPDIR:-/tmp}/swift-keyring-home.XXXXXX")
     trap 'rm -rf "$throwaway"' EXIT
     mkdir -p "$throwaway/home" "$throwaway/runtime"
@@ -37,6 +46,7 @@ if [ "${SWIFT_KEYRING_INSIDE_PRIVATE_SESSION:-}" != "1" ]; then
         XDG_CACHE_HOME="$throwaway/home/.cache" \
         XDG_STATE_HOME="$throwaway/home/.local/state" \
         SWIFT_KEYRING_INSIDE_PRIVATE_SESSION=1 \
+        SWIFT_KEYRING_MOCK_PROMPTER="$mock_prompter" \
         SWIFT_KEYRING_TEST_KEYRING_PASSWORD="throwaway-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')" \
         dbus-run-session -- "$0" "$@" || status=$?
     exit $status
@@ -48,6 +58,26 @@ fi
 # messages to syslog, where a container has nobody listening, and if it aborts
 # mid-run its last words are what tells us why.
 daemon_log="$HOME/gnome-keyring.log"
+# The prompter first, so the daemon knows where to send prompts. A daemon that
+# D-Bus activation starts later (after a crash) does not inherit this shell's
+# environment, so the bus's activation environment gets the name too.
+prompter_log="$HOME/mock-prompter.log"
+"$SWIFT_KEYRING_MOCK_PROMPTER" 0 </dev/null >"$prompter_log" 2>&1 &
+prompter=$!
+trap 'kill "$prompter" 2>/dev/null || true' EXIT
+for _ in $(seq 1 100); do
+    GNOME_KEYRING_TEST_PROMPTER=$(grep -m1 '^:' "$prompter_log" || true)
+    [ -n "$GNOME_KEYRING_TEST_PROMPTER" ] && break
+    kill -0 "$prompter" 2>/dev/null || break
+    sleep 0.1
+done
+if [ -z "$GNOME_KEYRING_TEST_PROMPTER" ]; then
+    echo "$0: the mock prompter did not start; its output:" >&2
+    cat "$prompter_log" >&2 || true
+    exit 70
+fi
+export GNOME_KEYRING_TEST_PROMPTER
+dbus-update-activation-environment GNOME_KEYRING_TEST_PROMPTER
 printf '%s' "$SWIFT_KEYRING_TEST_KEYRING_PASSWORD" \
     | gnome-keyring-daemon --foreground --unlock --components=secrets >/dev/null 2>"$daemon_log" &
 daemon=$!

@@ -60,15 +60,18 @@ final class SecretServiceClient: @unchecked Sendable {
         return (CStringArray.take(unlocked), CStringArray.take(locked))
     }
 
-    /// Asks the daemon to unlock `paths` (it may show a prompt); returns the paths now unlocked.
-    func unlock(_ paths: [String], _ operation: String, deadline: Deadline) throws -> [String] {
-        var unlocked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
-        _ = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
-            CStringArray.with(paths) { paths in
-                secret_service_unlock_dbus_paths_sync(service, paths, cancellable, &unlocked, error)
-            }
-        }
-        return CStringArray.take(unlocked)
+    /// Asks the daemon to unlock `paths`; returns the paths now unlocked.
+    ///
+    /// When the daemon asks the person (an unlock prompt), the wait is bounded by
+    /// `promptTimeout` rather than `deadline` (see `UnlockPrompt`).
+    func unlock(_ paths: [String], _ operation: String, deadline: Deadline, promptTimeout: Duration) throws -> [String] {
+        try UnlockPrompt.unlock(paths, on: bus, operation, deadline: deadline, promptTimeout: promptTimeout)
+    }
+
+    /// Asks the daemon to unlock the default collection, so an item can be created
+    /// in it; the daemon may prompt, as in `unlock`.
+    func unlockDefaultCollection(_ operation: String, deadline: Deadline, promptTimeout: Duration) throws {
+        _ = try unlock([SWIFT_KEYRING_DEFAULT_COLLECTION_PATH], operation, deadline: deadline, promptTimeout: promptTimeout)
     }
 
     /// Reads one item, attributes and secret; `nil` when it is not one of ours,

@@ -6,10 +6,17 @@ import Synchronization
 ///
 /// One item per record in the default collection, with the attributes `tag`
 /// (`swift-keyring`), `service`, `key`, `kind`, `username`, `url`, `sync` and
-/// `background-access`, and a label readable in Seahorse. Every call is
-/// bounded by `timeout`, so a hung daemon or an unanswered unlock prompt gives
-/// `KeyringError.timedOut` instead of a hang; `removeAll` bounds each item's
-/// deletion by it rather than the whole loop. When the daemon restarts (after a
+/// `background-access`, and a label readable in Seahorse. Every D-Bus call is
+/// bounded by `timeout`, so a hung daemon gives `KeyringError.timedOut` instead
+/// of a hang; `removeAll` bounds each item's deletion by it rather than the
+/// whole loop.
+///
+/// A locked keyring is unlocked on demand: the daemon may show its unlock
+/// prompt, and the call then waits for the person for up to `promptTimeout`
+/// (not `timeout`). A dismissed prompt is `KeyringError.promptDismissed`; a
+/// prompt nobody answers in time is dismissed by the store and reported as
+/// `.timedOut` naming the unlock prompt. Reading, storing and removing may
+/// prompt; listing never does, since attributes are readable while locked. When the daemon restarts (after a
 /// crash, or a new login), the next call opens a new session and carries on.
 ///
 /// ```swift
@@ -22,24 +29,40 @@ import Synchronization
 public final class SecretServiceStore: CredentialStore {
     private let client: ReopeningClient
     private let timeout: Duration
+    private let promptTimeout: Duration
     /// Writes within this process, one at a time, so two saves of one key never
     /// interleave their create-then-clean-up steps.
     private let writes = Mutex(())
 
     /// Connects to the session bus and opens a Secret Service session.
+    ///
+    /// ```swift
+    /// // A person gets a minute to answer an unlock prompt; the daemon, 2 s a call.
+    /// let store = try SecretServiceStore(timeout: .seconds(2), promptTimeout: .seconds(60))
+    /// ```
     /// - Parameters:
-    ///   - timeout: the bound on every operation, connecting included.
+    ///   - timeout: the bound on every D-Bus call of an operation, connecting included.
+    ///   - promptTimeout: how long an unlock prompt may wait for the person, 120 seconds unless given.
     ///   - environment: where `DBUS_SESSION_BUS_ADDRESS` (or `XDG_RUNTIME_DIR`) is read from.
     /// - Throws: `KeyringError.serviceUnavailable` when there is no session bus or no
-    ///   Secret Service daemon (the reason says which), `.timedOut` when they do not answer in time.
+    ///   Secret Service daemon (the reason says which), `.timedOut` when they do not answer in time,
+    ///   `.invalidRecord` naming `timeout` or `promptTimeout` when one is not longer than zero.
     public init(
         timeout: Duration = .seconds(5),
+        promptTimeout: Duration = SecretServiceStore.defaultPromptTimeout,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws {
+        for (field, value) in [("timeout", timeout), ("promptTimeout", promptTimeout)] where value <= .zero {
+            throw KeyringError.invalidRecord(field: field, reason: "must be longer than zero")
+        }
         let address = try SessionBusAddress.resolve(environment)
         client = try ReopeningClient(address: address, deadline: Deadline(timeout))
         self.timeout = timeout
+        self.promptTimeout = promptTimeout
     }
+
+    /// How long an unlock prompt waits for the person unless told otherwise: long enough to type a password.
+    public static let defaultPromptTimeout: Duration = .seconds(120)
 
     /// `secret-service`.
     public var name: String { "secret-service" }
@@ -64,10 +87,10 @@ public final class SecretServiceStore: CredentialStore {
     /// - Throws: `KeyringError.locked` when the record exists but stays locked,
     ///   `.promptDismissed`, `.timedOut`, or another store error.
     public func record(for id: RecordID) throws -> StoredRecord? {
-        let deadline = Deadline(timeout)
         let operation = "read \(id)"
-        return try client.run(operation, deadline: deadline) { client in
-            for path in try readablePaths(id, operation, client, deadline: deadline) {
+        return try client.run(operation, deadline: Deadline(timeout)) { client in
+            var deadline = Deadline(timeout)
+            for path in try readablePaths(id, operation, client, deadline: &deadline) {
                 if let record = try client.record(at: path, operation, deadline: deadline) {
                     return record
                 }
@@ -81,24 +104,26 @@ public final class SecretServiceStore: CredentialStore {
     /// libsecret's own password lookup makes).
     /// - Throws: as `record(for:)`.
     public func secret(for id: RecordID) throws -> [UInt8]? {
-        let deadline = Deadline(timeout)
         let operation = "read \(id)"
-        return try client.run(operation, deadline: deadline) { client in
-            guard let path = try readablePaths(id, operation, client, deadline: deadline).first else { return nil }
+        return try client.run(operation, deadline: Deadline(timeout)) { client in
+            var deadline = Deadline(timeout)
+            guard let path = try readablePaths(id, operation, client, deadline: &deadline).first else { return nil }
             return try client.secret(at: path, operation, deadline: deadline)
         }
     }
 
     /// The unlocked items holding `id`, in a stable order; a locked one is first
-    /// offered to the daemon to unlock (which may prompt).
+    /// offered to the daemon to unlock (which may prompt). After an unlock,
+    /// `deadline` is renewed: a person's answer must not use up the calls' bound.
     /// - Throws: `KeyringError.locked` when matching items exist but all stay locked.
     private func readablePaths(
-        _ id: RecordID, _ operation: String, _ client: SecretServiceClient, deadline: Deadline
+        _ id: RecordID, _ operation: String, _ client: SecretServiceClient, deadline: inout Deadline
     ) throws -> [String] {
         let paths = try client.searchPaths(.identity(id), operation, deadline: deadline)
         var readable = paths.unlocked
         if readable.isEmpty && !paths.locked.isEmpty {
-            readable = try client.unlock(paths.locked, operation, deadline: deadline)
+            readable = try client.unlock(paths.locked, operation, deadline: deadline, promptTimeout: promptTimeout)
+            deadline = Deadline(timeout)
             guard !readable.isEmpty else { throw KeyringError.locked }
         }
         return readable.sorted()
@@ -115,12 +140,31 @@ public final class SecretServiceStore: CredentialStore {
         let operation = "store \(record.id)"
         try writes.withLock { _ in
             try client.run(operation, deadline: deadline) { client in
+                try unlockingDefaultCollection(operation, client, deadline: deadline) { deadline in
                 let kept = try client.createItem(record, operation, deadline: deadline)
                 let matching = try client.searchPaths(.identity(record.id), operation, deadline: deadline)
                 for path in matching.unlocked + matching.locked where path != kept {
                     try client.delete(path, operation, deadline: deadline)
                 }
+                }
             }
+        }
+    }
+
+    /// Runs `body`; when it finds the default collection locked (gnome-keyring
+    /// refuses `CreateItem` then), unlocks the collection, which may prompt, and
+    /// runs `body` once more with a fresh call bound.
+    ///
+    /// Unlocking only on refusal keeps an unlocked keyring's `save` to the calls it
+    /// needs; unlocking before `CreateItem` keeps libsecret from handling a prompt itself.
+    private func unlockingDefaultCollection<Result>(
+        _ operation: String, _ client: SecretServiceClient, deadline: Deadline, _ body: (Deadline) throws -> Result
+    ) throws -> Result {
+        do {
+            return try body(deadline)
+        } catch KeyringError.locked {
+            try client.unlockDefaultCollection(operation, deadline: Deadline(timeout), promptTimeout: promptTimeout)
+            return try body(Deadline(timeout))
         }
     }
 
@@ -162,7 +206,7 @@ public final class SecretServiceStore: CredentialStore {
             let paths = try client.run(operation, deadline: deadline) { client in
                 let found = try client.searchPaths(attributes, operation, deadline: deadline)
                 guard !found.locked.isEmpty else { return found.unlocked }
-                let unlocked = try client.unlock(found.locked, operation, deadline: deadline)
+                let unlocked = try client.unlock(found.locked, operation, deadline: deadline, promptTimeout: promptTimeout)
                 guard Set(unlocked) == Set(found.locked) else { throw KeyringError.locked }
                 return found.unlocked + unlocked
             }

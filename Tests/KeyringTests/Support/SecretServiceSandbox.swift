@@ -6,7 +6,8 @@ import Keyring
 ///
 /// The bus config has no `<servicedir>`: nothing is D-Bus activated, so a bus
 /// without the daemon stays without it, and the unlock prompter is never found
-/// (a prompt fails at once, as on a machine with no display).
+/// (a prompt fails at once, as on a machine with no display), unless the
+/// sandbox is given a `MockPrompter` to start before the daemon.
 final class SecretServiceSandbox {
     enum Contents {
         case busOnly
@@ -16,12 +17,17 @@ final class SecretServiceSandbox {
     private let folder: URL
     private let bus: Process
     private var daemon: Process?
+    private var prompter: Process?
+    /// The prompter's bus name, passed to the daemon as `GNOME_KEYRING_TEST_PROMPTER`.
+    private var prompterName: String?
     /// The login keyring's password, kept so a restarted daemon unlocks the same keyring.
     private let password = "sandbox-\(UUID().uuidString)"
     /// The environment that aims a store at this bus.
     let environment: [String: String]
 
-    init(_ contents: Contents) throws {
+    /// Starts a bus, and the daemon when `contents` says so; with `prompter`, the
+    /// mock prompter first, so the daemon's unlock prompts go to it.
+    init(_ contents: Contents, prompter: MockPrompter? = nil) throws {
         folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("swift-keyring-ss-\(UUID().uuidString.prefix(8))")
         let home = folder.appendingPathComponent("home")
         let runtime = folder.appendingPathComponent("runtime")
@@ -55,6 +61,18 @@ final class SecretServiceSandbox {
             stop()
             throw ChildProcess.Failure(description: "dbus-daemon did not answer on its socket")
         }
+        if let prompter {
+            do {
+                let (process, name) = try prompter.start(
+                    environment: environment, password: password, log: folder.appendingPathComponent("prompter.log")
+                )
+                self.prompter = process
+                prompterName = name
+            } catch {
+                stop()
+                throw error
+            }
+        }
         if contents == .busAndDaemon {
             try startDaemon()
         }
@@ -65,9 +83,11 @@ final class SecretServiceSandbox {
     }
 
     private func startDaemon() throws {
+        var daemonEnvironment = environment
+        daemonEnvironment["GNOME_KEYRING_TEST_PROMPTER"] = prompterName
         daemon = try ChildProcess.start(
             ["gnome-keyring-daemon", "--foreground", "--unlock", "--components=secrets"],
-            environment: environment,
+            environment: daemonEnvironment,
             input: Data(password.utf8),
             log: folder.appendingPathComponent("gnome-keyring.log")
         )
@@ -115,6 +135,11 @@ final class SecretServiceSandbox {
         }
     }
 
+    /// Whether the daemon still runs: a prompt test checks it survived what the store did.
+    var daemonIsRunning: Bool {
+        daemon?.isRunning == true
+    }
+
     /// Freezes the daemon (SIGSTOP): it keeps its bus name and answers nothing.
     func freezeDaemon() {
         if let daemon { kill(daemon.processIdentifier, SIGSTOP) }
@@ -140,6 +165,7 @@ final class SecretServiceSandbox {
     /// Kills the daemon and the bus, and removes the folder; safe to call twice.
     func stop() {
         if let daemon { ChildProcess.terminate(daemon) }
+        if let prompter { ChildProcess.terminate(prompter) }
         ChildProcess.terminate(bus)
         try? FileManager.default.removeItem(at: folder)
     }

@@ -1,0 +1,142 @@
+import Foundation
+@testable import Keyring
+import Testing
+
+/// What a person at a desktop sees when the keyring is locked: gnome-keyring asks
+/// them for the password through its prompter (here gcr's mock prompter, which
+/// answers like a person), and the call waits for them, not for the call bound.
+///
+/// Each test starts its own bus, prompter and daemon, since it locks the keyring;
+/// they fail, never skip, when any of the three cannot start.
+@Suite("Unlock prompts")
+struct UnlockPromptTests {
+    /// A sandbox with a record stored under `work`, then locked, and a keyring on it.
+    private struct Locked {
+        let sandbox: SecretServiceSandbox
+        let store: SecretServiceStore
+        let keyring: Keyring
+        let stored: Credentials
+
+        init(_ prompter: MockPrompter, timeout: Duration = .seconds(5), promptTimeout: Duration = .seconds(60)) throws {
+            sandbox = try SecretServiceSandbox(.busAndDaemon, prompter: prompter)
+            store = try SecretServiceStore(timeout: timeout, promptTimeout: promptTimeout, environment: sandbox.environment)
+            keyring = try Keyring(service: "test.prompt", store: store)
+            stored = try Samples.credentials("kept")
+            try keyring.set(stored, forKey: "work")
+            try sandbox.lockDefaultCollection()
+            guard try store.isLocked() else { throw ChildProcess.Failure(description: "Lock left the collection unlocked") }
+        }
+    }
+
+    @Test("A prompt answered after 1 s: the read returns the record, and the keyring is unlocked")
+    func answeredQuickly() throws {
+        let locked = try Locked(MockPrompter(delay: .seconds(1), answers: [.password]))
+        defer { locked.sandbox.stop() }
+        let keyring = locked.keyring
+        let result = BoundedCall.run(within: .seconds(60)) { try keyring.credentials(forKey: "work") }
+        #expect(try result?.get() == locked.stored)
+        #expect(try locked.store.isLocked() == false)
+    }
+
+    @Test("A prompt answered after 8 s, longer than the 5 s call bound: the password is still returned")
+    func answeredSlowly() throws {
+        let locked = try Locked(MockPrompter(delay: .seconds(8), answers: [.password]), timeout: .seconds(5))
+        defer { locked.sandbox.stop() }
+        let keyring = locked.keyring
+        let result = BoundedCall.run(within: .seconds(60)) { try keyring.password(forKey: "work") }
+        #expect(try result?.get() == locked.stored.password)
+    }
+
+    @Test("A dismissed prompt: .promptDismissed, the keyring stays locked, and the record is kept")
+    func dismissed() throws {
+        let locked = try Locked(MockPrompter(delay: .seconds(1), answers: [.cancel]))
+        defer { locked.sandbox.stop() }
+        let keyring = locked.keyring
+        #expect(BoundedCall.keyringError(within: .seconds(60)) { try keyring.credentials(forKey: "work") } == .promptDismissed)
+        #expect(try locked.store.isLocked())
+        #expect(try keyring.list().map(\.username) == ["kept"])
+    }
+
+    @Test("A prompt nobody answers, with a 3 s prompt bound: .timedOut naming the prompt, and the daemon answers the next call")
+    func neverAnswered() throws {
+        let locked = try Locked(.absent, timeout: .seconds(5), promptTimeout: .seconds(3))
+        defer { locked.sandbox.stop() }
+        let keyring = locked.keyring
+        let error = BoundedCall.keyringError(within: .seconds(60)) { try keyring.credentials(forKey: "work") }
+        guard case .timedOut(let operation, let seconds) = error else {
+            Issue.record("expected .timedOut, got \(String(describing: error))")
+            return
+        }
+        #expect(operation.contains("unlock prompt"))
+        #expect(seconds == 3)
+        // The store dismissed its prompt: the daemon is free for the next call, and still running.
+        #expect(try keyring.list().map(\.username) == ["kept"])
+        #expect(try locked.store.isLocked())
+        #expect(locked.sandbox.daemonIsRunning)
+    }
+
+    @Test("set while locked, prompt answered: the new value is stored")
+    func setWhileLocked() throws {
+        let locked = try Locked(MockPrompter(delay: .seconds(1), answers: [.password]))
+        defer { locked.sandbox.stop() }
+        let keyring = locked.keyring
+        let fresh = try Samples.credentials("fresh")
+        let result = BoundedCall.run(within: .seconds(60)) { try keyring.set(fresh, forKey: "other") }
+        #expect(throws: Never.self) { try result?.get() }
+        #expect(try keyring.credentials(forKey: "other") == fresh)
+        #expect(try keyring.list().map(\.key) == ["other", "work"])
+    }
+
+    @Test("set while locked, prompt dismissed: .promptDismissed and nothing is stored")
+    func setWhileLockedDismissed() throws {
+        let locked = try Locked(MockPrompter(delay: .seconds(1), answers: [.cancel]))
+        defer { locked.sandbox.stop() }
+        let keyring = locked.keyring
+        let fresh = try Samples.credentials("fresh")
+        #expect(BoundedCall.keyringError(within: .seconds(60)) { try keyring.set(fresh, forKey: "work") } == .promptDismissed)
+        #expect(try keyring.list().map(\.username) == ["kept"])
+    }
+
+    @Test("removeAll while locked, prompt answered: every record is removed")
+    func removeAllWhileLocked() throws {
+        let locked = try Locked(MockPrompter(delay: .seconds(1), answers: [.password]))
+        defer { locked.sandbox.stop() }
+        let keyring = locked.keyring
+        let result = BoundedCall.run(within: .seconds(60)) { try keyring.removeAll() }
+        #expect(try result?.get() == 1)
+        #expect(try keyring.list().isEmpty)
+    }
+
+    @Test("remove while locked, prompt answered: the record is removed")
+    func removeWhileLocked() throws {
+        let locked = try Locked(MockPrompter(delay: .seconds(1), answers: [.password]))
+        defer { locked.sandbox.stop() }
+        let keyring = locked.keyring
+        let result = BoundedCall.run(within: .seconds(60)) { try keyring.remove(forKey: "work") }
+        #expect(try result?.get() == true)
+        #expect(try keyring.list().isEmpty)
+    }
+
+    @Test("A cancelled operation while the prompt is open: CancellationError, and the daemon answers the next call")
+    func cancelledWhilePrompting() throws {
+        let locked = try Locked(.absent, promptTimeout: .seconds(60))
+        defer { locked.sandbox.stop() }
+        let keyring = locked.keyring
+        let cancellation = OperationCancellation()
+        // Whenever the cancel lands (before the prompt opens or while it is open), the outcome is the same.
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 1)
+            cancellation.cancel()
+        }
+        let result = BoundedCall.run(within: .seconds(30)) {
+            try cancellation.bind { try keyring.credentials(forKey: "work") }
+        }
+        guard case .failure(let error) = result else {
+            Issue.record("expected CancellationError, got \(String(describing: result))")
+            return
+        }
+        #expect(error is CancellationError)
+        #expect(locked.sandbox.daemonIsRunning)
+        #expect(throws: Never.self) { try keyring.list() }
+    }
+}
