@@ -9,6 +9,9 @@ public struct KeyringConfiguration: Sendable {
     public var backend: KeyringBackend?
     /// How long any call that talks to D-Bus may wait before `KeyringError.timedOut`.
     public var timeout: Duration
+    /// How long an unlock prompt of a locked Secret Service may wait for the person;
+    /// `nil` means `SWIFT_KEYRING_PROMPT_TIMEOUT` (seconds), else 120 seconds.
+    public var promptTimeout: Duration?
     /// The environment the defaults are read from; the process's own unless a test gives another.
     public var environment: [String: String]
     /// The encrypted file store's file: `$SWIFT_KEYRING_FILE`, else the XDG default
@@ -25,6 +28,8 @@ public struct KeyringConfiguration: Sendable {
     /// - Parameters:
     ///   - backend: the store to use; `nil` reads `SWIFT_KEYRING_BACKEND`, then `.auto`.
     ///   - timeout: the bound on every D-Bus call, 5 seconds unless given.
+    ///   - promptTimeout: the bound on waiting for a person at an unlock prompt; `nil` reads
+    ///     `SWIFT_KEYRING_PROMPT_TIMEOUT`, then 120 seconds.
     ///   - environment: where `SWIFT_KEYRING_*` variables are read from.
     ///   - fileURL: the encrypted file; `nil` means `EncryptedFileStore.defaultURL(environment:)`.
     ///   - fileSecret: the encrypted file's passphrase or key; `nil` reads the environment when the file store is chosen.
@@ -32,6 +37,7 @@ public struct KeyringConfiguration: Sendable {
     public init(
         backend: KeyringBackend? = nil,
         timeout: Duration = .seconds(5),
+        promptTimeout: Duration? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         fileURL: URL? = nil,
         fileSecret: FileStoreSecret? = nil,
@@ -39,6 +45,7 @@ public struct KeyringConfiguration: Sendable {
     ) {
         self.backend = backend
         self.timeout = timeout
+        self.promptTimeout = promptTimeout
         self.environment = environment
         self.fileURL = fileURL ?? EncryptedFileStore.defaultURL(environment: environment)
         self.fileSecret = fileSecret
@@ -55,5 +62,37 @@ public struct KeyringConfiguration: Sendable {
             throw KeyringError.invalidRecord(field: "SWIFT_KEYRING_BACKEND", reason: "must be one of \(words), not \"\(word)\"")
         }
         return backend
+    }
+
+    /// The unlock prompt bound asked for: the explicit one, else `SWIFT_KEYRING_PROMPT_TIMEOUT`
+    /// (a number of seconds, such as `120` or `2.5`), else `SecretServiceStore.defaultPromptTimeout`.
+    /// - Throws: `KeyringError.invalidRecord` naming `promptTimeout` or `SWIFT_KEYRING_PROMPT_TIMEOUT`
+    ///   when it is not a number of seconds greater than zero.
+    public func requestedPromptTimeout() throws -> Duration {
+        if let promptTimeout {
+            guard promptTimeout > .zero else {
+                throw KeyringError.invalidRecord(field: "promptTimeout", reason: "must be longer than zero")
+            }
+            return promptTimeout
+        }
+        guard let text = environment["SWIFT_KEYRING_PROMPT_TIMEOUT"], !text.isEmpty else {
+            return SecretServiceStore.defaultPromptTimeout
+        }
+        guard let seconds = Self.seconds(text) else {
+            throw KeyringError.invalidRecord(
+                field: "SWIFT_KEYRING_PROMPT_TIMEOUT",
+                reason: "must be a number of seconds greater than zero, such as 120, not \"\(text)\""
+            )
+        }
+        return seconds
+    }
+
+    /// `text` as a duration, when it is a plain decimal number of seconds above zero
+    /// and at most a day (a longer wait is a mistake, not a person typing).
+    static func seconds(_ text: String) -> Duration? {
+        guard text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+              let value = Double(text), value.isFinite, value > 0, value <= 86_400
+        else { return nil }
+        return .milliseconds(Int64((value * 1000).rounded(.up)))
     }
 }

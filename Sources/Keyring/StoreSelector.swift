@@ -13,6 +13,8 @@ enum StoreSelector {
     /// Which store the configuration selects, and why; nothing is opened.
     static func decide(_ configuration: KeyringConfiguration) throws -> StoreSelection {
         let requested = try configuration.requestedBackend()
+        // Checked whichever store is chosen, so a mistyped value is seen at once, not on the first locked day.
+        _ = try configuration.requestedPromptTimeout()
         let forced = configuration.backend != nil ? "asked for by the caller" : "forced by SWIFT_KEYRING_BACKEND"
         guard requested == .auto else {
             return StoreSelection(backend: requested, reason: forced)
@@ -36,7 +38,11 @@ enum StoreSelector {
         case .memory:
             return MemoryStore()
         case .secretService, .auto:
-            return try SecretServiceStore(timeout: configuration.timeout, environment: configuration.environment)
+            return try SecretServiceStore(
+                timeout: configuration.timeout,
+                promptTimeout: configuration.requestedPromptTimeout(),
+                environment: configuration.environment
+            )
         case .file:
             let secret = try FileStoreSecret.resolve(explicit: configuration.fileSecret, environment: configuration.environment)
             return try EncryptedFileStore(url: configuration.fileURL, secret: secret, lockTimeout: configuration.fileLockTimeout)

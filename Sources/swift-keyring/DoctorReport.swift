@@ -9,6 +9,16 @@ struct DoctorReport: Encodable {
         var detail: String
         /// Whether the default collection is locked; `nil` when that could not be asked.
         var collectionLocked: Bool?
+        /// The program owning `org.freedesktop.secrets`, such as `gnome-keyring-daemon (pid 812)`; `nil` when none does.
+        var owner: String?
+    }
+
+    /// Whether a locked keyring can ask the person for its password here.
+    struct Prompt: Encodable {
+        /// A display (`DISPLAY` or `WAYLAND_DISPLAY`) is set, so the daemon's unlock prompt can be shown.
+        var canShow: Bool
+        /// How long the tool waits for the person at a prompt, in seconds.
+        var timeoutSeconds: Double
     }
 
     struct File: Encodable {
@@ -22,6 +32,7 @@ struct DoctorReport: Encodable {
     var store: String
     var reason: String
     var sessionBus: Bus
+    var unlockPrompt: Prompt
     var file: File
     var libsecret: String
     var libgcrypt: String
@@ -33,7 +44,10 @@ struct DoctorReport: Encodable {
         switch probe {
         case .available:
             let locked = try? SecretServiceStore(timeout: configuration.timeout, environment: configuration.environment).isLocked()
-            bus = Bus(answers: true, secretService: true, detail: probe.description, collectionLocked: locked)
+            let owner = SecretServiceStore.owner(timeout: configuration.timeout, environment: configuration.environment)
+            bus = Bus(
+                answers: true, secretService: true, detail: probe.description, collectionLocked: locked, owner: owner?.description
+            )
         case .noDaemon:
             bus = Bus(answers: true, secretService: false, detail: probe.description)
         case .noBus:
@@ -44,6 +58,10 @@ struct DoctorReport: Encodable {
             store: selection.backend.rawValue,
             reason: selection.reason,
             sessionBus: bus,
+            unlockPrompt: Prompt(
+                canShow: SecretServiceStore.canShowPrompt(environment: configuration.environment),
+                timeoutSeconds: seconds(try configuration.requestedPromptTimeout())
+            ),
             file: File(
                 path: location.path,
                 exists: location.exists,
@@ -63,6 +81,10 @@ struct DoctorReport: Encodable {
             "store:            \(store) (\(reason))",
             "session bus:      \(sessionBus.answers ? "answers" : "does not answer")",
             "secret service:   \(sessionBus.secretService ? "available, default collection \(locked)" : "not available") (\(sessionBus.detail))",
+            "service owner:    \(sessionBus.owner ?? "none")",
+            "unlock prompt:    " + (unlockPrompt.canShow
+                ? "can be shown (a display is set); waits up to \(seconds(unlockPrompt.timeoutSeconds)) s for you"
+                : "cannot be shown (neither DISPLAY nor WAYLAND_DISPLAY is set): a locked keyring cannot ask for its password"),
             "file:             \(file.path)",
             "file permissions: " + (file.exists ? "\(file.mode ?? "?") in a \(file.folderMode ?? "?") folder" : "no file yet")
                 + (file.problem.map { " — unsafe: \($0)" } ?? ""),
@@ -70,6 +92,15 @@ struct DoctorReport: Encodable {
             "libgcrypt:        \(libgcrypt)",
         ]
     }
+}
+
+private func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+/// `120`, or `2.5`: whole seconds without a fraction.
+private func seconds(_ value: Double) -> String {
+    value == value.rounded() ? String(Int(value)) : String(value)
 }
 
 private func octal(_ mode: UInt16) -> String {

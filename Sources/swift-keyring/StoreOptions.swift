@@ -13,6 +13,15 @@ struct StoreOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The encrypted keyring file (default: $SWIFT_KEYRING_FILE, else the XDG data folder).", valueName: "path"))
     var file: String?
 
+    @Option(
+        name: .customLong("prompt-timeout"),
+        help: ArgumentHelp(
+            "How long to wait for you at an unlock prompt of a locked keyring (default: $SWIFT_KEYRING_PROMPT_TIMEOUT, else 120).",
+            valueName: "seconds"
+        )
+    )
+    var promptTimeout: String?
+
     /// The service: the option, else `SWIFT_KEYRING_SERVICE`, else `default`.
     var resolvedService: String {
         service ?? nonEmpty(environment["SWIFT_KEYRING_SERVICE"]) ?? "default"
@@ -31,6 +40,13 @@ struct StoreOptions: ParsableArguments {
             environment["SWIFT_KEYRING_BACKEND"] = backend
         }
         if let file { environment["SWIFT_KEYRING_FILE"] = file }
+        if let promptTimeout {
+            let checked = KeyringConfiguration(environment: ["SWIFT_KEYRING_PROMPT_TIMEOUT": promptTimeout])
+            guard !promptTimeout.isEmpty, (try? checked.requestedPromptTimeout()) != nil else {
+                throw ValidationError("--prompt-timeout must be a number of seconds greater than zero, such as 120, not \"\(promptTimeout)\"")
+            }
+            environment["SWIFT_KEYRING_PROMPT_TIMEOUT"] = promptTimeout
+        }
         return KeyringConfiguration(environment: environment)
     }
 

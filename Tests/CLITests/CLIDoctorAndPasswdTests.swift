@@ -52,6 +52,27 @@ struct CLIDoctorAndPasswdTests {
         let doctor = try CLI.run(["doctor"], environment: env)
         #expect(doctor.stdout.hasPrefix("store:            secret-service (a session bus answers and org.freedesktop.secrets is there)\n"))
         #expect(doctor.stdout.contains("secret service:   available, default collection unlocked"))
+        #expect(doctor.stdout.contains("service owner:    gnome-keyring-daemon (pid "))
+        env.removeValue(forKey: "DISPLAY")
+        env.removeValue(forKey: "WAYLAND_DISPLAY")
+        let headless = try CLI.run(["doctor"], environment: env)
+        #expect(headless.stdout.contains("unlock prompt:    cannot be shown (neither DISPLAY nor WAYLAND_DISPLAY is set)"))
+        env["WAYLAND_DISPLAY"] = "wayland-0"
+        let desktop = try CLI.run(["doctor", "--prompt-timeout", "30"], environment: env)
+        #expect(desktop.stdout.contains("unlock prompt:    can be shown (a display is set); waits up to 30 s for you"))
+    }
+
+    @Test("A prompt timeout that is not a number of seconds above zero: a clear error naming it, whichever store",
+          arguments: ["abc", "0", "-3", "1e3", "99999999"])
+    func badPromptTimeout(_ value: String) throws {
+        let sandbox = try Sandbox()
+        let env = sandbox.fileEnvironment()
+        let option = try CLI.run(["list", "--prompt-timeout=\(value)"], environment: env)
+        #expect(option.status == 64)
+        #expect(option.stderr.contains("--prompt-timeout must be a number of seconds greater than zero"))
+        let variable = try CLI.run(["list"], environment: env.merging(["SWIFT_KEYRING_PROMPT_TIMEOUT": value]) { $1 })
+        #expect(variable.status == 65)
+        #expect(variable.stderr.contains("Invalid SWIFT_KEYRING_PROMPT_TIMEOUT: must be a number of seconds greater than zero"))
     }
 
     @Test("passwd keeps every record; the old passphrase no longer opens the file")
