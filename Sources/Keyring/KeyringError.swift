@@ -43,6 +43,8 @@ extension KeyringError: CustomStringConvertible {
             return "The keyring is locked; unlock it (for example by logging in to the desktop) and try again."
         case .promptDismissed:
             return "The unlock prompt was dismissed."
+        case .timedOut(let operation, let seconds) where operation.hasPrefix(Self.unlockPromptOperation):
+            return "Nobody answered \(operation) within \(Self.format(seconds)) s."
         case .timedOut(let operation, let seconds):
             return "The keyring did not answer \(operation) within \(Self.format(seconds)) s."
         case .passphraseRequired(let sources):
@@ -58,6 +60,10 @@ extension KeyringError: CustomStringConvertible {
             return "Keyring backend error (\(domain) \(code)): \(message)"
         }
     }
+
+    /// How a `.timedOut` for an unanswered unlock prompt names its operation:
+    /// `the unlock prompt to read …`; the rest of the operation says what was asked.
+    package static let unlockPromptOperation = "the unlock prompt"
 
     private static func format(_ seconds: Double) -> String {
         seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)

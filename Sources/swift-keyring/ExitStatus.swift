@@ -49,6 +49,8 @@ extension ParsableCommand {
         switch error {
         case .serviceUnavailable:
             return " Run `swift-keyring doctor` to see why, or use --backend file."
+        case .timedOut(let operation, _) where operation.hasPrefix(KeyringError.unlockPromptOperation):
+            return " Unlock the keyring, or wait longer with --prompt-timeout or SWIFT_KEYRING_PROMPT_TIMEOUT."
         case .wrongPassphrase:
             return " Check SWIFT_KEYRING_PASSPHRASE, SWIFT_KEYRING_PASSPHRASE_FILE or SWIFT_KEYRING_KEY_FILE."
         default:

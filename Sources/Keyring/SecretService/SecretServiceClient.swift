@@ -64,14 +64,14 @@ final class SecretServiceClient: @unchecked Sendable {
     ///
     /// When the daemon asks the person (an unlock prompt), the wait is bounded by
     /// `promptTimeout` rather than `deadline` (see `UnlockPrompt`).
-    func unlock(_ paths: [String], _ operation: String, deadline: Deadline, promptTimeout: Duration) throws -> [String] {
-        try UnlockPrompt.unlock(paths, on: bus, operation, deadline: deadline, promptTimeout: promptTimeout)
+    func unlock(_ paths: [String], _ operation: String, deadline: Deadline, prompt: PromptBound) throws -> [String] {
+        try UnlockPrompt.unlock(paths, on: bus, operation, deadline: deadline, promptTimeout: prompt.timeout, display: prompt.display)
     }
 
     /// Asks the daemon to unlock the default collection, so an item can be created
     /// in it; the daemon may prompt, as in `unlock`.
-    func unlockDefaultCollection(_ operation: String, deadline: Deadline, promptTimeout: Duration) throws {
-        _ = try unlock([SWIFT_KEYRING_DEFAULT_COLLECTION_PATH], operation, deadline: deadline, promptTimeout: promptTimeout)
+    func unlockDefaultCollection(_ operation: String, deadline: Deadline, prompt: PromptBound) throws {
+        _ = try unlock([SWIFT_KEYRING_DEFAULT_COLLECTION_PATH], operation, deadline: deadline, prompt: prompt)
     }
 
     /// Reads one item, attributes and secret; `nil` when it is not one of ours,

@@ -29,7 +29,7 @@ import Synchronization
 public final class SecretServiceStore: CredentialStore {
     private let client: ReopeningClient
     private let timeout: Duration
-    private let promptTimeout: Duration
+    private let prompt: PromptBound
     /// Writes within this process, one at a time, so two saves of one key never
     /// interleave their create-then-clean-up steps.
     private let writes = Mutex(())
@@ -58,7 +58,7 @@ public final class SecretServiceStore: CredentialStore {
         let address = try SessionBusAddress.resolve(environment)
         client = try ReopeningClient(address: address, deadline: Deadline(timeout))
         self.timeout = timeout
-        self.promptTimeout = promptTimeout
+        prompt = PromptBound(timeout: promptTimeout, display: Self.canShowPrompt(environment: environment))
     }
 
     /// How long an unlock prompt waits for the person unless told otherwise: long enough to type a password.
@@ -122,7 +122,7 @@ public final class SecretServiceStore: CredentialStore {
         let paths = try client.searchPaths(.identity(id), operation, deadline: deadline)
         var readable = paths.unlocked
         if readable.isEmpty && !paths.locked.isEmpty {
-            readable = try client.unlock(paths.locked, operation, deadline: deadline, promptTimeout: promptTimeout)
+            readable = try client.unlock(paths.locked, operation, deadline: deadline, prompt: prompt)
             deadline = Deadline(timeout)
             guard !readable.isEmpty else { throw KeyringError.locked }
         }
@@ -163,7 +163,7 @@ public final class SecretServiceStore: CredentialStore {
         do {
             return try body(deadline)
         } catch KeyringError.locked {
-            try client.unlockDefaultCollection(operation, deadline: Deadline(timeout), promptTimeout: promptTimeout)
+            try client.unlockDefaultCollection(operation, deadline: Deadline(timeout), prompt: prompt)
             return try body(Deadline(timeout))
         }
     }
@@ -206,7 +206,7 @@ public final class SecretServiceStore: CredentialStore {
             let paths = try client.run(operation, deadline: deadline) { client in
                 let found = try client.searchPaths(attributes, operation, deadline: deadline)
                 guard !found.locked.isEmpty else { return found.unlocked }
-                let unlocked = try client.unlock(found.locked, operation, deadline: deadline, promptTimeout: promptTimeout)
+                let unlocked = try client.unlock(found.locked, operation, deadline: deadline, prompt: prompt)
                 guard Set(unlocked) == Set(found.locked) else { throw KeyringError.locked }
                 return found.unlocked + unlocked
             }

@@ -18,14 +18,18 @@ enum UnlockPrompt {
     /// - Parameters:
     ///   - deadline: the call bound, for each D-Bus call; a call after the prompt gets a fresh one of the same length.
     ///   - promptTimeout: how long a person may take to answer the prompt.
-    /// - Throws: `KeyringError.promptDismissed`, `.timedOut` naming the unlock prompt,
+    ///   - display: whether the caller has a display, so a prompt can have been shown
+    ///     (see `SecretServiceStore.canShowPrompt`).
+    /// - Throws: `KeyringError.promptDismissed`, `.locked` for a prompt that ended at once
+    ///   with no display to show it on, `.timedOut` naming the unlock prompt,
     ///   `CancellationError` for a cancelled task, or the calls' own errors.
     static func unlock(
         _ paths: [String],
         on bus: BusConnection,
         _ operation: String,
         deadline: Deadline,
-        promptTimeout: Duration
+        promptTimeout: Duration,
+        display: Bool
     ) throws -> [String] {
         let reply = try bus.call(
             operation,
@@ -44,18 +48,24 @@ enum UnlockPrompt {
             return String(cString: path)
         } ?? "/"
         guard prompt != "/" else { return unlocked }
-        return unlocked + (try answer(prompt, on: bus, operation, callTimeout: deadline.timeout, promptTimeout: promptTimeout))
+        let answered = try answer(prompt, on: bus, operation, callTimeout: deadline.timeout, promptTimeout: promptTimeout)
+        guard let answered else {
+            // gnome-keyring with no display ends its prompt at once as dismissed: nobody
+            // dismissed anything, the keyring simply stays locked, and says so.
+            throw display ? KeyringError.promptDismissed : KeyringError.locked
+        }
+        return unlocked + answered
     }
 
-    /// Shows the prompt at `prompt` and waits for its `Completed` signal.
+    /// Shows the prompt at `prompt` and waits for its `Completed` signal; `nil` when it was dismissed.
     private static func answer(
         _ prompt: String,
         on bus: BusConnection,
         _ operation: String,
         callTimeout: Duration,
         promptTimeout: Duration
-    ) throws -> [String] {
-        let promptOperation = "the unlock prompt (\(operation))"
+    ) throws -> [String]? {
+        let promptOperation = "\(KeyringError.unlockPromptOperation) to \(operation)"
         // Subscribed before the prompt is shown, so a quick answer cannot be missed.
         let watch = swift_keyring_prompt_watch_new(bus.pointer, prompt)!
         defer { swift_keyring_prompt_watch_free(watch) }
@@ -82,7 +92,7 @@ enum UnlockPrompt {
             throw error
         }
         if swift_keyring_prompt_watch_dismissed(watch) != 0 {
-            throw KeyringError.promptDismissed
+            return nil
         }
         return CStringArray.take(swift_keyring_prompt_watch_unlocked(watch))
     }
