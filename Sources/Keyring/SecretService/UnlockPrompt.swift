@@ -9,7 +9,8 @@ internal import CLibSecret
 /// store's connection: `Service.Unlock` and `Prompt.Prompt` are ordinary bounded
 /// calls, and only the wait for `Completed` has the prompt's own, long bound.
 /// A prompt we stop waiting for (its bound passed, or the task was cancelled)
-/// is dismissed, so it does not stay on the person's screen.
+/// is dismissed, so it does not stay on the person's screen, except on
+/// gnome-keyring, which cannot take that (see `dismiss`).
 enum UnlockPrompt {
     private static let serviceInterface = "org.freedesktop.Secret.Service"
     private static let promptInterface = "org.freedesktop.Secret.Prompt"
