@@ -77,6 +77,22 @@ struct UnlockPromptTests {
         #expect(locked.sandbox.daemonIsRunning)
     }
 
+    @Test("After a prompt timed out, a later read waits behind the prompt still open and returns once the person answers")
+    func laterReadAfterTimeout() throws {
+        let locked = try Locked(MockPrompter(delay: .seconds(6), answers: [.password]), promptTimeout: .seconds(2))
+        defer { locked.sandbox.stop() }
+        let impatient = locked.keyring
+        guard case .timedOut = BoundedCall.keyringError(within: .seconds(60), { try impatient.credentials(forKey: "work") }) else {
+            Issue.record("the first read should time out at its 2 s prompt bound")
+            return
+        }
+        let desktop = locked.sandbox.environment.merging(["DISPLAY": ":99"]) { $1 }
+        let patient = try Keyring(service: "test.prompt", store: SecretServiceStore(promptTimeout: .seconds(60), environment: desktop))
+        let result = BoundedCall.run(within: .seconds(90)) { try patient.credentials(forKey: "work") }
+        #expect(try result?.get() == locked.stored)
+        #expect(locked.sandbox.daemonIsRunning)
+    }
+
     @Test("set while locked, prompt answered: the new value is stored")
     func setWhileLocked() throws {
         let locked = try Locked(MockPrompter(delay: .seconds(1), answers: [.password]))
