@@ -52,13 +52,8 @@ if [ "${SWIFT_KEYRING_INSIDE_PRIVATE_SESSION:-}" != "1" ]; then
     exit $status
 fi
 
-# Inside the private bus: start the daemon, unlocked from stdin.
-# The password is only for this throwaway keyring; it never leaves this process tree.
-# --foreground rather than --daemonize: a daemonized gnome-keyring sends its
-# messages to syslog, where a container has nobody listening, and if it aborts
-# mid-run its last words are what tells us why.
-daemon_log="$HOME/gnome-keyring.log"
-# The prompter first, so the daemon knows where to send prompts. A daemon that
+# Inside the private bus: the prompter first, so the daemon knows where to send
+# prompts. A daemon that
 # D-Bus activation starts later (after a crash) does not inherit this shell's
 # environment, so the bus's activation environment gets the name too.
 prompter_log="$HOME/mock-prompter.log"
@@ -77,7 +72,17 @@ if [ -z "$GNOME_KEYRING_TEST_PROMPTER" ]; then
     exit 70
 fi
 export GNOME_KEYRING_TEST_PROMPTER
-dbus-update-activation-environment GNOME_KEYRING_TEST_PROMPTER
+if ! dbus-update-activation-environment GNOME_KEYRING_TEST_PROMPTER; then
+    echo "$0: could not pass the prompter's name to the bus's activation environment" >&2
+    exit 70
+fi
+
+# Then the daemon, unlocked from stdin.
+# The password is only for this throwaway keyring; it never leaves this process tree.
+# --foreground rather than --daemonize: a daemonized gnome-keyring sends its
+# messages to syslog, where a container has nobody listening, and if it aborts
+# mid-run its last words are what tells us why.
+daemon_log="$HOME/gnome-keyring.log"
 printf '%s' "$SWIFT_KEYRING_TEST_KEYRING_PASSWORD" \
     | gnome-keyring-daemon --foreground --unlock --components=secrets >/dev/null 2>"$daemon_log" &
 daemon=$!
