@@ -53,9 +53,9 @@ if [ "${SWIFT_KEYRING_INSIDE_PRIVATE_SESSION:-}" != "1" ]; then
 fi
 
 # Inside the private bus: the prompter first, so the daemon knows where to send
-# prompts. A daemon that
-# D-Bus activation starts later (after a crash) does not inherit this shell's
-# environment, so the bus's activation environment gets the name too.
+# prompts. A daemon that D-Bus activation starts later (after a crash) does not
+# inherit this shell's environment, so the bus's activation environment gets
+# the name too.
 prompter_log="$HOME/mock-prompter.log"
 "$SWIFT_KEYRING_MOCK_PROMPTER" 0 </dev/null >"$prompter_log" 2>&1 &
 prompter=$!
