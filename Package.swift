@@ -67,3 +67,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The documentation plugin only when building the documentation (Scripts/docs.sh sets
+// SWIFT_KEYRING_DOCS), as GRDB does, so people who depend on the library never fetch it.
+if Context.environment["SWIFT_KEYRING_DOCS"] == "1" {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}
