@@ -14,12 +14,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        // System libraries: the C workarounds live in each module's shim.h.
+        // System libraries, each behind a thin shim.h.
         .systemLibrary(
             name: "CLibSecret",
             pkgConfig: "libsecret-1",
             providers: [.apt(["libsecret-1-dev"])]
         ),
+        // The libsecret glue that is more than a call wrapper, in C files of its own.
+        .target(name: "CLibSecretShims", dependencies: ["CLibSecret"]),
         .systemLibrary(
             name: "CGcrypt",
             pkgConfig: "libgcrypt",
@@ -29,6 +31,7 @@ let package = Package(
             name: "Keyring",
             dependencies: [
                 "CLibSecret",
+                "CLibSecretShims",
                 "CGcrypt",
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,4 +1,4 @@
-internal import CLibSecret
+internal import CLibSecretShims
 
 /// Runs one blocking GLib or libsecret call, bounded by a deadline.
 ///
