@@ -29,13 +29,8 @@ enum RecordValidation {
     /// newline in a name would forge a record, an ESC would drive the terminal.
     static func printableRule<Root>() -> ValidationRule<Root, String> {
         .custom("must not contain control characters (such as a tab, a newline or an escape)") { name in
-            !name.unicodeScalars.contains { $0.value != 0 && isControl($0) }
+            !name.unicodeScalars.contains { $0.value != 0 && $0.isControlCharacter }
         }
-    }
-
-    /// Whether `scalar` is a C0 control, DEL, or a C1 control.
-    package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
     /// The rules of credentials as they are read back: what a store may hold, written
@@ -106,5 +101,13 @@ enum RecordValidation {
 
     static func checkSecret(_ secret: some Collection) throws {
         try check(secret.count, with: secretSize)
+    }
+}
+
+extension Unicode.Scalar {
+    /// Whether this is a C0 control, DEL, or a C1 control: what `set` refuses in a
+    /// key or username, and what the tool escapes when it prints one.
+    package var isControlCharacter: Bool {
+        value < 0x20 || (0x7F...0x9F).contains(value)
     }
 }
