@@ -41,9 +41,11 @@ enum RecordValidation {
         .field("url", \.url.absoluteString, displayName: "URL", rules: nameRules())
         .field("url", \.url, displayName: "URL", rules: urlRules)
 
-    /// The rules of new credentials: the stored ones, and a username without control characters.
+    /// The rules of new credentials: the stored ones, a username without control
+    /// characters, and a URL without a fragment.
     static let credentials = storedCredentials
         .field("username", \.username, rules: [printableRule()])
+        .field("url", \.url, displayName: "URL", rules: newURLRules)
 
     /// An `http` or `https` URL with a host and no password. A URL without a
     /// scheme fails only the first rule, so it is told what is wrong once.
@@ -58,7 +60,11 @@ enum RecordValidation {
         .custom("must name a host") { url in url.scheme == nil || !(url.host ?? "").isEmpty },
         // A password in the URL would be stored as a plain, searchable attribute.
         .custom("must not contain a password; store it as the password") { $0.password == nil },
-        // A fragment is never sent to a server, so one in a stored URL is only a place to leak a secret into.
+    ]
+
+    /// What only a new URL is refused: a fragment is never sent to a server, so one in a
+    /// stored URL is only a place for a secret (an OAuth `#access_token=`) to leak into.
+    private static let newURLRules: [ValidationRule<Credentials, URL>] = [
         .custom("must not contain a fragment (#…)") { $0.fragment == nil },
     ]
 

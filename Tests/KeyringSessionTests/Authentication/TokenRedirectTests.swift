@@ -8,47 +8,48 @@ import Testing
 
 @Suite("Token and redirects")
 struct TokenRedirectTests {
-    @Test("A redirect to another host is returned as it is, and that host never sees the token")
-    func crossOriginRedirectKeepsToken() async throws {
+    /// The transports the rule must hold on: the default one, and one on a session the app made.
+    enum Transport: String, CaseIterable, CustomTestStringConvertible {
+        case fresh, appSession
+        var testDescription: String { rawValue }
+
+        func make() -> URLSessionTransport {
+            switch self {
+            case .fresh: URLSessionTransport(timeout: .seconds(10))
+            case .appSession: URLSessionTransport(session: URLSession(configuration: .ephemeral))
+            }
+        }
+    }
+
+    @Test("A redirect to another origin is returned as it is, and that origin never sees the token", arguments: [
+        ("127.0.0.2", Transport.fresh),      // another host
+        ("127.0.0.1", Transport.fresh),      // the same host on another port
+        ("127.0.0.2", Transport.appSession),
+    ])
+    func crossOriginRedirectKeepsToken(host: String, transport: Transport) async throws {
         let fixture = try AuthFixture()
         defer { fixture.tearDown() }
-        let other = try TestHTTPServer(host: "127.0.0.2")
+        let other = try TestHTTPServer(host: host)
         defer { other.stop() }
         try await fixture.logIn()
         fixture.server.redirect("/start", to: other.url("/landing"))
-        let client = try fixture.makeClient()
+        let client = try fixture.makeClient(transport: transport.make())
 
         let (response, _) = try await client.send(fixture.request("/start"))
 
         #expect(response.status.code == 302)
-        #expect(other.requests.isEmpty, "the redirect to 127.0.0.2 was followed")
-        #expect(other.authorizations(at: "/landing").isEmpty, "the token reached 127.0.0.2")
+        #expect(other.requests.isEmpty, "the redirect to \(host):\(other.port) was followed")
+        #expect(other.authorizations(at: "/landing").isEmpty, "the token reached \(host):\(other.port)")
         #expect(fixture.server.authorizations(at: "/start").count == 1)
     }
 
-    @Test("A redirect to another port of the same host is another origin, and is not followed")
-    func otherPortIsAnotherOrigin() async throws {
-        let fixture = try AuthFixture()
-        defer { fixture.tearDown() }
-        let other = try TestHTTPServer(host: "127.0.0.1")
-        defer { other.stop() }
-        try await fixture.logIn()
-        fixture.server.redirect("/start", to: other.url("/landing"))
-        let client = try fixture.makeClient()
-
-        let (response, _) = try await client.send(fixture.request("/start"))
-
-        #expect(response.status.code == 302)
-        #expect(other.authorizations(at: "/landing").isEmpty)
-    }
-
-    @Test("A redirect within the origin is followed, with the token")
-    func sameOriginRedirectIsFollowed() async throws {
+    @Test("A redirect within the origin is followed, with the token", arguments: Transport.allCases)
+    func sameOriginRedirectIsFollowed(transport: Transport) async throws {
         let fixture = try AuthFixture()
         defer { fixture.tearDown() }
         try await fixture.logIn()
         fixture.server.redirect("/start", to: fixture.server.url("/data"))
-        let client = try fixture.makeClient()
+        let client = try fixture.makeClient(transport: transport.make())
 
         let (response, data) = try await client.send(fixture.request("/start"))
 
@@ -72,27 +73,5 @@ struct TokenRedirectTests {
         let a = try #require(URL(string: from))
         let b = try #require(URL(string: to))
         #expect(SameOriginRedirects.isSameOrigin(a, b) == same)
-    }
-}
-
-extension TokenRedirectTests {
-    @Test("On a session the app configured, a redirect to another host is not followed either")
-    func appSessionKeepsToken() async throws {
-        let fixture = try AuthFixture()
-        defer { fixture.tearDown() }
-        let other = try TestHTTPServer(host: "127.0.0.2")
-        defer { other.stop() }
-        try await fixture.logIn()
-        fixture.server.redirect("/start", to: other.url("/landing"))
-        fixture.server.redirect("/inside", to: fixture.server.url("/data"))
-        let client = try fixture.makeClient(transport: URLSessionTransport(session: URLSession(configuration: .ephemeral)))
-
-        let (away, _) = try await client.send(fixture.request("/start"))
-        let (inside, _) = try await client.send(fixture.request("/inside"))
-
-        #expect(away.status.code == 302)
-        #expect(other.authorizations(at: "/landing").isEmpty, "the token reached 127.0.0.2")
-        #expect(inside.status == .ok)
-        #expect(fixture.server.authorizations(at: "/data").count == 1)
     }
 }
