@@ -68,17 +68,25 @@ public struct Keyring: Sendable {
         KeyringBackend(rawValue: store.name) ?? .memory
     }
 
-    func recordID(_ key: String, _ kind: RecordKind) throws -> RecordID {
-        try RecordValidation.checkKey(key)
+    /// The identity of `key`; a key written (`forWriting`) must also be free of control characters.
+    func recordID(_ key: String, _ kind: RecordKind, forWriting: Bool = false) throws -> RecordID {
+        if forWriting {
+            try RecordValidation.checkNewKey(key)
+        } else {
+            try RecordValidation.checkKey(key)
+        }
         return RecordID(service: service, key: key, kind: kind)
     }
 
     // MARK: Keyed credentials
 
     /// Stores `credentials` under `key`, replacing what was there.
+    ///
+    /// A key or username with a control character (a tab, a newline, an escape …) is refused,
+    /// since both are printed one record a line; such records written by others can still be read.
     /// - Throws: `KeyringError.invalidRecord` naming the bad field (nothing is stored then), or a store error.
     public func set(_ credentials: Credentials, forKey key: String) throws {
-        let id = try recordID(key, .credentials)
+        let id = try recordID(key, .credentials, forWriting: true)
         try credentials.validate()
         try store.save(credentials.storedRecord(id: id))
         logger.debug("stored credentials", metadata: ["service": "\(service)", "key": "\(key)"])
