@@ -1,15 +1,24 @@
 import Foundation
 
-/// The advisory lock (`flock`) that writers of one keyring file take, in any process.
+/// The advisory lock (`flock`) that writers of one private file take, in any process.
 ///
-/// It lives on a separate, never-replaced file beside the keyring (`…​.lock`),
-/// because the keyring file itself is replaced by rename on every write, and a
-/// lock on a replaced file protects nothing. Each acquisition opens the lock
-/// file anew, so two threads of one process exclude each other too.
-enum FileLock {
-    /// Runs `body` while holding the exclusive lock of the keyring file at `paths`.
-    /// - Throws: `KeyringError.timedOut` when the lock is not free within `timeout`, or what `body` throws.
-    static func withExclusiveLock<Result>(_ paths: StorePaths, timeout: Duration, _ body: () throws -> Result) throws -> Result {
+/// It lives on a separate, never-replaced file beside the file it guards,
+/// because that file is replaced by rename on every write, and a lock on a
+/// replaced file protects nothing. Each acquisition opens the lock file anew, so
+/// two threads of one process exclude each other too. The lock file is opened
+/// without following a link, so a link planted in its place makes nothing elsewhere.
+package enum FileLock {
+    /// Runs `body` while holding the exclusive lock of the file at `paths`.
+    /// - Parameters:
+    ///   - operation: what waited, as `KeyringError.timedOut` names it.
+    /// - Throws: `KeyringError.timedOut` when the lock is not free within `timeout`,
+    ///   `.insecurePermissions` when the lock file is a symbolic link, or what `body` throws.
+    package static func withExclusiveLock<Result>(
+        _ paths: StorePaths,
+        timeout: Duration,
+        operation: @autoclosure () -> String,
+        _ body: () throws -> Result
+    ) throws -> Result {
         let path = paths.lock
         let descriptor = try POSIX.open(path, O_RDWR | O_CREAT, mode: FilePermissions.fileMode)
         defer { close(descriptor) }  // closing releases the lock
@@ -21,12 +30,11 @@ enum FileLock {
             }
             try OperationCancellation.check()
             guard ContinuousClock.now < deadline else {
-                let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-                throw KeyringError.timedOut(operation: "a write to \(paths.file) while another writer held its lock", seconds: seconds)
+                throw KeyringError.timedOut(operation: operation(), seconds: timeout.inSeconds)
             }
             // Polling rather than a blocking flock keeps the timeout; the pause grows
             // so a long wait costs little CPU, and stays short so a free lock is taken soon.
-            Thread.sleep(forTimeInterval: Double(pause.components.attoseconds) / 1e18)
+            Thread.sleep(forTimeInterval: pause.inSeconds)
             pause = min(pause * 2, .milliseconds(10))
         }
         return try body()
