@@ -111,8 +111,10 @@ struct EncryptedFileHostileFilesTests {
             try FileStoreFixture.writePrivate(content, to: url)
         }
 
+        /// Resolves the secret from the variable naming the file, and opens a new store with it.
         func open(_ url: URL) throws {
-            let secret: FileStoreSecret = self == .keyFile ? .keyFile(url) : .passphraseFile(url)
+            let variable = self == .keyFile ? "SWIFT_KEYRING_KEY_FILE" : "SWIFT_KEYRING_PASSPHRASE_FILE"
+            let secret = try FileStoreSecret.resolve(environment: [variable: url.path])
             _ = try EncryptedFileStore(url: try FileStoreFixture.newFileURL(), secret: secret, keyDerivation: FileStoreFixture.cheapKDF)
         }
     }
