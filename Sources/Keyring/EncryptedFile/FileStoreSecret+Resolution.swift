@@ -27,7 +27,10 @@ extension FileStoreSecret {
     /// 4. `$CREDENTIALS_DIRECTORY/swift-keyring.passphrase`, when that file exists (systemd credentials);
     /// 5. the raw 32-byte key file named by `SWIFT_KEYRING_KEY_FILE`.
     ///
-    /// Empty variables count as unset.
+    /// Empty variables count as unset. A passphrase file (3, 4) is checked here and given
+    /// back as `.passphraseFile`, so the store reads it straight into secure memory; the
+    /// passphrase in `SWIFT_KEYRING_PASSPHRASE` is readable by the user's other processes
+    /// in `/proc/PID/environ`, so prefer a file on shared machines.
     ///
     /// ```swift
     /// // In a systemd unit: LoadCredential=swift-keyring.passphrase:/etc/myapp/passphrase
@@ -38,7 +41,8 @@ extension FileStoreSecret {
     ///   - environment: where the variables are read; the process's own unless a test gives another.
     /// - Throws: `KeyringError.passphraseRequired` naming every source when none gives a secret;
     ///   `.invalidRecord` naming the variable when a passphrase file cannot be read or is empty;
-    ///   `.insecurePermissions` when other users can read the passphrase file.
+    ///   `.insecurePermissions` when the passphrase file is not a regular file, belongs to another
+    ///   user, is writable by its group, or other users can read or write it.
     public static func resolve(
         explicit: FileStoreSecret? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
