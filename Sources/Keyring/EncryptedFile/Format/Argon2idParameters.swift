@@ -9,11 +9,11 @@
 ///                                    keyDerivation: Argon2idParameters(iterations: 1, memoryKiB: 64, parallelism: 1))
 /// ```
 public struct Argon2idParameters: Sendable, Hashable, CustomStringConvertible {
-    /// Passes over memory (Argon2's t).
+    /// Passes over memory (Argon2's t), 1 to 10.
     public var iterations: UInt32
-    /// Memory used, in KiB (Argon2's m); at least 8 × `parallelism`.
+    /// Memory used, in KiB (Argon2's m); at least 8 × `parallelism`, at most 1 GiB (1048576 KiB).
     public var memoryKiB: UInt32
-    /// Lanes (Argon2's p); libgcrypt computes them one after another.
+    /// Lanes (Argon2's p), 1 to 4; libgcrypt computes them one after another.
     public var parallelism: UInt32
 
     /// The default for new files: t = 3, m = 64 MiB, p = 1. That is 0.15 to 0.3 s of one core,
