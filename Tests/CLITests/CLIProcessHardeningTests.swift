@@ -39,12 +39,16 @@ private final class WaitingTool {
     let process = Process()
     private let input = Pipe()
     private let exited = DispatchSemaphore(value: 0)
+    /// The folder of the tool's copy for user 65534, removed by `finish()`.
+    private var copyFolder: URL?
 
     /// - Parameter asOtherUser: run it as user 65534, so a test running as root can see
     ///   what `PR_SET_DUMPABLE` changes (root's own processes are owned by root anyway).
     init(asOtherUser: Bool) throws {
         let start = #"ulimit -S -c "$(ulimit -H -c)" && exec "$0" "$@""#
-        var arguments = ["-c", start, CLI.binary.path, "set", "waiting", "--username", "u", "--url", "https://example.com"]
+        let binary = asOtherUser ? try Self.copyForEveryone() : CLI.binary.path
+        if asOtherUser { copyFolder = URL(fileURLWithPath: binary).deletingLastPathComponent() }
+        var arguments = ["-c", start, binary, "set", "waiting", "--username", "u", "--url", "https://example.com"]
         if asOtherUser {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
             arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh"] + arguments
@@ -58,6 +62,17 @@ private final class WaitingTool {
         process.standardError = FileHandle.nullDevice
         process.terminationHandler = { [exited] _ in exited.signal() }
         try process.run()
+    }
+
+    /// A copy of the tool that user 65534 can run, wherever the build folder is
+    /// (a checkout under `/root` is closed to other users).
+    private static func copyForEveryone() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swift-keyring-hardening-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        let copy = folder.appendingPathComponent("swift-keyring")
+        try FileManager.default.copyItem(at: CLI.binary, to: copy)
+        #expect(chmod(copy.path, 0o755) == 0)
+        return copy.path
     }
 
     /// Whether `condition` held for the running tool (named `swift-keyring`, not the
@@ -82,5 +97,6 @@ private final class WaitingTool {
             kill(process.processIdentifier, SIGKILL)
             exited.wait()
         }
+        if let copyFolder { try? FileManager.default.removeItem(at: copyFolder) }
     }
 }
