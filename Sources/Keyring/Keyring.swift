@@ -88,14 +88,17 @@ public struct Keyring: Sendable {
     public func set(_ credentials: Credentials, forKey key: String) throws {
         let id = try recordID(key, .credentials, forWriting: true)
         try credentials.validate()
-        try store.save(credentials.storedRecord(id: id))
+        var record = credentials.storedRecord(id: id)
+        defer { record.secret.wipe() }  // the password's bytes, once the store has sealed or copied them
+        try store.save(record)
         logger.debug("stored credentials", metadata: ["service": "\(service)", "key": "\(key)"])
     }
 
     /// The credentials stored under `key`, or `nil` when there are none.
     /// - Throws: `KeyringError.locked` when they exist but cannot be read now, or another store error.
     public func credentials(forKey key: String) throws -> Credentials? {
-        guard let record = try store.record(for: try recordID(key, .credentials)) else { return nil }
+        guard var record = try store.record(for: try recordID(key, .credentials)) else { return nil }
+        defer { record.secret.wipe() }  // the password lives on in the returned String only
         return try Credentials(record: record)
     }
 
@@ -106,7 +109,8 @@ public struct Keyring: Sendable {
     /// - Throws: `KeyringError.locked` when the record exists but cannot be read now, or another store error.
     public func password(forKey key: String) throws -> String? {
         let id = try recordID(key, .credentials)
-        guard let secret = try store.secret(for: id) else { return nil }
+        guard var secret = try store.secret(for: id) else { return nil }
+        defer { secret.wipe() }
         return try Credentials.password(from: secret, of: id)
     }
 

@@ -40,7 +40,7 @@ enum GLibCall {
                 throw CancellationError()
             }
             throw GLibFailure.keyringError(
-                error, operation: operation, seconds: Deadline.seconds(deadline.timeout), timedOut: timedOut, phase: phase
+                error, operation: operation, seconds: deadline.timeout.inSeconds, timedOut: timedOut, phase: phase
             )
         }
         return result
