@@ -14,12 +14,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        // System libraries: the C workarounds live in each module's shim.h.
+        // System libraries, each behind a thin shim.h.
         .systemLibrary(
             name: "CLibSecret",
             pkgConfig: "libsecret-1",
             providers: [.apt(["libsecret-1-dev"])]
         ),
+        // The libsecret glue that is more than a call wrapper, in C files of its own.
+        .target(name: "CLibSecretShims", dependencies: ["CLibSecret"]),
         .systemLibrary(
             name: "CGcrypt",
             pkgConfig: "libgcrypt",
@@ -29,6 +31,7 @@ let package = Package(
             name: "Keyring",
             dependencies: [
                 "CLibSecret",
+                "CLibSecretShims",
                 "CGcrypt",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -67,3 +70,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The documentation plugin only when building the documentation (Scripts/docs.sh sets
+// SWIFT_KEYRING_DOCS), as GRDB does, so people who depend on the library never fetch it.
+if Context.environment["SWIFT_KEYRING_DOCS"] == "1" {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

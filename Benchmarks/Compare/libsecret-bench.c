@@ -13,10 +13,11 @@
  * the same calls go to libsecret's own encrypted file instead of the daemon.
  *
  * Built by Benchmarks/compare.sh:
- *   cc -O2 libsecret-bench.c $(pkg-config --cflags --libs libsecret-1)
- * It takes the schema from the library's shim (Sources/CLibSecret/shim.h).
+ *   cc -O2 -I Sources/CLibSecretShims/include libsecret-bench.c Sources/CLibSecretShims/schema.c \
+ *      $(pkg-config --cflags --libs libsecret-1)
+ * It takes the schema from the library's C glue (Sources/CLibSecretShims/schema.c).
  */
-#include "../../Sources/CLibSecret/shim.h"
+#include "CLibSecretShims.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

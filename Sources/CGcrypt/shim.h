@@ -1,6 +1,9 @@
 #ifndef SWIFT_KEYRING_CGCRYPT_SHIM_H
 #define SWIFT_KEYRING_CGCRYPT_SHIM_H
+#include <errno.h>
 #include <gcrypt.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 
 /*
  * gcry_control is variadic, which Swift cannot call, so every use of it lives
@@ -48,6 +51,25 @@ static inline void skr_wipe(void *bytes, size_t count) {
     while (count--) {
         *cursor++ = 0;
     }
+}
+
+/*
+ * Keeps this process's memory out of core dumps and away from other processes
+ * of the same user: a core-file limit of zero, and PR_SET_DUMPABLE 0, which
+ * also stops ptrace attaches and reads of /proc/PID/mem by anyone without
+ * CAP_SYS_PTRACE. prctl is variadic, which Swift cannot call, hence this shim.
+ *
+ * Returns 0 when both took effect, else the errno of the first that failed.
+ */
+static inline int skr_process_forbid_dumps(void) {
+    struct rlimit none = { 0, 0 };
+    if (setrlimit(RLIMIT_CORE, &none) != 0) {
+        return errno;
+    }
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) {
+        return errno;
+    }
+    return 0;
 }
 
 #endif

@@ -26,18 +26,22 @@ extension Credentials {
 
     /// Rebuilds credentials from a stored record, refusing one that no longer
     /// reads as valid credentials (for example an item another program wrote).
+    ///
+    /// A username with control characters is returned as stored: only new records are
+    /// refused them, so one written by another program stays readable (and removable).
     init(record: StoredRecord) throws {
         let password = try Self.password(from: record.secret, of: record.id)
         guard let url = URL(string: record.metadata.url) else {
             throw KeyringError.invalidRecord(field: "url", reason: "the stored URL of \(record.id) does not parse")
         }
-        try self.init(
-            username: record.metadata.username,
+        self.init(
+            unvalidatedUsername: record.metadata.username,
             password: password,
             url: url,
             syncEnabled: record.metadata.syncEnabled,
             backgroundAccess: record.metadata.backgroundAccess
         )
+        try RecordValidation.checkStoredCredentials(self)
     }
 }
 

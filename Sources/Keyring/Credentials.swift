@@ -15,7 +15,8 @@ public struct Credentials: Sendable, Hashable {
     public var username: String
     /// The password: any Unicode text, kept exactly (a NUL character included).
     public var password: String
-    /// Where the account lives: an `http` or `https` URL with a host, and no password in it.
+    /// Where the account lives: an `http` or `https` URL with a host, and neither a password nor a fragment in it.
+    /// The URL is metadata, kept as a plain attribute and shown by `list`: a secret in its query is not protected.
     public var url: URL
     /// The sync flag. Linux has no keychain sync: the flag is stored and returned
     /// unchanged, and `list` can filter on it, so an app can keep the same meaning
@@ -35,19 +36,28 @@ public struct Credentials: Sendable, Hashable {
         syncEnabled: Bool = false,
         backgroundAccess: Bool = false
     ) throws {
+        self.init(
+            unvalidatedUsername: username, password: password, url: url,
+            syncEnabled: syncEnabled, backgroundAccess: backgroundAccess
+        )
+        try validate()
+    }
+
+    /// The fields as given, for a record read back that is checked with the stored rules instead.
+    init(unvalidatedUsername username: String, password: String, url: URL, syncEnabled: Bool, backgroundAccess: Bool) {
         self.username = username
         self.password = password
         self.url = url
         self.syncEnabled = syncEnabled
         self.backgroundAccess = backgroundAccess
-        try validate()
     }
 
     /// Checks every field, as `Keyring` does before storing.
     ///
-    /// The checks are `Validator` rules: a non-empty username without NUL, a
-    /// password of at most 1 MiB, and an `http`/`https` URL with a host and no
-    /// password in it, each name at most 4096 UTF-8 bytes.
+    /// The checks are `Validator` rules: a non-empty username without NUL or
+    /// other control characters, a password of at most 1 MiB, and an
+    /// `http`/`https` URL with a host and neither a password nor a fragment in
+    /// it, each name at most 4096 UTF-8 bytes.
     /// - Throws: `KeyringError.invalidRecord` for the first rule that fails.
     public func validate() throws {
         try RecordValidation.checkCredentials(self)
@@ -67,6 +77,6 @@ extension Credentials: CustomStringConvertible, CustomDebugStringConvertible {
             + "syncEnabled: \(syncEnabled), backgroundAccess: \(backgroundAccess))"
     }
 
-    /// The same as `description`, so debugger and `dump` output hide the password too.
+    /// The same as `description`; `dump` and the debugger read `customMirror`, which hides the password too.
     public var debugDescription: String { description }
 }

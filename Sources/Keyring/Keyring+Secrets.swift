@@ -5,17 +5,21 @@ import Foundation
 /// session layer build on these calls.
 extension Keyring {
     /// Stores `secret` under `key`, replacing what was there. Any bytes round-trip.
-    /// - Throws: `KeyringError.invalidRecord` for an empty key or a secret over 16 MiB.
+    /// - Throws: `KeyringError.invalidRecord` for an empty key, one with a control character, or a secret over 16 MiB.
     public func setSecret(_ secret: Data, forKey key: String) throws {
-        let id = try recordID(key, .secret)
+        let id = try recordID(key, .secret, forWriting: true)
         try RecordValidation.checkSecret(secret)
-        try store.save(StoredRecord(id: id, metadata: RecordMetadata(), secret: Array(secret)))
+        var record = StoredRecord(id: id, metadata: RecordMetadata(), secret: Array(secret))
+        defer { record.secret.wipe() }  // our copy of the bytes, once the store has sealed or copied them
+        try store.save(record)
         logger.debug("stored secret", metadata: ["service": "\(service)", "key": "\(key)"])
     }
 
     /// The secret stored under `key`, or `nil` when there is none.
     public func secret(forKey key: String) throws -> Data? {
-        try store.record(for: try recordID(key, .secret)).map { Data($0.secret) }
+        guard var record = try store.record(for: try recordID(key, .secret)) else { return nil }
+        defer { record.secret.wipe() }
+        return Data(record.secret)
     }
 
     /// Removes the secret stored under `key`; `false` when there was none.

@@ -68,26 +68,37 @@ public struct Keyring: Sendable {
         KeyringBackend(rawValue: store.name) ?? .memory
     }
 
-    func recordID(_ key: String, _ kind: RecordKind) throws -> RecordID {
-        try RecordValidation.checkKey(key)
+    /// The identity of `key`; a key written (`forWriting`) must also be free of control characters.
+    func recordID(_ key: String, _ kind: RecordKind, forWriting: Bool = false) throws -> RecordID {
+        if forWriting {
+            try RecordValidation.checkNewKey(key)
+        } else {
+            try RecordValidation.checkKey(key)
+        }
         return RecordID(service: service, key: key, kind: kind)
     }
 
     // MARK: Keyed credentials
 
     /// Stores `credentials` under `key`, replacing what was there.
+    ///
+    /// A key or username with a control character (a tab, a newline, an escape …) is refused,
+    /// since both are printed one record a line; such records written by others can still be read.
     /// - Throws: `KeyringError.invalidRecord` naming the bad field (nothing is stored then), or a store error.
     public func set(_ credentials: Credentials, forKey key: String) throws {
-        let id = try recordID(key, .credentials)
+        let id = try recordID(key, .credentials, forWriting: true)
         try credentials.validate()
-        try store.save(credentials.storedRecord(id: id))
+        var record = credentials.storedRecord(id: id)
+        defer { record.secret.wipe() }  // the password's bytes, once the store has sealed or copied them
+        try store.save(record)
         logger.debug("stored credentials", metadata: ["service": "\(service)", "key": "\(key)"])
     }
 
     /// The credentials stored under `key`, or `nil` when there are none.
     /// - Throws: `KeyringError.locked` when they exist but cannot be read now, or another store error.
     public func credentials(forKey key: String) throws -> Credentials? {
-        guard let record = try store.record(for: try recordID(key, .credentials)) else { return nil }
+        guard var record = try store.record(for: try recordID(key, .credentials)) else { return nil }
+        defer { record.secret.wipe() }  // the password lives on in the returned String only
         return try Credentials(record: record)
     }
 
@@ -98,7 +109,8 @@ public struct Keyring: Sendable {
     /// - Throws: `KeyringError.locked` when the record exists but cannot be read now, or another store error.
     public func password(forKey key: String) throws -> String? {
         let id = try recordID(key, .credentials)
-        guard let secret = try store.secret(for: id) else { return nil }
+        guard var secret = try store.secret(for: id) else { return nil }
+        defer { secret.wipe() }
         return try Credentials.password(from: secret, of: id)
     }
 

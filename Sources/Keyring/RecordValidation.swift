@@ -23,11 +23,29 @@ enum RecordValidation {
         ]
     }
 
-    static let credentials = Validator<Credentials>()
+    /// Refuses the C0 controls (but NUL, which has its own rule), DEL and the C1 controls.
+    ///
+    /// `list` prints names one record a line, tab-separated, to a terminal: a tab or a
+    /// newline in a name would forge a record, an ESC would drive the terminal.
+    static func printableRule<Root>() -> ValidationRule<Root, String> {
+        .custom("must not contain control characters (such as a tab, a newline or an escape)") { name in
+            !name.unicodeScalars.contains { $0.value != 0 && $0.isControlCharacter }
+        }
+    }
+
+    /// The rules of credentials as they are read back: what a store may hold, written
+    /// by an older version or by another program, and can still be returned as it is.
+    static let storedCredentials = Validator<Credentials>()
         .field("username", \.username, rules: nameRules())
         .field("password", \.password, .maxLength(maximumPasswordBytes, in: .utf8Bytes, message: .reason("is longer than 1 MiB")))
         .field("url", \.url.absoluteString, displayName: "URL", rules: nameRules())
         .field("url", \.url, displayName: "URL", rules: urlRules)
+
+    /// The rules of new credentials: the stored ones, a username without control
+    /// characters, and a URL without a fragment.
+    static let credentials = storedCredentials
+        .field("username", \.username, rules: [printableRule()])
+        .field("url", \.url, displayName: "URL", rules: newURLRules)
 
     /// An `http` or `https` URL with a host and no password. A URL without a
     /// scheme fails only the first rule, so it is told what is wrong once.
@@ -44,6 +62,12 @@ enum RecordValidation {
         .custom("must not contain a password; store it as the password") { $0.password == nil },
     ]
 
+    /// What only a new URL is refused: a fragment is never sent to a server, so one in a
+    /// stored URL is only a place for a secret (an OAuth `#access_token=`) to leak into.
+    private static let newURLRules: [ValidationRule<Credentials, URL>] = [
+        .custom("must not contain a fragment (#…)") { $0.fragment == nil },
+    ]
+
     private static let secretSize = Validator<Int>()
         .field("secret", \.self, .custom("is longer than 16 MiB") { $0 <= maximumSecretBytes })
 
@@ -56,20 +80,40 @@ enum RecordValidation {
 
     private static let service = Validator<String>().field("service", \.self, rules: nameRules())
     private static let key = Validator<String>().field("key", \.self, rules: nameRules())
+    private static let newKey = Validator<String>().field("key", \.self, rules: nameRules() + [printableRule()])
 
     static func checkService(_ service: String) throws {
         try check(service, with: Self.service)
     }
 
+    /// Checks a key that is read or removed: one with control characters, written by
+    /// another program or an older version, can still be reached.
     static func checkKey(_ key: String) throws {
         try check(key, with: Self.key)
+    }
+
+    /// Checks a key that is written: no control characters either.
+    static func checkNewKey(_ key: String) throws {
+        try check(key, with: Self.newKey)
     }
 
     static func checkCredentials(_ credentials: Credentials) throws {
         try check(credentials, with: Self.credentials)
     }
 
+    static func checkStoredCredentials(_ credentials: Credentials) throws {
+        try check(credentials, with: Self.storedCredentials)
+    }
+
     static func checkSecret(_ secret: some Collection) throws {
         try check(secret.count, with: secretSize)
+    }
+}
+
+extension Unicode.Scalar {
+    /// Whether this is a C0 control, DEL, or a C1 control: what `set` refuses in a
+    /// key or username, and what the tool escapes when it prints one.
+    package var isControlCharacter: Bool {
+        value < 0x20 || (0x7F...0x9F).contains(value)
     }
 }

@@ -47,10 +47,13 @@ public final class Session<Property: SessionProperty>: Sendable {
     ///     With none, the session is always logged out.
     ///   - stateDirectory: the folder of the state file; when `nil`,
     ///     `$XDG_STATE_HOME/swift-keyring/<service>/` (default `~/.local/state/…`) read from `environment`.
+    ///     Like the keyring file's folder, it is made with mode 0700, and an existing one must be yours and 0700.
     ///   - environment: where `XDG_STATE_HOME` and `HOME` are read from.
     ///   - lockTimeout: how long a write waits for another writer of the state file.
     /// - Throws: `KeyringError.invalidRecord` naming a required property that is persisted;
-    ///   `KeyringError.damaged` naming the state file when it cannot be parsed; a keyring error.
+    ///   `KeyringError.damaged` naming the state file when it cannot be parsed;
+    ///   `KeyringError.insecurePermissions` when the state folder or file is open to others, belongs
+    ///   to another user, or is a symbolic link; a keyring error.
     public init(
         keyring: Keyring,
         requiredProperties: [Property],

@@ -27,6 +27,10 @@ struct DoctorReport: Encodable {
         var mode: String?
         var folderMode: String?
         var problem: String?
+        /// How the file's key is made, read from its header without the passphrase.
+        var keyDerivation: String?
+        /// Why that is a concern (weaker than the default, or a header that would be refused).
+        var keyDerivationProblem: String?
     }
 
     var store: String
@@ -67,7 +71,9 @@ struct DoctorReport: Encodable {
                 exists: location.exists,
                 mode: location.filePermissions.map(octal),
                 folderMode: location.folderPermissions.map(octal),
-                problem: location.permissionProblem
+                problem: location.permissionProblem,
+                keyDerivation: location.keyDerivation,
+                keyDerivationProblem: location.keyDerivationProblem
             ),
             libsecret: SecretServiceStore.libsecretVersion,
             libgcrypt: EncryptedFileStore.libgcryptVersion
@@ -88,6 +94,8 @@ struct DoctorReport: Encodable {
             "file:             \(file.path)",
             "file permissions: " + (file.exists ? "\(file.mode ?? "?") in a \(file.folderMode ?? "?") folder" : "no file yet")
                 + (file.problem.map { " — unsafe: \($0)" } ?? ""),
+            "key derivation:   " + (file.keyDerivation ?? (file.exists ? "unknown" : "no file yet"))
+                + (file.keyDerivationProblem.map { " — warning: \($0)" } ?? ""),
             "libsecret:        \(libsecret)",
             "libgcrypt:        \(libgcrypt)",
         ]

@@ -18,7 +18,7 @@ enum KeyringOpener {
     private static func askPassphrase(for file: URL, sources: [String]) throws -> FileStoreSecret {
         let passphrase: String
         if FileManager.default.fileExists(atPath: file.path) {
-            guard let entered = Terminal.readSecret(prompt: "Passphrase for \(file.path): ") else {
+            guard let entered = try Terminal.readSecret(prompt: "Passphrase for \(file.path): ", field: "passphrase") else {
                 throw KeyringError.passphraseRequired(sources: sources)
             }
             passphrase = entered

@@ -3,13 +3,10 @@ import Foundation
 /// Reading a secret piped to the tool.
 enum StandardInput {
     /// Everything on standard input as UTF-8 text, with one trailing newline removed and nothing else,
-    /// so a password with spaces, quotes or a final `\r` arrives exactly.
+    /// so a password with spaces, quotes, a leading U+FEFF or a final `\r` arrives exactly.
     static func readSecret(field: String) throws -> String {
         var bytes = FileHandle.standardInput.readDataToEndOfFile()
         if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
-        guard let text = String(data: bytes, encoding: .utf8) else {
-            throw CommandFailure(message: "The \(field) on standard input is not UTF-8 text.", status: ExitStatus.invalidInput)
-        }
-        return text
+        return try SecretText.decode(bytes, field: field)
     }
 }

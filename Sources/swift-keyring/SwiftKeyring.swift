@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Keyring
 import Logging
 
 /// The `swift-keyring` command: store, read, list and remove credentials from a shell or a script.
@@ -26,6 +27,9 @@ struct SwiftKeyring: ParsableCommand {
     )
 
     static func main() {
+        // Before any secret is read: a crash must not write the passphrase or a
+        // password to a core file, and other processes of this user must not read them.
+        ProcessHardening.forbidDumps()
         let word = ProcessInfo.processInfo.environment["SWIFT_KEYRING_LOG_LEVEL"] ?? ""
         let level = Logger.Level(rawValue: word.lowercased()) ?? .warning
         LoggingSystem.bootstrap { label in

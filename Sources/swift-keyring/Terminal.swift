@@ -7,7 +7,8 @@ enum Terminal {
     static var isInteractive: Bool { isatty(STDIN_FILENO) == 1 }
 
     /// Asks for a secret with echo off; `nil` at end of input.
-    static func readSecret(prompt: String) -> String? {
+    /// - Throws: `CommandFailure` (65) when the line is not UTF-8, exactly as for a piped secret.
+    static func readSecret(prompt: String, field: String) throws -> String? {
         FileHandle.standardError.write(Data(prompt.utf8))
         var saved = termios()
         let hasTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
@@ -22,12 +23,30 @@ enum Terminal {
                 FileHandle.standardError.write(Data("\n".utf8))
             }
         }
-        return readLine(strippingNewline: true)
+        return try readLineBytes().map { try SecretText.decode($0, field: field) }
+    }
+
+    /// One line of standard input as bytes, without its `\n`; `nil` at end of input.
+    ///
+    /// Read a byte at a time from the descriptor rather than with `readLine`, which
+    /// repairs invalid UTF-8 into U+FFFD and would change a password silently.
+    private static func readLineBytes() -> [UInt8]? {
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = read(STDIN_FILENO, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            guard count == 1 else { return line.isEmpty ? nil : line }
+            if byte == UInt8(ascii: "\n") { return line }
+            line.append(byte)
+        }
     }
 
     /// Asks for a new secret twice, and fails when the two differ.
     static func readNewSecret(what: String) throws -> String {
-        guard let first = readSecret(prompt: "\(what): "), let second = readSecret(prompt: "Repeat \(what.lowercased()): ") else {
+        let field = what.lowercased()
+        guard let first = try readSecret(prompt: "\(what): ", field: field),
+              let second = try readSecret(prompt: "Repeat \(field): ", field: field) else {
             throw CommandFailure(message: "No \(what.lowercased()) was entered.", status: ExitStatus.invalidInput)
         }
         guard first == second else {

@@ -49,7 +49,7 @@ struct CLIExitStatusTests {
         let result = try CLI.run(["set", "--username", "a", "--url", "https://x.example"],
                                  stdinBytes: Data([0x70, 0xFF, 0xFE, 0x0A]), environment: env)
         #expect(result.status == 65)
-        #expect(result.stderr == "swift-keyring: The password on standard input is not UTF-8 text.\n")
+        #expect(result.stderr == "swift-keyring: The password is not UTF-8 text; nothing was changed.\n")
         #expect(try CLI.run(["get"], environment: env).status == 1)
     }
 

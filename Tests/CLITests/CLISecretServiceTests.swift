@@ -59,3 +59,38 @@ struct CLISecretServiceTests {
         _ = try CLI.run(["remove-all", "--yes"], environment: env)
     }
 }
+
+extension CLISecretServiceTests {
+    @Test("An item another client stored with control characters is listed on one line, escaped; --json is exact")
+    func foreignControlCharacters() throws {
+        let sandbox = try Sandbox()
+        let service = "cli.\(UUID().uuidString.lowercased())"
+        let env = try environment(sandbox, service: service)
+        let key = "k\u{1B}]0;owned\u{7}\\"
+        let username = "alice\thttps://x\t-\nroot\tadmin\u{9B}"
+        let store = Process()
+        store.executableURL = URL(fileURLWithPath: "/usr/bin/secret-tool")
+        store.arguments = [
+            "store", "--label", "planted", "tag", "swift-keyring", "service", service, "key", key, "kind", "credentials",
+            "username", username, "url", "https://example.com", "sync", "false", "background-access", "false",
+        ]
+        store.environment = env
+        let input = Pipe()
+        store.standardInput = input
+        try store.run()
+        input.fileHandleForWriting.write(Data("planted-pw".utf8))
+        try input.fileHandleForWriting.close()
+        store.waitUntilExit()
+        try #require(store.terminationStatus == 0, "secret-tool store failed")
+
+        let list = try CLI.run(["list"], environment: env)
+        #expect(list.status == 0)
+        #expect(list.stdout == "k\\e]0;owned\\x07\\\\\talice\\thttps://x\\t-\\nroot\\tadmin\\u{9B}\thttps://example.com\t-\n")
+        let json = try CLI.run(["list", "--json"], environment: env)
+        let objects = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(objects.count == 1)
+        #expect(objects.first?["key"] as? String == key)
+        #expect(objects.first?["username"] as? String == username)
+        _ = try CLI.run(["remove-all", "--yes"], environment: env)
+    }
+}

@@ -13,6 +13,8 @@ struct CredentialsValidationTests {
         ("https://", "must name a host"),
         ("http:///path-without-host", "must name a host"),
         ("https://user:secret@example.com/", "must not contain a password; store it as the password"),
+        ("https://example.com/#token=abc", "must not contain a fragment (#…)"),
+        ("https://example.com/#", "must not contain a fragment (#…)"),
     ]
 
     @Test("Refused URLs name the field and the reason", arguments: refusedURLs)
@@ -53,6 +55,48 @@ struct CredentialsValidationTests {
         }
     }
 
+    static let controls: [String] = ["\t", "\n", "\r", "\u{1B}[2J", "\u{7F}", "\u{85}", "\u{9B}31m"]
+
+    @Test("A control character in a username or a key is refused, naming the field", arguments: controls)
+    func controlCharacters(control: String) throws {
+        let reason = "must not contain control characters (such as a tab, a newline or an escape)"
+        #expect(throws: KeyringError.invalidRecord(field: "username", reason: reason)) {
+            try Credentials(username: "alice\(control)root", password: "pw", url: Samples.url)
+        }
+        let keyring = try Keyring(service: "com.example.test", store: MemoryStore())
+        #expect(throws: KeyringError.invalidRecord(field: "key", reason: reason)) {
+            try keyring.set(Samples.credentials(), forKey: "work\(control)x")
+        }
+        #expect(throws: KeyringError.invalidRecord(field: "key", reason: reason)) {
+            try keyring.setSecret(Data("s".utf8), forKey: "work\(control)x")
+        }
+        #expect(try keyring.list().isEmpty)
+        #expect(try keyring.secretKeys().isEmpty)
+    }
+
+    @Test("Printable text beyond ASCII is still a valid username and key")
+    func printableNames() throws {
+        let keyring = try Keyring(service: "com.example.test", store: MemoryStore())
+        try keyring.set(Samples.credentials("zoë 🔑 ключ"), forKey: "work ümlaut")
+        #expect(try keyring.credentials(forKey: "work ümlaut")?.username == "zoë 🔑 ключ")
+    }
+
+    @Test("A record stored before (or by another program) with a control character or a fragment is read back as it is, and removed")
+    func foreignControlCharacters() throws {
+        let store = MemoryStore()
+        let keyring = try Keyring(service: "com.example.test", store: store)
+        let username = "alice\thttps://x\t-\nroot"
+        let id = RecordID(service: "com.example.test", key: "k\u{1B}[31m", kind: .credentials)
+        let metadata = RecordMetadata(username: username, url: "https://example.com/#old")
+        try store.save(StoredRecord(id: id, metadata: metadata, secret: Array("pw".utf8)))
+
+        #expect(try keyring.list().map(\.username) == [username])
+        let read = try keyring.credentials(forKey: id.key)
+        #expect(read?.username == username)
+        #expect(read?.url.absoluteString == "https://example.com/#old")
+        #expect(try keyring.remove(forKey: id.key))
+    }
+
     @Test("A password over 1 MiB is refused, not truncated")
     func hugePassword() throws {
         let huge = String(repeating: "x", count: (1 << 20) + 1)
@@ -67,7 +111,8 @@ struct CredentialsValidationTests {
         let credentials = try Samples.credentials(password: secret)
         var dumped = ""
         dump(credentials, to: &dumped)
-        for text in [credentials.description, credentials.debugDescription, "\(credentials)", String(reflecting: credentials)] {
+        #expect(dumped.contains("<\(secret.utf8.count) bytes hidden>"))
+        for text in [credentials.description, credentials.debugDescription, "\(credentials)", String(reflecting: credentials), dumped] {
             #expect(!text.contains(secret))
             #expect(text.contains("alice"))
         }

@@ -89,9 +89,12 @@ struct EncryptedFileSecretTests {
         #expect(try FileStoreSecret.resolve(explicit: .passphrase("explicit"), environment: environment) == .passphrase("explicit"))
         #expect(try FileStoreSecret.resolve(environment: environment) == .passphrase("from the variable"))
         environment["SWIFT_KEYRING_PASSPHRASE"] = ""
-        #expect(try FileStoreSecret.resolve(environment: environment) == .passphrase("from a file"))
+        // A passphrase file is named, not read into a String: the store reads it into secure memory.
+        let passphraseFile = URL(fileURLWithPath: environment["SWIFT_KEYRING_PASSPHRASE_FILE"]!)
+        #expect(try FileStoreSecret.resolve(environment: environment) == .passphraseFile(passphraseFile))
         environment["SWIFT_KEYRING_PASSPHRASE_FILE"] = nil
-        #expect(try FileStoreSecret.resolve(environment: environment) == .passphrase("from systemd"))
+        let credential = URL(fileURLWithPath: environment["CREDENTIALS_DIRECTORY"]!).appendingPathComponent("swift-keyring.passphrase")
+        #expect(try FileStoreSecret.resolve(environment: environment) == .passphraseFile(credential))
         environment["CREDENTIALS_DIRECTORY"] = try TemporaryFolder.make().path  // holds no credential
         #expect(try FileStoreSecret.resolve(environment: environment) == .keyFile(URL(fileURLWithPath: environment["SWIFT_KEYRING_KEY_FILE"]!)))
     }

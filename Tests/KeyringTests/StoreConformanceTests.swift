@@ -9,12 +9,12 @@ struct StoreConformanceTests {
     func fieldsRoundTrip(store: TestStore) throws {
         let keyring = try store.makeKeyring()
         defer { _ = try? keyring.removeAll() }
-        let url = URL(string: "HTTPS://Example.com:8443/path?q=1#frag")!
+        let url = URL(string: "HTTPS://Example.com:8443/path?q=1&r=%20")!
         let stored = try Samples.credentials("bøb 🦊", url: url, sync: true, background: true)
         try keyring.set(stored, forKey: "work ключ 🔑")
         let read = try #require(try keyring.credentials(forKey: "work ключ 🔑"))
         #expect(read == stored)
-        #expect(read.url.absoluteString == "HTTPS://Example.com:8443/path?q=1#frag")
+        #expect(read.url.absoluteString == "HTTPS://Example.com:8443/path?q=1&r=%20")
         #expect(read.syncEnabled && read.backgroundAccess)
     }
 

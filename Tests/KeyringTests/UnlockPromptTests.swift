@@ -1,6 +1,7 @@
 import Foundation
-@testable import Keyring
 import Testing
+
+@testable import Keyring
 
 /// What a person at a desktop sees when the keyring is locked: gnome-keyring asks
 /// them for the password through its prompter (here gcr's mock prompter, which

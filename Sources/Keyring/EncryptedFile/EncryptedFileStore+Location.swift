@@ -14,13 +14,7 @@ extension EncryptedFileStore {
         if let file = environment[fileVariable], !file.isEmpty {
             return URL(fileURLWithPath: file)
         }
-        let dataHome: URL
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            dataHome = URL(fileURLWithPath: xdg, isDirectory: true)
-        } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-            dataHome = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/share", isDirectory: true)
-        }
+        let dataHome = URL(fileURLWithPath: XDGBaseDirectory.data.path(environment: environment), isDirectory: true)
         return dataHome.appendingPathComponent("swift-keyring", isDirectory: true).appendingPathComponent("keyring.skr")
     }
 

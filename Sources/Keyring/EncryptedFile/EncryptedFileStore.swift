@@ -85,7 +85,7 @@ public final class EncryptedFileStore: CredentialStore {
     ) throws -> FileStoreState {
         // The KDF runs before taking the lock, so other writers do not wait for it.
         let (header, keys) = try FileHeader.new(for: material, parameters: parameters)
-        return try FileLock.withExclusiveLock(paths, timeout: lockTimeout) {
+        return try Self.withWriteLock(paths, timeout: lockTimeout) {
             if let existing = try FileStoreState.read(paths, material: material) { return existing }
             var state = FileStoreState(material: material, header: header, keys: keys)
             var records = [RecordID: SealedRecord]()
@@ -173,7 +173,7 @@ public final class EncryptedFileStore: CredentialStore {
     public func changePassphrase(to newSecret: FileStoreSecret) throws {
         let material = try SecretMaterial(newSecret)
         let (header, keys) = try FileHeader.new(for: material, parameters: keyDerivation)
-        try FileLock.withExclusiveLock(paths, timeout: lockTimeout) {
+        try Self.withWriteLock(paths, timeout: lockTimeout) {
             try state.withLock { state in
                 try state.refresh(paths)
                 var next = FileStoreState(material: material, header: header, keys: keys)
@@ -193,7 +193,7 @@ public final class EncryptedFileStore: CredentialStore {
     private func modify<Result>(
         _ change: (inout [RecordID: SealedRecord], FileKeys, [UInt8]) throws -> (Result, Bool)
     ) throws -> Result {
-        try FileLock.withExclusiveLock(paths, timeout: lockTimeout) {
+        try Self.withWriteLock(paths, timeout: lockTimeout) {
             try state.withLock { state in
                 try state.refresh(paths)
                 var records = state.records
@@ -202,5 +202,12 @@ public final class EncryptedFileStore: CredentialStore {
                 return result
             }
         }
+    }
+
+    /// Runs `body` holding the file's write lock (see `FileLock`).
+    private static func withWriteLock<Result>(_ paths: StorePaths, timeout: Duration, _ body: () throws -> Result) throws -> Result {
+        try FileLock.withExclusiveLock(
+            paths, timeout: timeout, operation: "a write to \(paths.file) while another writer held its lock", body
+        )
     }
 }

@@ -27,7 +27,10 @@ extension FileStoreSecret {
     /// 4. `$CREDENTIALS_DIRECTORY/swift-keyring.passphrase`, when that file exists (systemd credentials);
     /// 5. the raw 32-byte key file named by `SWIFT_KEYRING_KEY_FILE`.
     ///
-    /// Empty variables count as unset.
+    /// Empty variables count as unset. A passphrase file (3, 4) is checked here and given
+    /// back as `.passphraseFile`, so the store reads it straight into secure memory; the
+    /// passphrase in `SWIFT_KEYRING_PASSPHRASE` is readable by the user's other processes
+    /// in `/proc/PID/environ`, so prefer a file on shared machines.
     ///
     /// ```swift
     /// // In a systemd unit: LoadCredential=swift-keyring.passphrase:/etc/myapp/passphrase
@@ -38,7 +41,8 @@ extension FileStoreSecret {
     ///   - environment: where the variables are read; the process's own unless a test gives another.
     /// - Throws: `KeyringError.passphraseRequired` naming every source when none gives a secret;
     ///   `.invalidRecord` naming the variable when a passphrase file cannot be read or is empty;
-    ///   `.insecurePermissions` when other users can read the passphrase file.
+    ///   `.insecurePermissions` when the passphrase file is not a regular file, belongs to another
+    ///   user, is writable by its group, or other users can read or write it.
     public static func resolve(
         explicit: FileStoreSecret? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
@@ -47,13 +51,17 @@ extension FileStoreSecret {
         if let passphrase = nonEmpty(environment[passphraseVariable]) {
             return .passphrase(passphrase)
         }
+        // A passphrase file is checked here, so a bad one is reported under the variable that
+        // named it, and read again into secure memory when a store opens.
         if let path = nonEmpty(environment[passphraseFileVariable]) {
-            return .passphrase(try readPassphrase(at: path, field: passphraseFileVariable))
+            _ = try passphrase(inFile: path, field: passphraseFileVariable)
+            return .passphraseFile(URL(fileURLWithPath: path))
         }
         if let folder = nonEmpty(environment["CREDENTIALS_DIRECTORY"]) {
             let path = URL(fileURLWithPath: folder).appendingPathComponent(credentialName).path
             if try POSIX.statIfPresent(path) != nil {
-                return .passphrase(try readPassphrase(at: path, field: "$CREDENTIALS_DIRECTORY/\(credentialName)"))
+                _ = try passphrase(inFile: path, field: "$CREDENTIALS_DIRECTORY/\(credentialName)")
+                return .passphraseFile(URL(fileURLWithPath: path))
             }
         }
         if let path = nonEmpty(environment[keyFileVariable]) {
@@ -67,18 +75,45 @@ extension FileStoreSecret {
         return value
     }
 
-    /// The passphrase in a file: its text less one final `\n` or `\r\n`, which editors and `echo` add.
-    private static func readPassphrase(at path: String, field: String) throws -> String {
-        var bytes = try SecretFile.read(path, field: field)
-        defer { bytes.wipe() }
-        if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
-        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-        guard !bytes.isEmpty else {
+    /// The passphrase in a file, in secure memory: its text less one final `\n` or `\r\n`,
+    /// which editors and `echo` add, in Unicode normalisation form C.
+    ///
+    /// ASCII text (normalised already) never leaves secure memory. Other text is
+    /// normalised through a `String`, which leaves a copy in ordinary memory.
+    /// - Throws: `.invalidRecord` naming `field` when the file is empty or not UTF-8, or what `SecretFile.read` throws.
+    static func passphrase(inFile path: String, field: String) throws -> SecureBytes {
+        let content = try SecretFile.read(path, field: field)
+        let length = content.withBytes { bytes in
+            var length = bytes.count
+            if length > 0, bytes[length - 1] == UInt8(ascii: "\n") { length -= 1 }
+            if length > 0, bytes[length - 1] == UInt8(ascii: "\r") { length -= 1 }
+            return length
+        }
+        guard length > 0 else {
             throw KeyringError.invalidRecord(field: field, reason: "the file \(path) is empty")
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw KeyringError.invalidRecord(field: field, reason: "the file \(path) is not UTF-8 text")
+        return try content.withBytes { bytes in
+            let text = UnsafeRawBufferPointer(rebasing: bytes[..<length])
+            guard isUTF8(text) else {
+                throw KeyringError.invalidRecord(field: field, reason: "the file \(path) is not UTF-8 text")
+            }
+            if text.allSatisfy({ $0 < 0x80 }) {
+                return try SecureBytes(copying: text)
+            }
+            return try SecureBytes(copying: String(decoding: text, as: UTF8.self).precomposedStringWithCanonicalMapping.utf8)
         }
-        return text
+    }
+
+    /// Whether `bytes` are valid UTF-8, checked without making a `String` of them.
+    private static func isUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
     }
 }

@@ -14,7 +14,13 @@ public enum FileStoreSecret: Sendable, Equatable, CustomStringConvertible, Custo
     /// A passphrase; its UTF-8 bytes in Unicode normalisation form C are what the KDF sees,
     /// so the same text typed on any system opens the file.
     case passphrase(String)
-    /// A file holding exactly 32 raw bytes, the key itself; other users must not be able to read it.
+    /// A file whose content, less one final newline, is the passphrase (what `resolve` gives for
+    /// `SWIFT_KEYRING_PASSPHRASE_FILE` and systemd credentials). It is read straight into
+    /// libgcrypt's secure memory each time a store opens, so an ASCII passphrase never
+    /// passes through a `String`; other users must not be able to read it, and only its owner write it.
+    case passphraseFile(URL)
+    /// A file holding exactly 32 raw bytes, the key itself, read straight into secure memory;
+    /// other users must not be able to read it, and only its owner write it.
     case keyFile(URL)
     /// 32 raw bytes, the key itself.
     case key(Data)
@@ -23,6 +29,7 @@ public enum FileStoreSecret: Sendable, Equatable, CustomStringConvertible, Custo
     public var description: String {
         switch self {
         case .passphrase: return "passphrase (hidden)"
+        case .passphraseFile(let url): return "passphrase file at \(url.path)"
         case .keyFile(let url): return "key file at \(url.path)"
         case .key(let key): return "raw key (\(key.count) bytes, hidden)"
         }

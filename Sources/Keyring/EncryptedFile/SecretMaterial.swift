@@ -14,25 +14,31 @@ enum SecretMaterial: Sendable {
                 throw KeyringError.invalidRecord(field: "passphrase", reason: "must not be empty")
             }
             self = .passphrase(try SecureBytes(copying: text.precomposedStringWithCanonicalMapping.utf8))
+        case .passphraseFile(let url):
+            self = .passphrase(try FileStoreSecret.passphrase(inFile: url.path, field: "passphrase file"))
         case .key(let data):
             var bytes = Array(data)
             defer { bytes.wipe() }
             self = .key(try Self.checkedKey(bytes, field: "key", origin: "the key"))
         case .keyFile(let url):
-            var bytes = try SecretFile.read(url.path, field: "key file")
-            defer { bytes.wipe() }
-            self = .key(try Self.checkedKey(bytes, field: "key file", origin: url.path))
+            let key = try SecretFile.read(url.path, field: "key file")
+            try Self.checkLength(key.count, field: "key file", origin: url.path)
+            self = .key(key)
         }
     }
 
     private static func checkedKey(_ bytes: [UInt8], field: String, origin: String) throws -> SecureBytes {
-        guard bytes.count == FileStoreSecret.keyLength else {
+        try checkLength(bytes.count, field: field, origin: origin)
+        return try SecureBytes(copying: bytes)
+    }
+
+    private static func checkLength(_ count: Int, field: String, origin: String) throws {
+        guard count == FileStoreSecret.keyLength else {
             throw KeyringError.invalidRecord(
                 field: field,
-                reason: "\(origin) must hold exactly \(FileStoreSecret.keyLength) bytes, not \(bytes.count)"
+                reason: "\(origin) must hold exactly \(FileStoreSecret.keyLength) bytes, not \(count)"
             )
         }
-        return try SecureBytes(copying: bytes)
     }
 
     var isPassphrase: Bool {

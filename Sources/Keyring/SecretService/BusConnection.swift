@@ -1,4 +1,4 @@
-internal import CLibSecret
+internal import CLibSecretShims
 
 /// A private connection to one session bus, made for one store or one probe.
 ///

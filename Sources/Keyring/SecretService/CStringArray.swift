@@ -1,4 +1,4 @@
-internal import CLibSecret
+internal import CLibSecretShims
 
 /// Conversions between `[String]` and GLib's NULL-terminated `gchar **` arrays.
 enum CStringArray {

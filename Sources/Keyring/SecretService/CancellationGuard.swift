@@ -1,4 +1,4 @@
-internal import CLibSecret
+internal import CLibSecretShims
 import Synchronization
 
 /// Cancels a `GCancellable` when its deadline passes, unless stopped first.

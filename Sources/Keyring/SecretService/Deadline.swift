@@ -23,11 +23,6 @@ struct Deadline: Sendable {
 
     /// What is left in whole milliseconds, at least 1, for GLib's own call timeouts.
     var remainingMilliseconds: Int32 {
-        Int32(clamping: max(1, Int64(Self.seconds(remaining) * 1000)))
-    }
-
-    /// `duration` in seconds, as `DispatchTime` and `KeyringError.timedOut` take it.
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        Int32(clamping: max(1, Int64(remaining.inSeconds * 1000)))
     }
 }

@@ -61,7 +61,7 @@ final class DeadlineWatcher: @unchecked Sendable {
                 // NSCondition waits on the wall clock; waking at least once a second
                 // keeps a clock set back from delaying a timeout by more than that.
                 let sleep = min(wakeAt - now, .seconds(1))
-                _ = condition.wait(until: Date(timeIntervalSinceNow: Deadline.seconds(sleep)))
+                _ = condition.wait(until: Date(timeIntervalSinceNow: sleep.inSeconds))
             } else {
                 condition.wait()
             }

@@ -1,4 +1,4 @@
-internal import CLibSecret
+internal import CLibSecretShims
 
 /// Runs one blocking GLib or libsecret call, bounded by a deadline.
 ///
@@ -40,7 +40,7 @@ enum GLibCall {
                 throw CancellationError()
             }
             throw GLibFailure.keyringError(
-                error, operation: operation, seconds: Deadline.seconds(deadline.timeout), timedOut: timedOut, phase: phase
+                error, operation: operation, seconds: deadline.timeout.inSeconds, timedOut: timedOut, phase: phase
             )
         }
         return result

@@ -1,4 +1,4 @@
-internal import CLibSecret
+internal import CLibSecretShims
 
 /// The one place where a `GError` becomes a `KeyringError`.
 ///

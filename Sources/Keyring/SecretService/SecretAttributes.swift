@@ -1,4 +1,4 @@
-internal import CLibSecret
+internal import CLibSecretShims
 
 /// The attributes of a Secret Service item, as an owned `GHashTable` of strings.
 ///

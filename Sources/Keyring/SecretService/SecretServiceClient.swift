@@ -1,4 +1,4 @@
-internal import CLibSecret
+internal import CLibSecretShims
 
 /// The libsecret calls a `SecretServiceStore` makes, each bounded by a deadline.
 ///

@@ -1,4 +1,4 @@
-internal import CLibSecret
+internal import CLibSecretShims
 import Foundation
 
 /// The program that owns `org.freedesktop.secrets` on the session bus, such as

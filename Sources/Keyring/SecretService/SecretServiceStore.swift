@@ -1,4 +1,4 @@
-internal import CLibSecret
+internal import CLibSecretShims
 import Foundation
 import Synchronization
 

@@ -1,4 +1,4 @@
-internal import CLibSecret
+internal import CLibSecretShims
 
 /// Unlocks Secret Service objects, showing the daemon's unlock prompt when it
 /// asks for one and waiting for the person, not for the D-Bus call bound.

@@ -240,7 +240,7 @@ public actor AuthenticatedClient<Property: SessionProperty> {
         var retry = 0
         while true {
             do {
-                return try await Deadline.run(within: timeout, orThrow: {
+                return try await TimeLimit.run(within: timeout, orThrow: {
                     TransportError(.timedOut, reason: "no answer within \(seconds) s")
                 }, attempt)
             } catch {

@@ -8,6 +8,10 @@ public import HTTPTypes
 /// comes back as an `HTTPResponse`. Throw only when no answer came, as a
 /// `TransportError` where possible, so the client knows which failures are
 /// worth retrying (`RetryPolicy.isTransient`).
+///
+/// The request carries the token: a transport must never send it to another
+/// origin (scheme, host, port). `URLSessionTransport` follows a redirect only
+/// within the request's origin and returns any other 3xx as it is; do the same.
 public protocol HTTPTransport: Sendable {
     /// Sends `request` with `body` and returns the response and its body.
     /// - Parameters:

@@ -6,6 +6,10 @@ public import HTTPTypes
 import HTTPTypesFoundation
 
 /// The default `HTTPTransport`: Foundation's `URLSession`, with no cache, no cookies and a timeout.
+///
+/// Redirects are followed only within the request's origin (scheme, host and port).
+/// A redirect to another origin, https → http included, is not followed: its 3xx
+/// answer is returned as it is, so the token never reaches a server the app did not address.
 public struct URLSessionTransport: HTTPTransport {
     /// The session requests go through.
     public let session: URLSession
@@ -23,22 +27,21 @@ public struct URLSessionTransport: HTTPTransport {
         self.init(session: URLSession(configuration: configuration))
     }
 
-    /// A transport on a session the app configured; its timeouts apply.
+    /// A transport on a session the app configured; its timeouts apply, and redirects
+    /// to another origin are still not followed, whatever the session's delegate does.
     public init(session: URLSession) {
         self.session = session
     }
 
-    /// Sends `request` through the session.
+    private static let redirects = SameOriginRedirects()
+
+    /// Sends `request` through the session; a redirect to another origin comes back as its 3xx answer.
     /// - Throws: `TransportError` when no answer came; `CancellationError` when the task was cancelled.
     public func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
         let data: Data
         let response: HTTPResponse
         do {
-            if let body {
-                (data, response) = try await session.upload(for: request, from: body)
-            } else {
-                (data, response) = try await session.data(for: request)
-            }
+            (response, data) = try await session.sameOriginResponse(for: request, body: body, redirects: Self.redirects)
         } catch let error as URLError {
             throw Self.transportError(error)
         }

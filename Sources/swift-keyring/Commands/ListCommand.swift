@@ -8,7 +8,9 @@ struct ListCommand: ParsableCommand {
         abstract: "List the service's records: key, username, URL and flags, never a password.",
         discussion: """
             One line a record, the fields separated by tabs; flags are `sync`, \
-            `background-access`, both joined by a comma, or `-`.
+            `background-access`, both joined by a comma, or `-`. A control character \
+            in a field (written by another program) is shown escaped, as \\t, \\n, \\e \
+            or \\xHH, and a backslash as \\\\; --json gives every field exactly.
 
               swift-keyring list --sync-only
             """
@@ -39,8 +41,8 @@ struct ListCommand: ParsableCommand {
                 var flags: [String] = []
                 if record.syncEnabled { flags.append("sync") }
                 if record.backgroundAccess { flags.append("background-access") }
-                let fields = [record.key, record.username, record.url.absoluteString, flags.isEmpty ? "-" : flags.joined(separator: ",")]
-                Console.output(fields.joined(separator: "\t"))
+                let fields = [record.key, record.username, record.url.absoluteString].map(PrintableField.escaped)
+                Console.output((fields + [flags.isEmpty ? "-" : flags.joined(separator: ",")]).joined(separator: "\t"))
             }
         }
     }

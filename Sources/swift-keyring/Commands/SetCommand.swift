@@ -34,8 +34,12 @@ struct SetCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
+            // The text is not quoted back: a URL that does not parse may still hold a user's password.
             guard let parsed = URL(string: url) else {
-                throw KeyringError.invalidRecord(field: "url", reason: "\"\(url)\" is not a URL")
+                throw KeyringError.invalidRecord(
+                    field: "url",
+                    reason: "does not parse as a URL (look for spaces, unescaped characters, or a missing ] around an IPv6 address)"
+                )
             }
             // Validate before asking for the password, so a typo costs no typing.
             _ = try Credentials(username: username, password: "", url: parsed)

@@ -59,10 +59,15 @@ struct TokenSecrecyTests {
         #expect(!log.contains("in-query"))
     }
 
-    @Test("An access token's description hides it")
+    @Test("An access token's description and dump hide it")
     func tokenDescription() {
         let token = AccessToken("abc.def.ghi")
         #expect(!"\(token)".contains("abc"))
         #expect(!String(reflecting: token).contains("abc"))
+        var dumped = ""
+        dump(token, to: &dumped)
+        dump([token], to: &dumped)
+        #expect(!dumped.contains("abc"))
+        #expect(dumped.contains("<11 bytes hidden>"))
     }
 }

@@ -16,7 +16,7 @@ enum BoundedCall {
             outcome.withLock { $0 = result }
             done.signal()
         }
-        guard done.wait(timeout: .now() + limit.timeInterval) == .success else { return nil }
+        guard done.wait(timeout: .now() + limit.inSeconds) == .success else { return nil }
         return outcome.withLock { $0 }
     }
 
@@ -27,12 +27,5 @@ enum BoundedCall {
     ) -> KeyringError? {
         guard case .failure(let error) = run(within: limit, body) else { return nil }
         return error as? KeyringError
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, for `DispatchTime`.
-    fileprivate var timeInterval: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -44,10 +44,11 @@ struct HTTPMessage {
         return HTTPMessage(method: String(requestLine[0]), path: path, headers: headers, body: body)
     }
 
-    /// Writes a whole answer with `Connection: close`.
-    static func write(status: Int, body: Data, to connection: Int32) {
-        let reason = [200: "OK", 401: "Unauthorized", 404: "Not Found", 500: "Internal Server Error"][status] ?? "Status"
-        var message = Data("HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8)
+    /// Writes a whole answer with `Connection: close` and `headers`.
+    static func write(status: Int, body: Data, headers: [String: String] = [:], to connection: Int32) {
+        let reason = [200: "OK", 302: "Found", 401: "Unauthorized", 404: "Not Found", 500: "Internal Server Error"][status] ?? "Status"
+        let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
+        var message = Data("HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\(extra)Connection: close\r\n\r\n".utf8)
         message.append(body)
         message.withUnsafeBytes { bytes in
             var sent = 0

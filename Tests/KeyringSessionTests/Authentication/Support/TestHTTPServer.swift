@@ -4,7 +4,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// A small HTTP/1.1 server on 127.0.0.1 for the authentication tests: one
+/// A small HTTP/1.1 server on a loopback address (127.0.0.1 unless told) for the authentication tests: one
 /// thread accepts, one thread per connection answers, every answer closes the connection.
 ///
 /// Routes:
@@ -13,6 +13,8 @@ import Glibc
 /// - `/data` (any method) and `GET /status`: 200 with a valid token (`Authorization: Bearer` or `X-Auth-Token`), else 401.
 /// - `GET /fail`: always 500.
 /// - `GET /slow`: 200 after two seconds, longer than the tests' client timeouts.
+/// - any path given to `redirect(_:to:)`: 302 to that URL.
+/// - `GET /landing`: 200, whatever the token, so a redirect's end is seen to be reached.
 ///
 /// `stop()` closes the listening socket, so clients get "connection refused"
 /// until `start(port:)` listens on the same port again.
@@ -31,16 +33,21 @@ final class TestHTTPServer: Sendable {
         var issuedTokens: [String] = []
         var counts = Counts()
         var requests: [String] = []
+        var authorizations: [String: [String]] = [:]
+        var redirects: [String: String] = [:]
         var loginDelay: Duration = .zero
         var failLogins = false
         var acceptLoopDone: DispatchSemaphore?
     }
 
     private let state: Mutex<State>
+    /// The IPv4 loopback address listened on; 127.0.0.2 is another origin than 127.0.0.1.
+    let host: String
 
-    /// Starts listening on a port the system picks.
-    init(username: String, password: String) throws {
+    /// Starts listening on `host` on a port the system picks.
+    init(username: String = "alice", password: String = "unused", host: String = "127.0.0.1") throws {
         state = Mutex(State(username: username, password: password))
+        self.host = host
         try start()
     }
 
@@ -55,8 +62,18 @@ final class TestHTTPServer: Sendable {
     /// "METHOD /path" of every request answered, in order.
     var requests: [String] { state.withLock { $0.requests } }
 
+    /// The `Authorization` values requests to `path` carried, one per request that had one.
+    func authorizations(at path: String) -> [String] {
+        state.withLock { $0.authorizations[path] ?? [] }
+    }
+
+    /// From now on every request to `path` is answered 302 with `Location: target`.
+    func redirect(_ path: String, to target: URL) {
+        state.withLock { $0.redirects[path] = target.absoluteString }
+    }
+
     /// The URL of `path`, which may carry a query.
-    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)" + path)! }
+    func url(_ path: String) -> URL { URL(string: "http://\(host):\(port)" + path)! }
 
     /// Every token issued so far stops being accepted.
     func expireTokens() {
@@ -89,7 +106,7 @@ final class TestHTTPServer: Sendable {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(host)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -146,13 +163,25 @@ final class TestHTTPServer: Sendable {
         var limit = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         guard let request = HTTPMessage.read(from: connection) else { return }
+        let location = state.withLock { state in
+            state.requests.append("\(request.method) \(request.path)")
+            if let authorization = request.headers["authorization"] {
+                state.authorizations[request.path, default: []].append(authorization)
+            }
+            return state.redirects[request.path]
+        }
+        if let location {
+            HTTPMessage.write(status: 302, body: Data(), headers: ["Location": location], to: connection)
+            return
+        }
         let (status, body) = answer(request)
         HTTPMessage.write(status: status, body: body, to: connection)
     }
 
     private func answer(_ request: HTTPMessage) -> (Int, Data) {
-        state.withLock { $0.requests.append("\(request.method) \(request.path)") }
         switch (request.method, request.path) {
+        case ("GET", "/landing"):
+            return (200, Data(#"{"landed":true}"#.utf8))
         case ("POST", "/login"):
             return login(request)
         case (_, "/data"):

@@ -1,15 +1,16 @@
 import Foundation
 
-/// Replaces the keyring file so that a reader or a crash sees either the old
+/// Replaces a private file so that a reader or a crash sees either the old
 /// version or the new one, whole: write a temporary file (0600 from its
 /// creation), fsync it, rename it over the file, fsync the folder.
-enum AtomicFileWriter {
+package enum AtomicFileWriter {
     /// Writes `bytes` as the new version of `paths.file`. The caller holds the lock.
     /// - Returns: the new version, still open (see `PinnedFile`).
-    static func replace(_ paths: StorePaths, with bytes: [UInt8]) throws -> PinnedFile {
+    /// - Throws: `.insecurePermissions` when the folder was opened up meanwhile, or `.backend`.
+    package static func replace(_ paths: StorePaths, with bytes: [UInt8]) throws -> PinnedFile {
         // The folder may have been opened up since the store was opened; the temporary file goes there.
         guard let folder = try POSIX.statIfPresent(paths.folder) else {
-            throw KeyringError.serviceUnavailable(reason: "the keyring folder \(paths.folder) has gone")
+            throw KeyringError.serviceUnavailable(reason: "the folder \(paths.folder) has gone")
         }
         try FilePermissions.require(paths.folder, FilePermissions.folderProblem(folder))
         // A temporary file left by a writer that died: only a lock holder writes one.

@@ -29,7 +29,8 @@ struct FileStoreState: Sendable {
     /// Reads the file at `paths.file`, or returns `nil` when there is none.
     /// - Throws: `.insecurePermissions`, `.damaged`, `.wrongPassphrase`, or `.backend`; the file is never changed.
     static func read(_ paths: StorePaths, material: SecretMaterial) throws -> FileStoreState? {
-        guard let descriptor = try POSIX.openIfPresent(paths.file, O_RDONLY) else { return nil }
+        // Opened without waiting: a FIFO in the file's place is refused, never waited on.
+        guard let (descriptor, _) = try POSIX.openRegularFileIfPresent(paths.file) else { return nil }
         return try load(PinnedFile(descriptor), paths, material: material, known: nil)
     }
 
@@ -47,7 +48,7 @@ struct FileStoreState: Sendable {
         // Checked on every call, as chmod and chown do not make a new version.
         try FilePermissions.require(paths.file, FilePermissions.fileProblem(info))
         if let identity, identity == FileIdentity(info) { return }
-        guard let descriptor = try POSIX.openIfPresent(paths.file, O_RDONLY) else {
+        guard let (descriptor, _) = try POSIX.openRegularFileIfPresent(paths.file) else {
             return try refresh(paths)
         }
         self = try Self.load(PinnedFile(descriptor), paths, material: material, known: (header, keys))

@@ -22,12 +22,12 @@ struct FileIdentity: Sendable, Equatable {
     }
 }
 
-/// An open descriptor of the keyring file version the store last read or wrote,
+/// An open descriptor of the file version the store last read or wrote,
 /// closed when the store moves on to another version.
-final class PinnedFile: Sendable {
-    let descriptor: Int32
+package final class PinnedFile: Sendable {
+    package let descriptor: Int32
 
-    init(_ descriptor: Int32) {
+    package init(_ descriptor: Int32) {
         self.descriptor = descriptor
     }
 

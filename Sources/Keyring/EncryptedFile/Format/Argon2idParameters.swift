@@ -9,20 +9,25 @@
 ///                                    keyDerivation: Argon2idParameters(iterations: 1, memoryKiB: 64, parallelism: 1))
 /// ```
 public struct Argon2idParameters: Sendable, Hashable, CustomStringConvertible {
-    /// Passes over memory (Argon2's t).
+    /// Passes over memory (Argon2's t), 1 to 10.
     public var iterations: UInt32
-    /// Memory used, in KiB (Argon2's m); at least 8 × `parallelism`.
+    /// Memory used, in KiB (Argon2's m); at least 8 × `parallelism`, at most 1 GiB (1048576 KiB).
     public var memoryKiB: UInt32
-    /// Lanes (Argon2's p); libgcrypt computes them one after another.
+    /// Lanes (Argon2's p), 1 to 4; libgcrypt computes them one after another.
     public var parallelism: UInt32
 
     /// The default for new files: t = 3, m = 64 MiB, p = 1. That is 0.15 to 0.3 s of one core,
     /// depending on the machine, and 64 MiB that an attacker must spend on every guess.
     public static let recommended = Argon2idParameters(iterations: 3, memoryKiB: 64 * 1024, parallelism: 1)
 
-    /// The largest values a file may ask for, so a forged header cannot make
-    /// opening it take hours or all the memory.
-    static let maximum = Argon2idParameters(iterations: 64, memoryKiB: 4 * 1024 * 1024, parallelism: 16)
+    /// The largest cost a file may ask for (docs/FILE_FORMAT.md): t = 10, m = 1 GiB, p = 4.
+    ///
+    /// Anyone who can write the file can write its header, so its cost is input
+    /// from others: the bound keeps one open to what a person's machine should
+    /// spend (a few seconds and 1 GiB, at most), and it stays clear of
+    /// libgcrypt 1.10's 32-bit overflow of `1024 × m` at m = 4 GiB. A file asking
+    /// for more is refused as damaged before anything is derived.
+    static let maximum = Argon2idParameters(iterations: 10, memoryKiB: 1024 * 1024, parallelism: 4)
 
     /// Creates parameters; they are checked when a store uses them.
     public init(iterations: UInt32, memoryKiB: UInt32, parallelism: UInt32) {
@@ -34,6 +39,13 @@ public struct Argon2idParameters: Sendable, Hashable, CustomStringConvertible {
     /// `argon2id t=3 m=65536 KiB p=1`.
     public var description: String {
         "argon2id t=\(iterations) m=\(memoryKiB) KiB p=\(parallelism)"
+    }
+
+    /// Why these parameters are weaker than `recommended`, or `nil` when they are not:
+    /// fewer passes or less memory make each guess of the passphrase cheaper.
+    var weakness: String? {
+        guard iterations < Self.recommended.iterations || memoryKiB < Self.recommended.memoryKiB else { return nil }
+        return "\(description) is weaker than the default (\(Self.recommended)); `swift-keyring passwd` rewrites the file at the default cost"
     }
 
     /// Why these parameters cannot be used, or `nil` when they can.

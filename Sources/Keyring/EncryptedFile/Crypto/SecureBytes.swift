@@ -6,21 +6,36 @@ internal import CGcrypt
 /// The bytes are written only by the code that creates an instance, before it
 /// is shared; afterwards they are only read, which is why sharing is safe.
 final class SecureBytes: @unchecked Sendable {
+    /// All the memory taken, wiped and freed as a whole.
+    private let allocation: UnsafeMutableRawBufferPointer
+    /// The bytes held: the start of `allocation`.
     private let buffer: UnsafeMutableRawBufferPointer
 
     /// Allocates `count` zeroed bytes of secure memory and lets `fill` write them.
     /// - Throws: `KeyringError.backend` when secure memory is exhausted, or what `fill` throws.
-    init(count: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Void) throws {
+    convenience init(count: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Void) throws {
+        try self.init(capacity: count) { buffer in
+            try fill(buffer)
+            return buffer.count
+        }
+    }
+
+    /// Allocates `capacity` zeroed bytes of secure memory and lets `fill` write the
+    /// first of them, for a secret whose length is known only once it is read.
+    /// - Parameter fill: writes the bytes and returns how many it wrote.
+    /// - Throws: `KeyringError.backend` when secure memory is exhausted, or what `fill` throws.
+    init(capacity: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Int) throws {
         try Gcrypt.ensureReady()
-        guard let start = gcry_malloc_secure(max(count, 1)) else {
+        guard let start = gcry_malloc_secure(max(capacity, 1)) else {
             throw KeyringError.backend(domain: "libgcrypt", code: 0, message: "secure memory is exhausted")
         }
-        buffer = UnsafeMutableRawBufferPointer(start: start, count: count)
-        buffer.initializeMemory(as: UInt8.self, repeating: 0)
+        allocation = UnsafeMutableRawBufferPointer(start: start, count: capacity)
+        allocation.initializeMemory(as: UInt8.self, repeating: 0)
         do {
-            try fill(buffer)
+            let count = try fill(allocation)
+            buffer = UnsafeMutableRawBufferPointer(rebasing: allocation[..<min(max(count, 0), capacity)])
         } catch {
-            Self.release(buffer)
+            Self.release(allocation)
             throw error
         }
     }
@@ -33,7 +48,7 @@ final class SecureBytes: @unchecked Sendable {
     }
 
     deinit {
-        Self.release(buffer)
+        Self.release(allocation)
     }
 
     /// How many bytes are held.
@@ -42,6 +57,11 @@ final class SecureBytes: @unchecked Sendable {
     /// Lends the bytes for reading.
     func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(UnsafeRawBufferPointer(buffer))
+    }
+
+    /// The first `count` bytes, in secure memory of their own.
+    func prefix(_ count: Int) throws -> SecureBytes {
+        try withBytes { bytes in try SecureBytes(copying: bytes.prefix(count)) }
     }
 
     /// Whether both hold the same bytes, compared in constant time.

@@ -1,15 +1,16 @@
 import Foundation
 
-/// The ownership and mode rules of the keyring file, its folder, and the files a secret is read from.
-enum FilePermissions {
-    /// The keyring file's mode.
-    static let fileMode: mode_t = 0o600
-    /// The keyring folder's mode.
-    static let folderMode: mode_t = 0o700
+/// The ownership and mode rules of the private files this package keeps (the
+/// keyring file, the session state file), their folders, and the files a secret is read from.
+package enum FilePermissions {
+    /// A private file's mode.
+    package static let fileMode: mode_t = 0o600
+    /// A private folder's mode.
+    package static let folderMode: mode_t = 0o700
 
-    /// Why the keyring file cannot be trusted, or `nil` when it can: it must be a
+    /// Why a private file cannot be trusted, or `nil` when it can: it must be a
     /// regular file of this user that nobody else can read or write.
-    static func fileProblem(_ info: stat) -> String? {
+    package static func fileProblem(_ info: stat) -> String? {
         if info.st_mode & S_IFMT == S_IFLNK {
             return "it is a symbolic link; give the real file's path"
         }
@@ -19,36 +20,47 @@ enum FilePermissions {
         return ownerProblem(info) ?? modeProblem(info, allowed: fileMode, fix: "chmod 600")
     }
 
-    /// Why the keyring folder cannot be trusted, or `nil`: it must be a folder of
+    /// Why a private folder cannot be trusted, or `nil`: it must be a folder of
     /// this user that nobody else can enter, since the lock and temporary files live there too.
-    static func folderProblem(_ info: stat) -> String? {
+    package static func folderProblem(_ info: stat) -> String? {
         if info.st_mode & S_IFMT != S_IFDIR {
             return "it is not a folder"
         }
         return ownerProblem(info) ?? modeProblem(info, allowed: folderMode, fix: "chmod 700")
     }
 
-    /// Why a key or passphrase file cannot be trusted, or `nil`: other users must
-    /// not read or write it (its group may read it, as services share keys that way).
-    static func secretSourceProblem(_ info: stat) -> String? {
+    /// Why a key or passphrase file cannot be trusted, or `nil`: it must belong to
+    /// this user or to root, and only its owner may write it; other users must not
+    /// read it. Its group may read it, as services share keys that way.
+    ///
+    /// Root counts as an owner because root can read everything anyway, and because
+    /// systemd hands a service its credentials as root-owned files it may read through an ACL.
+    package static func secretSourceProblem(_ info: stat) -> String? {
         if info.st_mode & S_IFMT != S_IFREG {
             return "it is not a regular file"
         }
+        let me = geteuid()
+        if info.st_uid != me && info.st_uid != 0 {
+            return "it belongs to user \(info.st_uid), not to this user (\(me)) or root"
+        }
         if info.st_mode & 0o006 != 0 {
             return "its mode \(octal(info.st_mode)) lets other users read or write it; chmod o-rw it"
+        }
+        if info.st_mode & 0o020 != 0 {
+            return "its mode \(octal(info.st_mode)) lets its group write it; chmod g-w it"
         }
         return nil
     }
 
     /// Throws `.insecurePermissions` when `problem` found one.
-    static func require(_ path: String, _ problem: String?) throws {
+    package static func require(_ path: String, _ problem: String?) throws {
         if let problem { throw KeyringError.insecurePermissions(path: path, reason: problem) }
     }
 
-    /// Makes sure the keyring's folder exists and is private, creating it (and any
+    /// Makes sure a private folder exists and is private, creating it (and any
     /// missing parent) with mode 0700 when `create` allows.
     /// - Throws: `.insecurePermissions`, `.serviceUnavailable` when it is missing and may not be made, or `.backend`.
-    static func prepareFolder(_ path: String, create: Bool) throws {
+    package static func prepareFolder(_ path: String, create: Bool) throws {
         if try POSIX.statIfPresent(path) == nil {
             guard create else {
                 throw KeyringError.serviceUnavailable(reason: "the keyring folder \(path) does not exist")
@@ -84,7 +96,7 @@ enum FilePermissions {
     }
 
     /// `0644`: the permission bits as `ls` and `chmod` write them.
-    static func octal(_ mode: mode_t) -> String {
+    package static func octal(_ mode: mode_t) -> String {
         "0" + String(mode & 0o777, radix: 8)
     }
 }

@@ -4,7 +4,7 @@ import Synchronization
 ///
 /// A task group would wait for a child that does not stop when cancelled; here
 /// the caller resumes at the deadline and the late work is only cancelled.
-enum Deadline {
+enum TimeLimit {
     /// The result of `operation`, or `timeout()` thrown once `limit` has passed.
     /// - Throws: what `operation` throws, `timeout()`, or `CancellationError` when the caller is cancelled.
     static func run<Value: Sendable>(

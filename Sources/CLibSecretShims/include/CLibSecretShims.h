@@ -1,0 +1,68 @@
+#ifndef SWIFT_KEYRING_CLIBSECRETSHIMS_H
+#define SWIFT_KEYRING_CLIBSECRETSHIMS_H
+
+/* The libsecret and GIO glue of the Secret Service store: what Swift cannot
+ * call or spell (C varargs, the 32-slot SecretSchema tuple, GHashTable's untyped
+ * pointers, GVariant format strings, a GObject subclass, async D-Bus calls
+ * gathered in a main context of their own). Every symbol has the
+ * swift_keyring_ prefix; each .c file beside this header holds one idea. */
+
+/* The D-Bus path calls (secret_service_create_item_dbus_path_sync and friends)
+ * are what keep a store to few round trips; libsecret marks them unstable. */
+#define SECRET_API_SUBJECT_TO_CHANGE 1
+#include <libsecret/secret.h>
+#include <gio/gio.h>
+
+#define SWIFT_KEYRING_BUS_NAME "org.freedesktop.secrets"
+#define SWIFT_KEYRING_SERVICE_PATH "/org/freedesktop/secrets"
+#define SWIFT_KEYRING_DEFAULT_COLLECTION_PATH "/org/freedesktop/secrets/aliases/default"
+
+/* schema.c: the schema of every item the library writes. */
+const SecretSchema *swift_keyring_schema(void);
+
+/* attributes.c: string-to-string attribute tables, and CreateItem's properties. */
+GHashTable *swift_keyring_attributes_new(void);
+void swift_keyring_attributes_set(GHashTable *attributes, const char *name, const char *value);
+const char *swift_keyring_attributes_get(GHashTable *attributes, const char *name);
+GHashTable *swift_keyring_item_properties_new(const char *label, GHashTable *attributes);
+
+/* service.c: a SecretService proxy on a connection of our own, with a session open. */
+SecretService *swift_keyring_service_new(GDBusConnection *connection, GCancellable *cancellable, GError **error);
+
+/* variants.c: method arguments and replies as GVariants, and D-Bus error names. */
+GVariant *swift_keyring_string_argument(const char *value);
+GVariant *swift_keyring_property_argument(const char *interface_name, const char *property);
+gboolean swift_keyring_boolean_reply(GVariant *reply);
+gboolean swift_keyring_names_reply_contains(GVariant *reply, const char *name);
+gboolean swift_keyring_boolean_property_reply(GVariant *reply);
+GHashTable *swift_keyring_attributes_property_reply(GVariant *reply);
+gboolean swift_keyring_error_is_vanished_object(const GError *error);
+guint32 swift_keyring_uint32_reply(GVariant *reply);
+
+/* attributes_batch.c: many items' Attributes, a window of calls in flight at once. */
+gboolean swift_keyring_read_attributes(GDBusConnection *connection, const gchar *const *paths, guint count,
+                                       gint timeout_ms, GCancellable *cancellable, GHashTable **tables,
+                                       GError **error);
+
+/* item_read.c: one item's attributes and secret, both calls in flight at once. */
+gboolean swift_keyring_read_item(SecretService *service, const gchar *path, gint timeout_ms,
+                                 GCancellable *cancellable, GHashTable **attributes, SecretValue **value,
+                                 GError **error);
+
+/* unlock_prompt.c: Service.Unlock's argument and reply, and the wait for a
+ * prompt's Completed signal, in a main context of its own and cancellable. */
+GVariant *swift_keyring_object_paths_argument(const gchar *const *paths);
+gchar **swift_keyring_unlock_reply(GVariant *reply, gchar **prompt);
+typedef struct SwiftKeyringPromptWatch SwiftKeyringPromptWatch;
+SwiftKeyringPromptWatch *swift_keyring_prompt_watch_new(GDBusConnection *connection, const gchar *prompt_path);
+gboolean swift_keyring_prompt_watch_wait(SwiftKeyringPromptWatch *watch, GCancellable *cancellable, GError **error);
+gboolean swift_keyring_prompt_watch_dismissed(const SwiftKeyringPromptWatch *watch);
+gchar **swift_keyring_prompt_watch_unlocked(const SwiftKeyringPromptWatch *watch);
+void swift_keyring_prompt_watch_free(SwiftKeyringPromptWatch *watch);
+
+/* version.c: the version of the libsecret headers we were built with. */
+int swift_keyring_libsecret_major(void);
+int swift_keyring_libsecret_minor(void);
+int swift_keyring_libsecret_micro(void);
+
+#endif

@@ -1,0 +1,51 @@
+#include "CLibSecretShims.h"
+
+/* libsecret 0.20's SecretService constructor forces "g-bus-type" to the
+ * session bus (and "g-flags" to none), which asserts in GDBusProxy when a
+ * "g-connection" is given too. This subclass chains up, then puts back what
+ * a proxy on our own connection needs: no bus type, and flags that neither
+ * load properties nor subscribe to signals (a plain Swift program never runs
+ * a GLib main loop, so signals would only pile up undelivered). */
+static GObject *swift_keyring_service_constructor(GType type, guint count, GObjectConstructParam *parameters) {
+    GObjectClass *parent = G_OBJECT_CLASS(g_type_class_peek(SECRET_TYPE_SERVICE));
+    GObject *object = parent->constructor(type, count, parameters);
+    g_object_set(object,
+                 "g-bus-type", G_BUS_TYPE_NONE,
+                 "g-flags", (GDBusProxyFlags)(G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES
+                                              | G_DBUS_PROXY_FLAGS_DO_NOT_CONNECT_SIGNALS),
+                 "g-name", SWIFT_KEYRING_BUS_NAME,
+                 NULL);
+    return object;
+}
+
+static void swift_keyring_service_class_init(gpointer klass, gpointer data) {
+    (void)data;
+    G_OBJECT_CLASS(klass)->constructor = swift_keyring_service_constructor;
+}
+
+/* The subclass, registered once per process on first use. Its class and
+ * instance sizes are the parent's: it adds no fields, only a constructor. */
+static GType swift_keyring_service_get_type(void) {
+    static gsize type = 0;
+    if (g_once_init_enter(&type)) {
+        GTypeQuery query;
+        g_type_query(SECRET_TYPE_SERVICE, &query);
+        GType registered = g_type_register_static_simple(
+            SECRET_TYPE_SERVICE, g_intern_static_string("SwiftKeyringSecretService"),
+            query.class_size, swift_keyring_service_class_init, query.instance_size, NULL, (GTypeFlags)0);
+        g_once_init_leave(&type, registered);
+    }
+    return (GType)type;
+}
+
+/* g_initable_new (varargs) for a SecretService proxy on a connection we made,
+ * rather than the process-wide session bus, with a session opened. */
+SecretService *swift_keyring_service_new(GDBusConnection *connection, GCancellable *cancellable, GError **error) {
+    return (SecretService *)g_initable_new(
+        swift_keyring_service_get_type(), cancellable, error,
+        "g-connection", connection,
+        "g-object-path", SWIFT_KEYRING_SERVICE_PATH,
+        "g-interface-name", "org.freedesktop.Secret.Service",
+        "flags", SECRET_SERVICE_OPEN_SESSION,
+        NULL);
+}

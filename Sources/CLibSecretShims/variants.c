@@ -1,0 +1,84 @@
+#include "CLibSecretShims.h"
+
+/* The single string argument of a bus method such as NameHasOwner ("(s)"). */
+GVariant *swift_keyring_string_argument(const char *value) {
+    return g_variant_new("(s)", value);
+}
+
+/* The boolean of a "(b)" reply. */
+gboolean swift_keyring_boolean_reply(GVariant *reply) {
+    gboolean value = FALSE;
+    g_variant_get(reply, "(b)", &value);
+    return value;
+}
+
+/* Whether the "(as)" reply of ListActivatableNames holds `name`. */
+gboolean swift_keyring_names_reply_contains(GVariant *reply, const char *name) {
+    GVariant *names = g_variant_get_child_value(reply, 0);
+    gsize count = 0;
+    const gchar **strings = g_variant_get_strv(names, &count);
+    gboolean found = FALSE;
+    for (gsize index = 0; index < count && !found; index++)
+        found = g_strcmp0(strings[index], name) == 0;
+    g_free(strings);
+    g_variant_unref(names);
+    return found;
+}
+
+/* The "(v)" reply of Properties.Get, read as a boolean. */
+gboolean swift_keyring_boolean_property_reply(GVariant *reply) {
+    GVariant *value = NULL;
+    gboolean result = FALSE;
+    g_variant_get(reply, "(v)", &value);
+    if (value != NULL && g_variant_is_of_type(value, G_VARIANT_TYPE_BOOLEAN))
+        result = g_variant_get_boolean(value);
+    if (value != NULL)
+        g_variant_unref(value);
+    return result;
+}
+
+/* The "(v)" reply of Properties.Get for an item's Attributes ("a{ss}"), as a
+ * string table the caller owns; an empty table when the reply holds no such dictionary. */
+GHashTable *swift_keyring_attributes_property_reply(GVariant *reply) {
+    GHashTable *attributes = swift_keyring_attributes_new();
+    GVariant *value = NULL;
+    g_variant_get(reply, "(v)", &value);
+    if (value != NULL && g_variant_is_of_type(value, G_VARIANT_TYPE("a{ss}"))) {
+        GVariantIter iter;
+        const gchar *name, *text;
+        g_variant_iter_init(&iter, value);
+        while (g_variant_iter_next(&iter, "{&s&s}", &name, &text))
+            swift_keyring_attributes_set(attributes, name, text);
+    }
+    if (value != NULL)
+        g_variant_unref(value);
+    return attributes;
+}
+
+/* Whether `error` says the object is gone: an item deleted between a search
+ * and a read. gnome-keyring answers UnknownMethod for a path with no object. */
+gboolean swift_keyring_error_is_vanished_object(const GError *error) {
+    gchar *name;
+    gboolean vanished;
+    if (error == NULL || !g_dbus_error_is_remote_error(error))
+        return FALSE;
+    name = g_dbus_error_get_remote_error(error);
+    vanished = g_strcmp0(name, "org.freedesktop.DBus.Error.UnknownMethod") == 0
+        || g_strcmp0(name, "org.freedesktop.DBus.Error.UnknownObject") == 0
+        || g_strcmp0(name, "org.freedesktop.Secret.Error.NoSuchObject") == 0;
+    g_free(name);
+    return vanished;
+}
+
+/* The arguments of Properties.Get ("(ss)"). */
+GVariant *swift_keyring_property_argument(const char *interface_name, const char *property) {
+    return g_variant_new("(ss)", interface_name, property);
+}
+
+/* The process id the bus gives in the "(u)" reply of GetConnectionUnixProcessID. */
+guint32 swift_keyring_uint32_reply(GVariant *reply) {
+    guint32 value = 0;
+    if (g_variant_is_of_type(reply, G_VARIANT_TYPE("(u)")))
+        g_variant_get(reply, "(u)", &value);
+    return value;
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// The paths one private file uses: the file, its folder, its lock file and its temporary file.
+/// The keyring file and the session state file are both kept this way.
+package struct StorePaths: Sendable {
+    package let file: String
+    package let folder: String
+    /// Beside the file and never replaced, so `flock` on it means something (see `FileLock`).
+    package let lock: String
+    /// The next version is written here, then renamed over `file`. Only the holder of
+    /// the lock writes it, so one fixed name is enough and a crash leaves at most one behind.
+    package let temporary: String
+
+    /// The keyring file's paths: `<file>.lock` and `<file>.tmp` beside it.
+    package init(_ url: URL) {
+        self.init(file: url.standardizedFileURL.path, lockName: nil)
+    }
+
+    /// The paths of `file`, with the lock file named `lockName` in the same folder
+    /// (`<file>.lock` when `nil`), for files whose lock name is already in use on disk.
+    package init(file: String, lockName: String?) {
+        let folder = (file as NSString).deletingLastPathComponent
+        self.file = file
+        self.folder = folder
+        lock = lockName.map { (folder as NSString).appendingPathComponent($0) } ?? file + ".lock"
+        temporary = file + ".tmp"
+    }
+}
