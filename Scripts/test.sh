@@ -33,6 +33,15 @@ if [ "$gnome_status" -ne 0 ]; then
 fi
 keepassxc_status=0
 bash Scripts/with-keepassxc.sh swift test --skip-build --filter "$keepassxc_suites" "$@" || keepassxc_status=$?
+if [ "$keepassxc_status" -eq 75 ]; then
+    # KeePassXC 2.7.4 itself crashed (a segmentation fault under many concurrent
+    # calls, about one run in five here; see Scripts/with-keepassxc.sh). As for
+    # gnome-keyring above: its last words are printed, and one more run on a new
+    # KeePassXC decides.
+    echo "$0: KeePassXC died during the run (see above); running its pass once more on a new one" >&2
+    keepassxc_status=0
+    bash Scripts/with-keepassxc.sh swift test --skip-build --filter "$keepassxc_suites" "$@" || keepassxc_status=$?
+fi
 if [ "$gnome_status" -ne 0 ]; then
     exit "$gnome_status"
 fi
