@@ -46,11 +46,15 @@ enum ItemReplacement {
             }
             return
         }
-        _ = try client.createItem(record, operation, deadline: deadline)
+        // A locked KeePassXC finds nothing at all (it has no database open), so an
+        // empty search proves no item exists only while the collection is unlocked.
+        let hidden = existing.isEmpty ? try client.isDefaultCollectionLocked(deadline: deadline) : false
+        let created = try client.createItem(record, operation, deadline: deadline)
         // Searched again rather than trusting the first search: another process
         // may have created its own item meanwhile, and one of the two must go.
         let after = try ours(try paths(identity, operation, client, deadline: deadline), identity, operation, client, deadline: deadline)
-        guard let keeper = after.max(by: precedes) else { return }
+        // When the first search could not see, what it missed is older than ours: keep ours.
+        guard let keeper = hidden ? created : after.max(by: precedes) else { return }
         for path in after where path != keeper {
             try client.delete(path, operation, deadline: deadline)
         }
