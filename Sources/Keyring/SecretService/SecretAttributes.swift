@@ -63,9 +63,15 @@ final class SecretAttributes {
     /// Reads a record's identity and metadata back from an item's attribute table;
     /// `nil` for an item that is not one of ours (no tag, or a kind we do not know).
     static func summary(from table: OpaquePointer) -> RecordSummary? {
-        func value(_ name: String) -> String? {
-            swift_keyring_attributes_get(table, name).map { String(cString: $0) }
-        }
+        summary { name in swift_keyring_attributes_get(table, name).map { String(cString: $0) } }
+    }
+
+    /// As `summary(from:)`, for attributes already read into a dictionary.
+    static func summary(from attributes: [String: String]) -> RecordSummary? {
+        summary { attributes[$0] }
+    }
+
+    private static func summary(_ value: (String) -> String?) -> RecordSummary? {
         guard value("tag") == tag,
               let service = value("service"),
               let key = value("key"),

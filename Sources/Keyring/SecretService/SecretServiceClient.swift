@@ -111,21 +111,8 @@ final class SecretServiceClient: @unchecked Sendable {
     /// The identity and metadata of the items at `paths` (readable even while locked),
     /// with the reads in flight together; items that are not ours or vanished meanwhile are left out.
     func summaries(at paths: [String], _ operation: String, deadline: Deadline) throws -> [RecordSummary] {
-        guard !paths.isEmpty else { return [] }
-        var tables = [OpaquePointer?](repeating: nil, count: paths.count)
-        defer { tables.forEach { $0.map { g_hash_table_unref($0) } } }
-        let connection = bus.pointer
-        _ = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
-            CStringArray.with(paths) { cPaths in
-                tables.withUnsafeMutableBufferPointer { tables in
-                    swift_keyring_read_attributes(
-                        connection, cPaths, guint(paths.count), deadline.remainingMilliseconds, cancellable,
-                        tables.baseAddress, error
-                    )
-                }
-            }
-        }
-        return tables.compactMap { $0.flatMap(SecretAttributes.summary(from:)) }
+        let read = try attributes(at: paths, operation, deadline: deadline)
+        return paths.compactMap { read[$0].flatMap(SecretAttributes.summary(from:)) }
     }
 
     /// Creates a new item for `record` in the default collection; returns the item's path.
