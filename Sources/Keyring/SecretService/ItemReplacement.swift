@@ -42,7 +42,7 @@ enum ItemReplacement {
             }
             try client.setSecret(record, at: keeper, operation, deadline: deadline)
             for path in existing where path != keeper {
-                try client.delete(path, operation, deadline: deadline)
+                try delete(path, operation, client, deadline: deadline)
             }
             return
         }
@@ -56,7 +56,17 @@ enum ItemReplacement {
         // When the first search could not see, what it missed is older than ours: keep ours.
         guard let keeper = hidden ? created : after.max(by: precedes) else { return }
         for path in after where path != keeper {
+            try delete(path, operation, client, deadline: deadline)
+        }
+    }
+
+    /// Deletes a stale duplicate; one that is already gone is no failure: two
+    /// racing saves see the same duplicates, and both delete them.
+    private static func delete(_ path: String, _ operation: String, _ client: SecretServiceClient, deadline: Deadline) throws {
+        do {
             try client.delete(path, operation, deadline: deadline)
+        } catch let error as KeyringError {
+            guard try client.state(at: path, operation, deadline: deadline) == nil else { throw error }
         }
     }
 
