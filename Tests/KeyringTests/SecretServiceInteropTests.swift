@@ -11,6 +11,24 @@ struct SecretServiceInteropTests {
         try Keyring(service: TestStore.uniqueService("interop"), store: PrivateSecretService.makeStore())
     }
 
+    @Test("The private Secret Service is served by the daemon this run names")
+    func daemonIsTheNamedOne() throws {
+        // Without this, a pass meant for KeePassXC could pass against a gnome-keyring
+        // that D-Bus activation started in its place.
+        let reply = try ChildProcess.run([
+            "dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+            "org.freedesktop.DBus.GetConnectionUnixProcessID", "string:org.freedesktop.secrets",
+        ], environment: PrivateSecretService.environment())
+        #expect(reply.status == 0, "nobody owns org.freedesktop.secrets: \(reply.standardError)")
+        let pid = try #require(String(decoding: reply.standardOutput, as: UTF8.self)
+            .split(whereSeparator: \.isWhitespace).last.flatMap { Int32($0) })
+        let command = try String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        switch PrivateSecretService.daemon {
+        case .gnomeKeyring: #expect(command.hasPrefix("gnome-keyring"), "the Secret Service is \(command)")
+        case .keepassxc: #expect(command == "keepassxc", "the Secret Service is \(command)")
+        }
+    }
+
     @Test("secret-tool lookup finds what the library stored, byte for byte", arguments: [
         "plain-password-123",
         "päßwörd ünïcödé 🔑 ключ",
