@@ -33,15 +33,17 @@ if [ "$gnome_status" -ne 0 ]; then
 fi
 keepassxc_status=0
 bash Scripts/with-keepassxc.sh swift test --skip-build --filter "$keepassxc_suites" "$@" || keepassxc_status=$?
-if [ "$keepassxc_status" -eq 75 ]; then
-    # KeePassXC 2.7.4 itself crashed (a segmentation fault under many concurrent
-    # calls, about one run in five here; see Scripts/with-keepassxc.sh). As for
-    # gnome-keyring above: its last words are printed, and one more run on a new
-    # KeePassXC decides.
-    echo "$0: KeePassXC died during the run (see above); running its pass once more on a new one" >&2
+# KeePassXC 2.7.4 itself crashes now and then under these suites' concurrent
+# calls (a segmentation fault in about one pass in four here, mostly during the
+# 16-thread and racing-writers tests; see Scripts/with-keepassxc.sh). As for
+# gnome-keyring above, its last words are printed and its pass runs again on a
+# new KeePassXC, at most twice more; the last run decides.
+for attempt in 2 3; do
+    [ "$keepassxc_status" -eq 75 ] || break
+    echo "$0: KeePassXC died during the run (see above); running its pass again on a new one (attempt $attempt of 3)" >&2
     keepassxc_status=0
     bash Scripts/with-keepassxc.sh swift test --skip-build --filter "$keepassxc_suites" "$@" || keepassxc_status=$?
-fi
+done
 if [ "$gnome_status" -ne 0 ]; then
     exit "$gnome_status"
 fi

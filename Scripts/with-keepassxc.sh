@@ -73,8 +73,9 @@ fail() {
 # thread while D-Bus calls go on changing entries, and under many concurrent
 # writes (the 16-thread conformance test) it crashed in QUuid::toRfc4122 on
 # that thread, 3 runs of 3. The database is thrown away anyway. Without
-# autosave it still died once in six parallel runs of the test suites (a
-# segmentation fault never caught under gdb); Scripts/test.sh then reruns.
+# autosave it still dies in about one run in four of the test suites, mostly
+# during the 16-thread and racing-writers tests (a segmentation fault that never
+# happened under gdb); Scripts/test.sh then runs the pass again.
 export QT_QPA_PLATFORM=offscreen
 mkdir -p "$XDG_CONFIG_HOME/keepassxc" "$HOME/db"
 cat >"$XDG_CONFIG_HOME/keepassxc/keepassxc.ini" <<'INI'
