@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(libsecret-1-dev libgcrypt20-dev gnome-keyring dbus libsecret-tools pkg-config util-linux)
 # The mock unlock prompter of the prompt tests (Scripts/build-mock-prompter.sh); never needed by library users.
 packages+=(libgcr-3-dev gcc)
+# KeePassXC: the second Secret Service the tests run against (Scripts/with-keepassxc.sh); python3 edits its database export.
+packages+=(keepassxc python3)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

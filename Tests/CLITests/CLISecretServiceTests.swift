@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// Every record subcommand on the real Secret Service (the private gnome-keyring of
-/// `Scripts/with-secret-service.sh`); these fail, never skip, when it is not there.
+/// `Scripts/with-secret-service.sh`, or the private KeePassXC of `Scripts/with-keepassxc.sh`);
+/// these fail, never skip, when it is not there.
 @Suite("CLI on the Secret Service")
 struct CLISecretServiceTests {
     static let password = "sécret with \"quotes\" and spaces 🔐"
@@ -10,7 +11,7 @@ struct CLISecretServiceTests {
     private func environment(_ sandbox: Sandbox, service: String) throws -> [String: String] {
         try #require(
             ProcessInfo.processInfo.environment["SWIFT_KEYRING_PRIVATE_SECRET_SERVICE"] == "1",
-            "run the tests through Scripts/with-secret-service.sh (Scripts/test.sh does)"
+            "run the tests through Scripts/with-secret-service.sh or Scripts/with-keepassxc.sh (Scripts/test.sh does both)"
         )
         return sandbox.secretServiceEnvironment(["SWIFT_KEYRING_SERVICE": service])
     }
@@ -58,6 +59,62 @@ struct CLISecretServiceTests {
         #expect(String(decoding: printed, as: UTF8.self) == Self.password)
         _ = try CLI.run(["remove-all", "--yes"], environment: env)
     }
+
+    @Test("Setting a key that exists stores the new password, and then the new username")
+    func replace() throws {
+        let sandbox = try Sandbox()
+        let service = "cli.\(UUID().uuidString.lowercased())"
+        let env = try environment(sandbox, service: service)
+        defer { _ = try? CLI.run(["remove-all", "--yes"], environment: env) }
+        let options = ["--username", "alice", "--url", "https://mail.example.com"]
+        #expect(try CLI.run(["set", "work"] + options, stdin: "first password", environment: env).status == 0)
+        let again = try CLI.run(["set", "work"] + options, stdin: Self.password, environment: env)
+        #expect(again.status == 0, "setting the key again failed: \(again.stderr)")
+        #expect(try CLI.run(["get", "work"], environment: env).stdout == Self.password + "\n")
+        let renamed = try CLI.run(["set", "work", "--username", "bob", "--url", "https://mail.example.com"],
+                                  stdin: "third password", environment: env)
+        #expect(renamed.status == 0, "setting a new username failed: \(renamed.stderr)")
+        #expect(try CLI.run(["get", "work"], environment: env).stdout == "third password\n")
+        #expect(try CLI.run(["list"], environment: env).stdout == "work\tbob\thttps://mail.example.com\t-\n")
+    }
+
+    @Test("Two processes setting one new key at once leave exactly one record, whole")
+    func racingSets() throws {
+        let sandbox = try Sandbox()
+        let service = "cli.\(UUID().uuidString.lowercased())"
+        let env = try environment(sandbox, service: service)
+        defer { _ = try? CLI.run(["remove-all", "--yes"], environment: env) }
+        for round in 0..<4 {
+            let key = "race-\(round)"
+            let results = Results()
+            // Different usernames: neither process finds the other's item to change in place,
+            // so both create one, and exactly one of the two must go.
+            DispatchQueue.concurrentPerform(iterations: 2) { writer in
+                let result = try? CLI.run(["set", key, "--username", "writer\(writer)", "--url", "https://x.example"],
+                                          stdin: "password of writer\(writer)", environment: env)
+                results.record(result?.status ?? -1)
+            }
+            #expect(results.all == [0, 0], "a racing set failed in round \(round)")
+            let listed = try CLI.run(["list"], environment: env).stdout.split(separator: "\n").filter { $0.hasPrefix(key + "\t") }
+            #expect(listed.count == 1, "round \(round): \(listed.count) records listed for one key")
+            let json = try CLI.run(["get", key, "--json"], environment: env)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+            let username = try #require(object["username"] as? String)
+            #expect(object["password"] as? String == "password of \(username)", "round \(round): the password of one writer with the username of the other")
+        }
+    }
+}
+
+/// Exit statuses gathered from several threads.
+private final class Results: @unchecked Sendable {
+    private let lock = NSLock()
+    private var statuses: [Int32] = []
+
+    func record(_ status: Int32) {
+        lock.withLock { statuses.append(status) }
+    }
+
+    var all: [Int32] { lock.withLock { statuses } }
 }
 
 extension CLISecretServiceTests {

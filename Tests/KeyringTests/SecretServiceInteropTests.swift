@@ -3,11 +3,30 @@ import Keyring
 import Testing
 
 /// The library and `secret-tool` see the same items, on the private Secret
-/// Service of `Scripts/with-secret-service.sh`.
+/// Service of `Scripts/with-secret-service.sh` (gnome-keyring) or
+/// `Scripts/with-keepassxc.sh` (KeePassXC).
 @Suite("Secret Service interop")
 struct SecretServiceInteropTests {
     private func keyring() throws -> Keyring {
         try Keyring(service: TestStore.uniqueService("interop"), store: PrivateSecretService.makeStore())
+    }
+
+    @Test("The private Secret Service is served by the daemon this run names")
+    func daemonIsTheNamedOne() throws {
+        // Without this, a pass meant for KeePassXC could pass against a gnome-keyring
+        // that D-Bus activation started in its place.
+        let reply = try ChildProcess.run([
+            "dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+            "org.freedesktop.DBus.GetConnectionUnixProcessID", "string:org.freedesktop.secrets",
+        ], environment: PrivateSecretService.environment())
+        #expect(reply.status == 0, "nobody owns org.freedesktop.secrets: \(reply.standardError)")
+        let pid = try #require(String(decoding: reply.standardOutput, as: UTF8.self)
+            .split(whereSeparator: \.isWhitespace).last.flatMap { Int32($0) })
+        let command = try String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        switch PrivateSecretService.daemon {
+        case .gnomeKeyring: #expect(command.hasPrefix("gnome-keyring"), "the Secret Service is \(command)")
+        case .keepassxc: #expect(command == "keepassxc", "the Secret Service is \(command)")
+        }
     }
 
     @Test("secret-tool lookup finds what the library stored, byte for byte", arguments: [
@@ -76,6 +95,41 @@ struct SecretServiceInteropTests {
         #expect(try other.credentials(forKey: "work")?.username == "them")
         let same = try PrivateSecretService.lookup(["service": mine.service, "key": "work"]) == Data(foreignPassword.utf8)
         #expect(same, "the foreign item was changed or removed")
+    }
+
+    @Test("A foreign item with our service and key but no tag survives set, replace, remove and removeAll")
+    func foreignItemSurvives() throws {
+        let keyring = try keyring()
+        let foreign = ["service": keyring.service, "key": "work", "kind": "credentials", "owner": "another-program"]
+        defer {
+            _ = try? keyring.removeAll()
+            _ = try? PrivateSecretService.secretTool(["clear"] + foreign.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] })
+        }
+        let foreignPassword = "the other program's password"
+        let planted = try PrivateSecretService.secretTool(
+            ["store", "--label=foreign"] + foreign.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] },
+            input: Data(foreignPassword.utf8)
+        )
+        #expect(planted.status == 0)
+        func foreignIsIntact(_ step: String) throws {
+            let same = try PrivateSecretService.lookup(foreign) == Data(foreignPassword.utf8)
+            #expect(same, "the foreign item was changed or removed by \(step)")
+            #expect(try PrivateSecretService.itemCount(foreign) == 1, "\(step) left a foreign item count other than one")
+        }
+        try keyring.set(try Samples.credentials("alice", password: "one"), forKey: "work")
+        try foreignIsIntact("set")
+        try keyring.set(try Samples.credentials("alice", password: "two"), forKey: "work")
+        try foreignIsIntact("a replace of the password")
+        try keyring.set(try Samples.credentials("bob", password: "three", sync: true), forKey: "work")
+        try foreignIsIntact("a replace of the username")
+        #expect(try keyring.credentials(forKey: "work")?.username == "bob")
+        #expect(try keyring.remove(forKey: "work"))
+        try foreignIsIntact("remove")
+        #expect(try keyring.remove(forKey: "work") == false)
+        try keyring.set(try Samples.credentials("carol"), forKey: "work")
+        #expect(try keyring.removeAll() == 1)
+        try foreignIsIntact("removeAll")
+        #expect(try keyring.credentials(forKey: "work") == nil)
     }
 
     @Test("Replacing leaves exactly one item, even when username, URL and flags change")

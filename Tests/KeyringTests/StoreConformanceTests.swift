@@ -5,7 +5,7 @@ import Testing
 /// One suite, written once, run against every store.
 @Suite("Store conformance")
 struct StoreConformanceTests {
-    @Test("Every field round-trips", arguments: TestStore.allCases)
+    @Test("Every field round-trips", arguments: TestStore.underTest)
     func fieldsRoundTrip(store: TestStore) throws {
         let keyring = try store.makeKeyring()
         defer { _ = try? keyring.removeAll() }
@@ -18,7 +18,7 @@ struct StoreConformanceTests {
         #expect(read.syncEnabled && read.backgroundAccess)
     }
 
-    @Test("Hard passwords round-trip exactly", arguments: TestStore.allCases)
+    @Test("Hard passwords round-trip exactly", arguments: TestStore.underTest)
     func passwordsRoundTrip(store: TestStore) throws {
         let keyring = try store.makeKeyring()
         defer { _ = try? keyring.removeAll() }
@@ -33,7 +33,7 @@ struct StoreConformanceTests {
         #expect(try keyring.password(forKey: "missing") == nil)
     }
 
-    @Test("Setting a key again replaces it: one record afterwards", arguments: TestStore.allCases)
+    @Test("Setting a key again replaces it: one record afterwards", arguments: TestStore.underTest)
     func replace(store: TestStore) throws {
         let keyring = try store.makeKeyring()
         defer { _ = try? keyring.removeAll() }
@@ -44,7 +44,7 @@ struct StoreConformanceTests {
         #expect(try keyring.list().map(\.key) == ["work"])
     }
 
-    @Test("Missing records read as nil and remove as false", arguments: TestStore.allCases)
+    @Test("Missing records read as nil and remove as false", arguments: TestStore.underTest)
     func missing(store: TestStore) throws {
         let keyring = try store.makeKeyring()
         #expect(try keyring.credentials(forKey: "nothing") == nil)
@@ -53,7 +53,7 @@ struct StoreConformanceTests {
         #expect(try keyring.secret(forKey: "nothing") == nil)
     }
 
-    @Test("Remove takes exactly one record", arguments: TestStore.allCases)
+    @Test("Remove takes exactly one record", arguments: TestStore.underTest)
     func remove(store: TestStore) throws {
         let keyring = try store.makeKeyring()
         defer { _ = try? keyring.removeAll() }
@@ -64,7 +64,7 @@ struct StoreConformanceTests {
         #expect(try keyring.credentials(forKey: "two")?.username == "b")
     }
 
-    @Test("Default and keyed records are separate", arguments: TestStore.allCases)
+    @Test("Default and keyed records are separate", arguments: TestStore.underTest)
     func defaultVersusKeyed(store: TestStore) throws {
         let keyring = try store.makeKeyring()
         defer { _ = try? keyring.removeAll() }
@@ -77,7 +77,7 @@ struct StoreConformanceTests {
         #expect(try keyring.credentials(forKey: "other")?.username == "other")
     }
 
-    @Test("List shows keys, usernames, URLs and flags, and filters on the flags", arguments: TestStore.allCases)
+    @Test("List shows keys, usernames, URLs and flags, and filters on the flags", arguments: TestStore.underTest)
     func list(store: TestStore) throws {
         let keyring = try store.makeKeyring()
         defer { _ = try? keyring.removeAll() }
@@ -96,7 +96,7 @@ struct StoreConformanceTests {
         #expect(try keyring.secretKeys() == ["token"])
     }
 
-    @Test("Secrets and credentials under one key never collide; any bytes round-trip", arguments: TestStore.allCases)
+    @Test("Secrets and credentials under one key never collide; any bytes round-trip", arguments: TestStore.underTest)
     func secrets(store: TestStore) throws {
         let keyring = try store.makeKeyring()
         defer { _ = try? keyring.removeAll() }
@@ -110,7 +110,7 @@ struct StoreConformanceTests {
         #expect(try keyring.credentials(forKey: "shared") != nil)
     }
 
-    @Test("removeAll takes this service's records and leaves another service's", arguments: TestStore.allCases)
+    @Test("removeAll takes this service's records and leaves another service's", arguments: TestStore.underTest)
     func removeAllKeepsOtherServices(store: TestStore) throws {
         let mine = try store.makeKeyring()
         let other = try Keyring(service: TestStore.uniqueService("other"), store: mine.store)
@@ -125,7 +125,7 @@ struct StoreConformanceTests {
         #expect(try other.credentials(forKey: "k")?.username == "them")
     }
 
-    @Test("Invalid records are refused and change nothing", arguments: TestStore.allCases)
+    @Test("Invalid records are refused and change nothing", arguments: TestStore.underTest)
     func invalidRecordsChangeNothing(store: TestStore) throws {
         let keyring = try store.makeKeyring()
         defer { _ = try? keyring.removeAll() }
@@ -147,7 +147,7 @@ struct StoreConformanceTests {
         #expect(try keyring.credentials(forKey: "k") == good)
     }
 
-    @Test("16 threads of mixed calls on one keyring lose nothing", arguments: TestStore.allCases)
+    @Test("16 threads of mixed calls on one keyring lose nothing", arguments: TestStore.underTest)
     func sixteenThreads(store: TestStore) throws {
         let keyring = try store.makeKeyring()
         defer { _ = try? keyring.removeAll() }

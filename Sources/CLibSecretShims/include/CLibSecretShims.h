@@ -24,7 +24,16 @@ const SecretSchema *swift_keyring_schema(void);
 GHashTable *swift_keyring_attributes_new(void);
 void swift_keyring_attributes_set(GHashTable *attributes, const char *name, const char *value);
 const char *swift_keyring_attributes_get(GHashTable *attributes, const char *name);
+GVariant *swift_keyring_attributes_variant(GHashTable *attributes);
 GHashTable *swift_keyring_item_properties_new(const char *label, GHashTable *attributes);
+
+/* item_write.c: changing an item in place (its secret, label and attributes), and reading what it holds now. */
+GVariant *swift_keyring_set_secret_argument(SecretService *service, SecretValue *value);
+GVariant *swift_keyring_set_label_argument(const char *label);
+GVariant *swift_keyring_set_attributes_argument(GHashTable *attributes);
+gboolean swift_keyring_read_label_and_attributes(GDBusConnection *connection, const gchar *path, gint timeout_ms,
+                                                 GCancellable *cancellable, gchar **label, GHashTable **attributes,
+                                                 GError **error);
 
 /* service.c: a SecretService proxy on a connection of our own, with a session open. */
 SecretService *swift_keyring_service_new(GDBusConnection *connection, GCancellable *cancellable, GError **error);

@@ -9,6 +9,8 @@ final class SecretAttributes {
 
     /// The `GHashTable *` the libsecret calls take.
     let table: OpaquePointer
+    /// The same names and values, for comparing with what an item holds.
+    private(set) var values: [String: String] = [:]
 
     private init() {
         table = swift_keyring_attributes_new()
@@ -20,6 +22,16 @@ final class SecretAttributes {
 
     private func set(_ name: String, _ value: String) {
         swift_keyring_attributes_set(table, name, value)
+        values[name] = value
+    }
+
+    /// Whether an item holding `attributes` carries every one of these, exactly.
+    ///
+    /// A search alone does not prove it: KeePassXC's search skips its entries'
+    /// protected attributes, so a foreign entry that protects `tag` matches a
+    /// search for ours. What we overwrite or delete is checked with this first.
+    func areAll(in attributes: [String: String]) -> Bool {
+        values.allSatisfy { attributes[$0.key] == $0.value }
     }
 
     /// Every item of `service` the library wrote (of one `kind`, when given).
@@ -51,9 +63,15 @@ final class SecretAttributes {
     /// Reads a record's identity and metadata back from an item's attribute table;
     /// `nil` for an item that is not one of ours (no tag, or a kind we do not know).
     static func summary(from table: OpaquePointer) -> RecordSummary? {
-        func value(_ name: String) -> String? {
-            swift_keyring_attributes_get(table, name).map { String(cString: $0) }
-        }
+        summary { name in swift_keyring_attributes_get(table, name).map { String(cString: $0) } }
+    }
+
+    /// As `summary(from:)`, for attributes already read into a dictionary.
+    static func summary(from attributes: [String: String]) -> RecordSummary? {
+        summary { attributes[$0] }
+    }
+
+    private static func summary(_ value: (String) -> String?) -> RecordSummary? {
         guard value("tag") == tag,
               let service = value("service"),
               let key = value("key"),

@@ -11,8 +11,8 @@ internal import CLibSecretShims
 /// safe to use from many threads (libsecret guards its session with a mutex and
 /// runs each sync call in its own main context); nothing here is mutable.
 final class SecretServiceClient: @unchecked Sendable {
-    private let bus: BusConnection
-    private let service: UnsafeMutablePointer<SecretService>
+    let bus: BusConnection
+    let service: UnsafeMutablePointer<SecretService>
     /// The unique bus name of the daemon that opened our session: a different
     /// owner later means the daemon restarted and the session is gone.
     private let daemon: String?
@@ -114,40 +114,25 @@ final class SecretServiceClient: @unchecked Sendable {
     /// The identity and metadata of the items at `paths` (readable even while locked),
     /// with the reads in flight together; items that are not ours or vanished meanwhile are left out.
     func summaries(at paths: [String], _ operation: String, deadline: Deadline) throws -> [RecordSummary] {
-        guard !paths.isEmpty else { return [] }
-        var tables = [OpaquePointer?](repeating: nil, count: paths.count)
-        defer { tables.forEach { $0.map { g_hash_table_unref($0) } } }
-        let connection = bus.pointer
-        _ = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
-            CStringArray.with(paths) { cPaths in
-                tables.withUnsafeMutableBufferPointer { tables in
-                    swift_keyring_read_attributes(
-                        connection, cPaths, guint(paths.count), deadline.remainingMilliseconds, cancellable,
-                        tables.baseAddress, error
-                    )
-                }
-            }
-        }
-        return tables.compactMap { $0.flatMap(SecretAttributes.summary(from:)) }
+        let read = try attributes(at: paths, operation, deadline: deadline)
+        return paths.compactMap { read[$0].flatMap(SecretAttributes.summary(from:)) }
     }
 
-    /// Creates an item for `record` in the default collection, replacing one with
-    /// exactly the same attributes; returns the item's path.
+    /// Creates a new item for `record` in the default collection; returns the item's path.
+    ///
+    /// Never with CreateItem's `replace` flag: KeePassXC answers it with a
+    /// confirmation dialog (a hang, headless), and matches it by a subset of the
+    /// attributes, so it could overwrite a foreign item that carries some of
+    /// ours. `SecretServiceStore.save` replaces items itself.
     func createItem(_ record: StoredRecord, _ operation: String, deadline: Deadline) throws -> String {
         let attributes = SecretAttributes.all(record)
         let properties = swift_keyring_item_properties_new(SecretLabel.label(for: record), attributes.table)
         defer { g_hash_table_unref(properties) }
-        let contentType = record.id.kind == .credentials ? "text/plain" : "application/octet-stream"
-        // A zero-length secret still needs a valid pointer.
-        let value = record.secret.isEmpty
-            ? secret_value_new("", 0, contentType)
-            : record.secret.withUnsafeBufferPointer { bytes in
-                bytes.withMemoryRebound(to: gchar.self) { secret_value_new($0.baseAddress, gssize($0.count), contentType) }
-            }
+        let value = Self.secretValue(record)
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
         let path = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
             secret_service_create_item_dbus_path_sync(
-                service, SWIFT_KEYRING_DEFAULT_COLLECTION_PATH, properties, value, SECRET_ITEM_CREATE_REPLACE, cancellable, error
+                service, SWIFT_KEYRING_DEFAULT_COLLECTION_PATH, properties, value, SECRET_ITEM_CREATE_NONE, cancellable, error
             )
         }
         guard let path else {

@@ -131,9 +131,10 @@ public final class SecretServiceStore: CredentialStore {
 
     /// Stores `record`, replacing any record with the same `id`: afterwards exactly one item holds it.
     ///
-    /// The new item is written first and stale ones (same identity, other
-    /// username, URL or flags) are deleted after, so there is never a moment
-    /// with no record.
+    /// An existing item of ours is changed in place (usually only its secret);
+    /// otherwise a new one is created. Stale duplicates are deleted after, so
+    /// there is never a moment with no record, and items without our tag are
+    /// never touched. See `ItemReplacement` for why this works on KeePassXC too.
     /// - Throws: `KeyringError.locked` when the collection is locked, `.timedOut`, or another store error.
     public func save(_ record: StoredRecord) throws {
         let deadline = Deadline(timeout)
@@ -141,11 +142,7 @@ public final class SecretServiceStore: CredentialStore {
         try writes.withLock { _ in
             try client.run(operation, deadline: deadline) { client in
                 try unlockingDefaultCollection(operation, client, deadline: deadline) { deadline in
-                let kept = try client.createItem(record, operation, deadline: deadline)
-                let matching = try client.searchPaths(.identity(record.id), operation, deadline: deadline)
-                for path in matching.unlocked + matching.locked where path != kept {
-                    try client.delete(path, operation, deadline: deadline)
-                }
+                    try ItemReplacement.save(record, operation, client, deadline: deadline, prompt: prompt)
                 }
             }
         }
@@ -205,10 +202,14 @@ public final class SecretServiceStore: CredentialStore {
         return try writes.withLock { _ in
             let paths = try client.run(operation, deadline: deadline) { client in
                 let found = try client.searchPaths(attributes, operation, deadline: deadline)
-                guard !found.locked.isEmpty else { return found.unlocked }
-                let unlocked = try client.unlock(found.locked, operation, deadline: deadline, prompt: prompt)
-                guard Set(unlocked) == Set(found.locked) else { throw KeyringError.locked }
-                return found.unlocked + unlocked
+                var paths = found.unlocked
+                if !found.locked.isEmpty {
+                    let unlocked = try client.unlock(found.locked, operation, deadline: deadline, prompt: prompt)
+                    guard Set(unlocked) == Set(found.locked) else { throw KeyringError.locked }
+                    paths += unlocked
+                }
+                // Read back before deleting: a search alone may match a foreign item (KeePassXC).
+                return try ItemReplacement.ours(paths, attributes, operation, client, deadline: deadline)
             }
             // One deadline per Delete, not for the loop: gnome-keyring rewrites its whole
             // file on each delete (36–55 ms an item at 1,000 items, Benchmarks/BENCHMARKS.md),

@@ -1,7 +1,8 @@
 import Foundation
 import Keyring
 
-/// The private Secret Service that `Scripts/with-secret-service.sh` starts for the test run.
+/// The private Secret Service that `Scripts/with-secret-service.sh` (gnome-keyring)
+/// or `Scripts/with-keepassxc.sh` (KeePassXC) starts for the test run.
 ///
 /// Tests that need it fail, never skip, when it is missing: the Secret Service
 /// store must really be tested, in CI above all, and never against the
@@ -9,6 +10,18 @@ import Keyring
 enum PrivateSecretService {
     struct Missing: Error, CustomStringConvertible {
         var description: String
+    }
+
+    /// Which daemon serves the private Secret Service.
+    enum Daemon: String, Sendable {
+        case gnomeKeyring = "gnome-keyring"
+        case keepassxc
+    }
+
+    /// The daemon of this run: `SWIFT_KEYRING_TEST_DAEMON`, which `Scripts/with-keepassxc.sh`
+    /// sets to `keepassxc`; gnome-keyring otherwise.
+    static var daemon: Daemon {
+        ProcessInfo.processInfo.environment["SWIFT_KEYRING_TEST_DAEMON"].flatMap(Daemon.init(rawValue:)) ?? .gnomeKeyring
     }
 
     /// The environment of the private Secret Service.

@@ -8,10 +8,19 @@ enum TestStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case memory
     /// An encrypted file in a private temporary folder, opened with a random raw key.
     case encryptedFile
-    /// The private gnome-keyring of `Scripts/with-secret-service.sh`.
+    /// The private Secret Service: gnome-keyring (`Scripts/with-secret-service.sh`)
+    /// or KeePassXC (`Scripts/with-keepassxc.sh`), as `PrivateSecretService.daemon` says.
     case secretService
 
-    var testDescription: String { rawValue }
+    var testDescription: String {
+        self == .secretService ? "\(rawValue) (\(PrivateSecretService.daemon.rawValue))" : rawValue
+    }
+
+    /// The stores this run tests: all of them, but only the Secret Service in the
+    /// KeePassXC pass of `Scripts/test.sh`, since the others were tested in the first pass.
+    static var underTest: [TestStore] {
+        PrivateSecretService.daemon == .keepassxc ? [.secretService] : allCases
+    }
 
     /// A keyring on a fresh store with a service name no other test uses.
     func makeKeyring(service: String = TestStore.uniqueService()) throws -> Keyring {

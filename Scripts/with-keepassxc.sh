@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# Runs a command inside a private Secret Service served by KeePassXC: a new
+# D-Bus session bus (dbus-run-session), a throwaway HOME, and KeePassXC running
+# headless on a throwaway database whose root group is exposed as the default
+# collection, unlocked from standard input. Nothing touches the caller's own
+# keyring or KeePassXC.
+#
+#   Scripts/with-keepassxc.sh swift test --filter 'Store conformance'
+#
+# Exits with the command's status. When KeePassXC cannot start, it says why and
+# exits 70, so CI fails rather than running without it. When KeePassXC dies
+# during a command that then fails, it prints its last words and exits 75.
+set -euo pipefail
+
+if [ $# -eq 0 ]; then
+    echo "usage: $0 COMMAND [ARG…]" >&2
+    exit 64
+fi
+
+if [ "${SWIFT_KEYRING_INSIDE_PRIVATE_SESSION:-}" != "1" ]; then
+    for tool in dbus-run-session dbus-send keepassxc keepassxc-cli python3; do
+        if ! command -v "$tool" >/dev/null; then
+            echo "$0: $tool is missing; run Scripts/setup.sh first" >&2
+            exit 70
+        fi
+    done
+    throwaway=$(mktemp -d "${TMPDIR:-/tmp}/swift-keyring-keepassxc.XXXXXX")
+    trap 'rm -rf "$throwaway"' EXIT
+    mkdir -p "$throwaway/home" "$throwaway/runtime"
+    chmod 700 "$throwaway/runtime"
+    # A session bus that activates nothing: were KeePassXC to die, a call to
+    # org.freedesktop.secrets would otherwise start gnome-keyring in its place,
+    # and the tests would go on against the wrong daemon.
+    cat >"$throwaway/session.conf" <<'CONF'
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <keep_umask/>
+  <listen>unix:tmpdir=/tmp</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+CONF
+    status=0
+    env HOME="$throwaway/home" \
+        XDG_RUNTIME_DIR="$throwaway/runtime" \
+        XDG_DATA_HOME="$throwaway/home/.local/share" \
+        XDG_CONFIG_HOME="$throwaway/home/.config" \
+        XDG_CACHE_HOME="$throwaway/home/.cache" \
+        XDG_STATE_HOME="$throwaway/home/.local/state" \
+        SWIFT_KEYRING_INSIDE_PRIVATE_SESSION=1 \
+        SWIFT_KEYRING_TEST_KEYRING_PASSWORD="throwaway-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')" \
+        dbus-run-session --config-file="$throwaway/session.conf" -- "$0" "$@" || status=$?
+    exit $status
+fi
+
+fail() {
+    [ -n "${daemon:-}" ] && kill -9 "$daemon" 2>/dev/null
+    echo "$0: KeePassXC did not start as an unlocked Secret Service: $1" >&2
+    [ -s "${daemon_log:-}" ] && { echo "its log:" >&2; tail -n 20 "$daemon_log" >&2; }
+    exit 70
+}
+
+# Inside the private bus. Headless: Qt draws off screen, and nothing may wait
+# for a person: no notification, no tray icon, no confirmation before an item
+# is read or deleted. (A confirmation dialog nobody sees would hang the call.)
+# No saving after every change: KeePassXC 2.7.4 writes the database on a pool
+# thread while D-Bus calls go on changing entries, and under many concurrent
+# writes (the 16-thread conformance test) it crashed in QUuid::toRfc4122 on
+# that thread, 3 runs of 3. The database is thrown away anyway. Without
+# autosave it still dies in about one run in four of the test suites, mostly
+# during the 16-thread and racing-writers tests (a segmentation fault that never
+# happened under gdb); Scripts/test.sh then runs the pass again.
+export QT_QPA_PLATFORM=offscreen
+mkdir -p "$XDG_CONFIG_HOME/keepassxc" "$HOME/db"
+cat >"$XDG_CONFIG_HOME/keepassxc/keepassxc.ini" <<'INI'
+[General]
+ConfigVersion=2
+SingleInstance=false
+RememberLastDatabases=false
+RememberLastKeyFiles=false
+UpdateCheckMessageShown=true
+AutoSaveAfterEveryChange=false
+AutoSaveOnExit=false
+AutoSaveNonDataChanges=false
+
+[GUI]
+ShowTrayIcon=false
+CheckForUpdates=false
+
+[FdoSecrets]
+Enabled=true
+ShowNotification=false
+ConfirmAccessItem=false
+ConfirmDeleteItem=false
+INI
+
+# The database password is only for this throwaway database; it goes through
+# pipes, never arguments, and never leaves this process tree.
+password=$SWIFT_KEYRING_TEST_KEYRING_PASSWORD
+unset SWIFT_KEYRING_TEST_KEYRING_PASSWORD
+plain="$HOME/db/plain.kdbx"
+database="$HOME/db/secrets.kdbx"
+export_xml="$HOME/db/export.xml"
+cli_log="$HOME/db/cli.log"
+# -t 100 (the least it takes): a fast key derivation; the database lives as long as this run.
+printf '%s\n%s\n' "$password" "$password" | keepassxc-cli db-create -q -p -t 100 "$plain" >"$cli_log" 2>&1 \
+    || fail "keepassxc-cli db-create failed: $(tail -n 3 "$cli_log")"
+printf '%s\n' "$password" | keepassxc-cli export -q -f xml "$plain" >"$export_xml" 2>>"$cli_log" \
+    || fail "keepassxc-cli export failed: $(tail -n 3 "$cli_log")"
+
+# KeePassXC serves a database's group as a collection (the first one becomes
+# the default alias) when the database's custom data names the group's UUID,
+# in braces, under FDO_SECRETS_EXPOSED_GROUP. The export writes UUIDs in base64.
+python3 - "$export_xml" <<'PY' || fail "could not expose the root group in the exported XML"
+import base64, sys, uuid
+import xml.etree.ElementTree as ET
+
+path = sys.argv[1]
+tree = ET.parse(path)
+root = tree.getroot()
+group = root.find("./Root/Group/UUID")
+meta = root.find("./Meta")
+if group is None or meta is None:
+    sys.exit("no root group or no Meta in the export")
+exposed = "{" + str(uuid.UUID(bytes=base64.b64decode(group.text))) + "}"
+custom = meta.find("CustomData")
+if custom is None:
+    custom = ET.SubElement(meta, "CustomData")
+item = ET.SubElement(custom, "Item")
+ET.SubElement(item, "Key").text = "FDO_SECRETS_EXPOSED_GROUP"
+ET.SubElement(item, "Value").text = exposed
+tree.write(path, encoding="UTF-8", xml_declaration=True)
+PY
+printf '%s\n%s\n' "$password" "$password" | keepassxc-cli import -q -p -t 100 "$export_xml" "$database" >>"$cli_log" 2>&1 \
+    || fail "keepassxc-cli import failed: $(tail -n 3 "$cli_log")"
+rm -f "$plain" "$export_xml"
+
+daemon_log="$HOME/keepassxc.log"
+printf '%s\n' "$password" | keepassxc --pw-stdin "$database" >"$daemon_log" 2>&1 &
+daemon=$!
+unset password
+
+# Wait for KeePassXC to own the name with NameHasOwner. Calling the name itself
+# would make the bus start gnome-keyring by D-Bus activation instead.
+ready=0
+for _ in $(seq 1 200); do
+    kill -0 "$daemon" 2>/dev/null || break
+    if dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+        org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q "boolean true"; then
+        ready=1
+        break
+    fi
+    sleep 0.1
+done
+[ "$ready" = "1" ] || fail "it never took the name org.freedesktop.secrets"
+# Owning the name comes before the database is open: wait until the default
+# collection answers, unlocked.
+ready=0
+for _ in $(seq 1 200); do
+    if dbus-send --session --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets/aliases/default \
+        org.freedesktop.DBus.Properties.Get string:org.freedesktop.Secret.Collection string:Locked 2>/dev/null \
+        | grep -q "boolean false"; then
+        ready=1
+        break
+    fi
+    sleep 0.1
+done
+[ "$ready" = "1" ] || fail "its default collection never answered unlocked"
+
+export SWIFT_KEYRING_PRIVATE_SECRET_SERVICE=1
+export SWIFT_KEYRING_TEST_DAEMON=keepassxc
+status=0
+# The command runs in a process group of its own, watched: a KeePassXC that
+# dies mid-run can leave a client waiting on a prompt that will never complete,
+# so once the daemon is gone the command gets two minutes to finish failing,
+# then it is stopped, and the run ends rather than hangs.
+setsid "$@" &
+command=$!
+while kill -0 "$command" 2>/dev/null && kill -0 "$daemon" 2>/dev/null; do
+    sleep 0.5
+done
+if kill -0 "$command" 2>/dev/null; then
+    for _ in $(seq 1 240); do
+        kill -0 "$command" 2>/dev/null || break
+        sleep 0.5
+    done
+    if kill -0 "$command" 2>/dev/null; then
+        echo "$0: the command was still running two minutes after KeePassXC died; stopping it" >&2
+        kill -TERM -- "-$command" 2>/dev/null || true
+        sleep 2
+        kill -KILL -- "-$command" 2>/dev/null || true
+    fi
+fi
+wait "$command" || status=$?
+if ! kill -0 "$daemon" 2>/dev/null; then
+    wait "$daemon" || daemon_status=$?
+    echo "$0: keepassxc exited during the run (status ${daemon_status:-0}); the end of its log:" >&2
+    grep -v '^$' "$daemon_log" | tail -n 20 >&2 || true
+    [ "$status" -eq 0 ] || status=75
+else
+    # KeePassXC may ignore SIGTERM while a dialog nobody sees is open; it gets
+    # three seconds, then SIGKILL, so the run always ends.
+    kill "$daemon" 2>/dev/null || true
+    for _ in $(seq 1 30); do
+        kill -0 "$daemon" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -9 "$daemon" 2>/dev/null || true
+    wait "$daemon" 2>/dev/null || true
+fi
+exit "$status"

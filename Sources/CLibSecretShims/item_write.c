@@ -1,0 +1,61 @@
+#include "CLibSecretShims.h"
+
+/* The arguments of Item.SetSecret ("((oayays))"): the value encoded for the
+ * session `service` opened, as libsecret's own calls send it. */
+GVariant *swift_keyring_set_secret_argument(SecretService *service, SecretValue *value) {
+    GVariant *secret = g_variant_ref_sink(secret_service_encode_dbus_secret(service, value));
+    GVariant *arguments = g_variant_new("(@(oayays))", secret);
+    g_variant_unref(secret);
+    return arguments;
+}
+
+/* The arguments of Properties.Set for an item's Label ("(ssv)"). */
+GVariant *swift_keyring_set_label_argument(const char *label) {
+    return g_variant_new("(ssv)", "org.freedesktop.Secret.Item", "Label", g_variant_new_string(label));
+}
+
+/* The arguments of Properties.Set for an item's Attributes ("(ssv)"). */
+GVariant *swift_keyring_set_attributes_argument(GHashTable *attributes) {
+    return g_variant_new("(ssv)", "org.freedesktop.Secret.Item", "Attributes", swift_keyring_attributes_variant(attributes));
+}
+
+/* An item's Label and Attributes from one Properties.GetAll call, the label
+ * and table the caller's. Both are NULL, with no error, when the item vanished
+ * (deleted since the search that found it). */
+gboolean swift_keyring_read_label_and_attributes(GDBusConnection *connection, const gchar *path, gint timeout_ms,
+        GCancellable *cancellable, gchar **label, GHashTable **attributes, GError **error) {
+    GError *failure = NULL;
+    GVariant *reply = g_dbus_connection_call_sync(connection, SWIFT_KEYRING_BUS_NAME, path,
+                                                  "org.freedesktop.DBus.Properties", "GetAll",
+                                                  g_variant_new("(s)", "org.freedesktop.Secret.Item"),
+                                                  G_VARIANT_TYPE("(a{sv})"), G_DBUS_CALL_FLAGS_NONE, timeout_ms,
+                                                  cancellable, &failure);
+    *label = NULL;
+    *attributes = NULL;
+    if (reply == NULL) {
+        if (swift_keyring_error_is_vanished_object(failure)) {
+            g_error_free(failure);
+            return TRUE;
+        }
+        g_propagate_error(error, failure);
+        return FALSE;
+    }
+    GVariant *properties = g_variant_get_child_value(reply, 0);
+    GVariant *text = g_variant_lookup_value(properties, "Label", G_VARIANT_TYPE_STRING);
+    GVariant *table = g_variant_lookup_value(properties, "Attributes", G_VARIANT_TYPE("a{ss}"));
+    *label = g_strdup(text != NULL ? g_variant_get_string(text, NULL) : "");
+    *attributes = swift_keyring_attributes_new();
+    if (table != NULL) {
+        GVariantIter iter;
+        const gchar *name, *value;
+        g_variant_iter_init(&iter, table);
+        while (g_variant_iter_next(&iter, "{&s&s}", &name, &value))
+            swift_keyring_attributes_set(*attributes, name, value);
+        g_variant_unref(table);
+    }
+    if (text != NULL)
+        g_variant_unref(text);
+    g_variant_unref(properties);
+    g_variant_unref(reply);
+    return TRUE;
+}

@@ -1,0 +1,102 @@
+/// How `SecretServiceStore.save` stores a record so that exactly one item holds
+/// it afterwards, on gnome-keyring and KeePassXC alike.
+///
+/// CreateItem's `replace` flag is never used: KeePassXC answers it with a
+/// confirmation dialog (a call that hangs when nobody sees it) and matches it
+/// by a subset of the attributes, so it could overwrite a foreign item carrying
+/// some of ours. Instead:
+///
+/// - When an item of ours holds the record's identity (`tag`, `service`, `key`,
+///   `kind`), it is changed in place: its secret set (`Item.SetSecret`), and its
+///   label and attributes only when they differ. The common replace (same
+///   username, URL and flags, new password) is one write, which matters on
+///   gnome-keyring: it rewrites its whole file on every change.
+/// - Otherwise a new item is created, without `replace`.
+/// - Every other item of ours with that identity is then deleted.
+///
+/// When several items hold the identity (another program left duplicates, or
+/// two processes raced to create the first), the one kept is the greatest path
+/// in `precedes` order. Every process agrees on that order, and each deletes
+/// only items it saw beside a greater one, so the greatest survives (never zero
+/// items), and every other is deleted by someone (never two for long). On
+/// gnome-keyring, whose paths are numbered, the greatest is also the newest.
+///
+/// Nothing is overwritten or deleted before its attributes are read back and
+/// found to carry our tag and the identity (see `SecretAttributes.areAll(in:)`).
+enum ItemReplacement {
+    /// Stores `record`; afterwards exactly one item of ours holds its identity.
+    /// - Throws: `KeyringError.locked` when a matching item stays locked, or another store error.
+    static func save(
+        _ record: StoredRecord, _ operation: String, _ client: SecretServiceClient, deadline: Deadline, prompt: PromptBound
+    ) throws {
+        let identity = SecretAttributes.identity(record.id)
+        let wanted = SecretAttributes.all(record)
+        let label = SecretLabel.label(for: record)
+        var existing = try paths(identity, operation, client, deadline: deadline, prompt: prompt)
+        if existing.count > 1 {
+            existing = try ours(existing, identity, operation, client, deadline: deadline)
+        }
+        if let keeper = existing.max(by: precedes),
+           let state = try client.state(at: keeper, operation, deadline: deadline),
+           identity.areAll(in: state.attributes) {
+            if !wanted.areAll(in: state.attributes) || state.label != label {
+                try client.setLabelAndAttributes(record, at: keeper, operation, deadline: deadline)
+            }
+            try client.setSecret(record, at: keeper, operation, deadline: deadline)
+            for path in existing where path != keeper {
+                try delete(path, operation, client, deadline: deadline)
+            }
+            return
+        }
+        // A locked KeePassXC finds nothing at all (it has no database open), so an
+        // empty search proves no item exists only while the collection is unlocked.
+        let hidden = existing.isEmpty ? try client.isDefaultCollectionLocked(deadline: deadline) : false
+        let created = try client.createItem(record, operation, deadline: deadline)
+        // Searched again rather than trusting the first search: another process
+        // may have created its own item meanwhile, and one of the two must go.
+        let after = try ours(try paths(identity, operation, client, deadline: deadline, prompt: prompt), identity, operation, client, deadline: deadline)
+        // When the first search could not see, what it missed is older than ours: keep ours.
+        guard let keeper = hidden ? created : after.max(by: precedes) else { return }
+        for path in after where path != keeper {
+            try delete(path, operation, client, deadline: deadline)
+        }
+    }
+
+    /// Deletes a stale duplicate; one that is already gone is no failure: two
+    /// racing saves see the same duplicates, and both delete them.
+    private static func delete(_ path: String, _ operation: String, _ client: SecretServiceClient, deadline: Deadline) throws {
+        do {
+            try client.delete(path, operation, deadline: deadline)
+        } catch let error as KeyringError {
+            guard try client.state(at: path, operation, deadline: deadline) == nil else { throw error }
+        }
+    }
+
+    /// The paths of the items matching `attributes`, locked ones offered to the daemon to unlock first.
+    /// - Throws: `KeyringError.locked` when some stay locked.
+    static func paths(
+        _ attributes: SecretAttributes, _ operation: String, _ client: SecretServiceClient, deadline: Deadline,
+        prompt: PromptBound
+    ) throws -> [String] {
+        let found = try client.searchPaths(attributes, operation, deadline: deadline)
+        guard !found.locked.isEmpty else { return found.unlocked }
+        let unlocked = try client.unlock(found.locked, operation, deadline: deadline, prompt: prompt)
+        guard Set(unlocked) == Set(found.locked) else { throw KeyringError.locked }
+        return found.unlocked + unlocked
+    }
+
+    /// Those of `paths` whose attributes, read back, carry every one of `attributes`.
+    static func ours(
+        _ paths: [String], _ attributes: SecretAttributes, _ operation: String, _ client: SecretServiceClient, deadline: Deadline
+    ) throws -> [String] {
+        let read = try client.attributes(at: paths, operation, deadline: deadline)
+        return paths.filter { read[$0].map(attributes.areAll(in:)) ?? false }
+    }
+
+    /// The order every process uses to pick the item it keeps: shorter paths
+    /// first, then by characters, so gnome-keyring's numbered paths (`…/login/9`,
+    /// `…/login/10`) sort by number, which is their order of creation.
+    static func precedes(_ left: String, _ right: String) -> Bool {
+        (left.utf8.count, left) < (right.utf8.count, right)
+    }
+}

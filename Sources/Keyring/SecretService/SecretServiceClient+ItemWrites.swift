@@ -1,0 +1,116 @@
+internal import CLibSecretShims
+
+/// The calls that change an existing item in place, so a replace needs neither
+/// CreateItem's `replace` flag nor a second item.
+extension SecretServiceClient {
+    /// What an item holds besides its secret.
+    struct ItemState {
+        var label: String
+        var attributes: [String: String]
+    }
+
+    /// The label and attributes of the item at `path`, in one call; `nil` when it vanished since the search.
+    func state(at path: String, _ operation: String, deadline: Deadline) throws -> ItemState? {
+        var label: UnsafeMutablePointer<gchar>?
+        var table: OpaquePointer?
+        let connection = bus.pointer
+        _ = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
+            swift_keyring_read_label_and_attributes(
+                connection, path, deadline.remainingMilliseconds, cancellable, &label, &table, error
+            )
+        }
+        defer {
+            g_free(label)
+            table.map { g_hash_table_unref($0) }
+        }
+        guard let label, let table else { return nil }
+        return ItemState(label: String(cString: label), attributes: Self.dictionary(table))
+    }
+
+    /// Sets the secret of the item at `path` to `record`'s (Item.SetSecret, through our session).
+    func setSecret(_ record: StoredRecord, at path: String, _ operation: String, deadline: Deadline) throws {
+        let value = Self.secretValue(record)
+        defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
+        let reply = try bus.call(
+            operation,
+            destination: BusConnection.secretServiceName,
+            path: path,
+            interface: "org.freedesktop.Secret.Item",
+            method: "SetSecret",
+            arguments: swift_keyring_set_secret_argument(service, value),
+            deadline: deadline
+        )
+        g_variant_unref(reply)
+    }
+
+    /// Sets the label and attributes of the item at `path` to `record`'s.
+    func setLabelAndAttributes(_ record: StoredRecord, at path: String, _ operation: String, deadline: Deadline) throws {
+        let attributes = SecretAttributes.all(record)
+        for arguments in [
+            swift_keyring_set_attributes_argument(attributes.table),
+            swift_keyring_set_label_argument(SecretLabel.label(for: record)),
+        ] {
+            let reply = try bus.call(
+                operation,
+                destination: BusConnection.secretServiceName,
+                path: path,
+                interface: "org.freedesktop.DBus.Properties",
+                method: "Set",
+                arguments: arguments,
+                deadline: deadline
+            )
+            g_variant_unref(reply)
+        }
+    }
+
+    /// The attributes of the items at `paths`, keyed by path (reads in flight
+    /// together); items that vanished meanwhile are left out.
+    func attributes(at paths: [String], _ operation: String, deadline: Deadline) throws -> [String: [String: String]] {
+        guard !paths.isEmpty else { return [:] }
+        var tables = [OpaquePointer?](repeating: nil, count: paths.count)
+        defer { tables.forEach { $0.map { g_hash_table_unref($0) } } }
+        let connection = bus.pointer
+        _ = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
+            CStringArray.with(paths) { cPaths in
+                tables.withUnsafeMutableBufferPointer { tables in
+                    swift_keyring_read_attributes(
+                        connection, cPaths, guint(paths.count), deadline.remainingMilliseconds, cancellable,
+                        tables.baseAddress, error
+                    )
+                }
+            }
+        }
+        var result: [String: [String: String]] = [:]
+        for (path, table) in zip(paths, tables) {
+            if let table { result[path] = Self.dictionary(table) }
+        }
+        return result
+    }
+
+    /// `record`'s secret as a libsecret value the caller unrefs, typed by kind.
+    static func secretValue(_ record: StoredRecord) -> OpaquePointer {
+        let contentType = record.id.kind == .credentials ? "text/plain" : "application/octet-stream"
+        // A zero-length secret still needs a valid pointer.
+        return record.secret.isEmpty
+            ? secret_value_new("", 0, contentType)
+            : record.secret.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: gchar.self) { secret_value_new($0.baseAddress, gssize($0.count), contentType) }
+            }
+    }
+
+    /// A string-to-string `GHashTable` as a dictionary.
+    private static func dictionary(_ table: OpaquePointer) -> [String: String] {
+        var result: [String: String] = [:]
+        var iterator = GHashTableIter()
+        g_hash_table_iter_init(&iterator, table)
+        var name: gpointer?
+        var value: gpointer?
+        while g_hash_table_iter_next(&iterator, &name, &value) != 0 {
+            if let name, let value {
+                result[String(cString: name.assumingMemoryBound(to: CChar.self))] =
+                    String(cString: value.assumingMemoryBound(to: CChar.self))
+            }
+        }
+        return result
+    }
+}
