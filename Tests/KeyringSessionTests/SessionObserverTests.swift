@@ -15,14 +15,14 @@ struct SessionObserverTests {
         let called = Collected<LoginStatus>()
         let observation = try #require(session).observeStatus { called.append($0) }
 
-        try session?.set("tok", for: .token)
-        try session?.set("u-1", for: .userID)        // logged in
-        try session?.set("u-2", for: .userID)        // no change
-        try session?.logout()                        // logged out
-        try session?.logout()                        // no change
-        try session?.set("tok", for: .token)
-        try session?.set("u-1", for: .userID)        // logged in
-        try session?.remove(.token)                  // logged out
+        try await session?.set("tok", for: .token)
+        try await session?.set("u-1", for: .userID)        // logged in
+        try await session?.set("u-2", for: .userID)        // no change
+        try await session?.logout()                        // logged out
+        try await session?.logout()                        // no change
+        try await session?.set("tok", for: .token)
+        try await session?.set("u-1", for: .userID)        // logged in
+        try await session?.remove(.token)                  // logged out
         let expected: [LoginStatus] = [.loggedIn, .loggedOut, .loggedIn, .loggedOut]
 
         // Releasing the session ends the streams, so collecting them to the end shows duplicates too.
@@ -39,7 +39,7 @@ struct SessionObserverTests {
         defer { fixture.tearDown() }
         var session: Session<TestProperty>? = try fixture.secondSession()
         let streams = [try #require(session).statusChanges(), try #require(session).statusChanges()]
-        try session?.set("tok", for: .token)
+        try await session?.set("tok", for: .token)
         let failures = Collected<String>()
         try changeOnManyThreads(try #require(session), failures: failures)
         #expect(failures.all.isEmpty)

@@ -109,16 +109,24 @@ public final class SecretServiceStore: CredentialStore {
     /// The new item is written first and stale ones (same identity, other
     /// username, URL or flags) are deleted after, so there is never a moment
     /// with no record.
+    ///
+    /// A cancelled async call stops a save only before it begins: a `CreateItem`
+    /// cut short may still take effect in the daemon after we stop waiting, and a
+    /// clean-up cut short leaves two items, so once begun it runs to its end
+    /// within `timeout`, leaving the old record or the new one.
     /// - Throws: `KeyringError.locked` when the collection is locked, `.timedOut`, or another store error.
     public func save(_ record: StoredRecord) throws {
         let deadline = Deadline(timeout)
         let operation = "store \(record.id)"
         try writes.withLock { _ in
-            try client.run(operation, deadline: deadline) { client in
-                let kept = try client.createItem(record, operation, deadline: deadline)
-                let matching = try client.searchPaths(.identity(record.id), operation, deadline: deadline)
-                for path in matching.unlocked + matching.locked where path != kept {
-                    try client.delete(path, operation, deadline: deadline)
+            try OperationCancellation.check()
+            try OperationCancellation.withoutCancellation {
+                try client.run(operation, deadline: deadline) { client in
+                    let kept = try client.createItem(record, operation, deadline: deadline)
+                    let matching = try client.searchPaths(.identity(record.id), operation, deadline: deadline)
+                    for path in matching.unlocked + matching.locked where path != kept {
+                        try client.delete(path, operation, deadline: deadline)
+                    }
                 }
             }
         }
