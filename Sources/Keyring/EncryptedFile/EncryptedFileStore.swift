@@ -190,11 +190,15 @@ public final class EncryptedFileStore: CredentialStore {
 
     /// Runs a read-modify-write under the file lock and the store's mutex, on the
     /// current version of the file, and writes the result when `change` says so.
+    ///
+    /// A cancelled async call stops here at the latest: the lock may come free
+    /// just after the task was cancelled, and nothing is written then.
     private func modify<Result>(
         _ change: (inout [RecordID: SealedRecord], FileKeys, [UInt8]) throws -> (Result, Bool)
     ) throws -> Result {
         try FileLock.withExclusiveLock(paths, timeout: lockTimeout) {
-            try state.withLock { state in
+            try OperationCancellation.check()
+            return try state.withLock { state in
                 try state.refresh(paths)
                 var records = state.records
                 let (result, changed) = try change(&records, state.keys, state.headerBytes)
