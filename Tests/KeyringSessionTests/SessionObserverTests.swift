@@ -27,8 +27,8 @@ struct SessionObserverTests {
 
         // Releasing the session ends the streams, so collecting them to the end shows duplicates too.
         session = nil
-        #expect(await collect(first) == expected)
-        #expect(await collect(second) == expected)
+        #expect(await StatusCollection.collect(first) == expected)
+        #expect(await StatusCollection.collect(second) == expected)
         #expect(await waitFor(count: expected.count, in: called) == expected)
         observation.cancel()
     }
@@ -45,7 +45,7 @@ struct SessionObserverTests {
         #expect(failures.all.isEmpty)
         let final = try #require(session).status
         session = nil
-        let seen = [await collect(streams[0]), await collect(streams[1])]
+        let seen = [await StatusCollection.collect(streams[0]), await StatusCollection.collect(streams[1])]
         #expect(seen[0] == seen[1])
         #expect(!seen[0].isEmpty)
         #expect(seen[0].last == final)
@@ -64,25 +64,6 @@ struct SessionObserverTests {
             } catch {
                 failures.append("\(error)")
             }
-        }
-    }
-
-    /// Everything `stream` yields until it ends, giving up after 10 seconds.
-    private func collect(_ stream: AsyncStream<LoginStatus>) async -> [LoginStatus] {
-        await withTaskGroup(of: [LoginStatus]?.self) { group in
-            group.addTask {
-                var all: [LoginStatus] = []
-                for await status in stream { all.append(status) }
-                return all
-            }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(10))
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            if first == nil { Issue.record("the stream did not end within 10 seconds") }
-            return first ?? []
         }
     }
 
