@@ -115,3 +115,18 @@ extension Keyring {
         try await executor.run { try self.migrate(from: source, removingFromSource: removingFromSource) }
     }
 }
+
+extension Keyring {
+    /// Opens the keyring of `service` on the store the configuration selects; the async face of
+    /// `init(service:configuration:)`.
+    ///
+    /// Opening may wait: selection asks the session bus (up to a second), the Secret
+    /// Service store opens a session (up to its timeout), and a passphrase-protected
+    /// file runs Argon2id (0.15 to 0.3 s). Here that runs on a thread of the library's own.
+    /// - Throws: as the synchronous initialiser, or `CancellationError`.
+    public init(service: String, configuration: KeyringConfiguration = KeyringConfiguration()) async throws {
+        self = try await BlockingExecutor(label: "swift-keyring open \(service)").run {
+            try Keyring(service: service, configuration: configuration)
+        }
+    }
+}

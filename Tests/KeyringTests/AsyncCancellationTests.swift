@@ -100,6 +100,24 @@ struct AsyncCancellationTests {
         #expect(after == old, "found \(String(describing: after?.username))")
     }
 
+    @Test("Opening with await opens the selected store; an open from a cancelled task throws CancellationError")
+    func asyncOpen() async throws {
+        let configuration = KeyringConfiguration(
+            backend: .file, fileURL: try FileStoreFixture.newFileURL(), fileSecret: .passphrase("a passphrase for a test")
+        )
+        let keyring = try await Keyring(service: "test.open", configuration: configuration)
+        #expect(keyring.selection.backend == .file)
+        try await keyring.set(try Samples.credentials("opened"), forKey: "work")
+        let again = try await Keyring(service: "test.open", configuration: configuration)
+        #expect(try await again.credentials(forKey: "work")?.username == "opened")
+
+        let open = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await Keyring(service: "test.open", configuration: configuration)
+        }
+        expectCancellationError(await open.result)
+    }
+
     private func expectCancellationError<Value>(
         _ outcome: Result<Value, any Error>, sourceLocation: SourceLocation = #_sourceLocation
     ) {
