@@ -36,6 +36,8 @@ public struct Keyring: Sendable {
     let logger: Logger
     /// Where the async face runs this keyring's store calls, in order; copies of the keyring share it.
     package let executor: BlockingExecutor
+    /// `store`, when it can answer some reads at once; cast once here, as a cast per call costs more than the read.
+    let immediateReads: (any ImmediateReads)?
 
     /// Opens the keyring of `service` on the store the configuration selects.
     ///
@@ -68,6 +70,7 @@ public struct Keyring: Sendable {
         self.selection = selection
         self.logger = logger
         self.executor = BlockingExecutor(label: "swift-keyring \(store.name) \(service)")
+        self.immediateReads = store as? any ImmediateReads
     }
 
     private static func backend(of store: any CredentialStore) -> KeyringBackend {

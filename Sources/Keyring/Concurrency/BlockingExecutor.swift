@@ -23,11 +23,19 @@ import Synchronization
 /// where stopping could lose data, finishes; its result is then dropped.
 package final class BlockingExecutor: Sendable {
     private let queue: DispatchQueue
+    /// How many pieces of work are queued or running.
+    private let pending = Atomic<Int>(0)
 
     /// An executor with a serial queue of its own.
     /// - Parameter label: the queue's name, seen in debuggers and thread listings.
     package init(label: String) {
         queue = DispatchQueue(label: label)
+    }
+
+    /// Whether nothing is queued or running, so a call answered on the caller's
+    /// thread overtakes no call made before it.
+    package var isIdle: Bool {
+        pending.load(ordering: .acquiring) == 0
     }
 
     /// Runs `body` on the executor's queue with a cancellation bound to it, and returns what it returned.
@@ -38,7 +46,9 @@ package final class BlockingExecutor: Sendable {
         return try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
                 guard handoff.arm(continuation) else { return }
+                pending.add(1, ordering: .relaxed)
                 queue.async {
+                    defer { self.pending.subtract(1, ordering: .releasing) }
                     let outcome: Swift.Result<Result, any Error>
                     if cancellation.isCancelled {
                         outcome = .failure(CancellationError())

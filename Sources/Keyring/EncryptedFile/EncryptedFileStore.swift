@@ -22,7 +22,7 @@ import Synchronization
 ///                                    secret: try FileStoreSecret.resolve())
 /// let keyring = try Keyring(service: "com.example.mail", store: store)
 /// ```
-public final class EncryptedFileStore: CredentialStore {
+public final class EncryptedFileStore: CredentialStore, ImmediateReads {
     /// Where the file is.
     public let url: URL
     /// How long a write waits for another writer's lock before `KeyringError.timedOut`.
@@ -107,6 +107,20 @@ public final class EncryptedFileStore: CredentialStore {
         }
         guard let (sealed, keys, header) = found else { return nil }
         return try RecordSealing.open(sealed, id: id, keys: keys, header: header)
+    }
+
+    /// The record under `id` when the store's mutex is free and the file is the version
+    /// in memory (one `lstat`); `.wouldWait` otherwise. For the async face.
+    package func immediateRecord(for id: RecordID) throws -> ImmediateRead<StoredRecord?> {
+        let found = try state.withLockIfAvailable { state -> ImmediateRead<(SealedRecord, FileKeys, [UInt8])?> in
+            guard let identity = state.identity, let info = try POSIX.lstatIfPresent(paths.file),
+                  identity == FileIdentity(info) else { return .wouldWait }
+            try FilePermissions.require(paths.file, FilePermissions.fileProblem(info))
+            return .answered(state.records[id].map { ($0, state.keys, state.headerBytes) })
+        }
+        guard case .answered(let sealed)? = found else { return .wouldWait }
+        guard let (sealed, keys, header) = sealed else { return .answered(nil) }
+        return .answered(try RecordSealing.open(sealed, id: id, keys: keys, header: header))
     }
 
     /// Stores `record`, replacing any record with the same identity, and writes the file.
