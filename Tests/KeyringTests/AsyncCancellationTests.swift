@@ -100,6 +100,24 @@ struct AsyncCancellationTests {
         #expect(after == old, "found \(String(describing: after?.username))")
     }
 
+    @Test("A read made while an earlier write waits for the lock runs after it and sees the new record")
+    func readsKeepTheirTurn() async throws {
+        let url = try FileStoreFixture.newFileURL()
+        let keyring = try Keyring(service: "test.order", store: EncryptedFileStore(url: url, secret: .key(FileStoreFixture.randomKey())))
+        try await keyring.set(try Samples.credentials("old"), forKey: "work")
+        let holder = try LockHolder(path: url.path + ".lock")
+        defer { holder.release() }
+        let new = try Samples.credentials("new")
+        let write = Task { try await keyring.set(new, forKey: "work") }
+        // The read could be answered at once from memory; it must wait its turn behind the write.
+        while keyring.executor.isIdle { await Task.yield() }
+        let read = Task { try await keyring.credentials(forKey: "work") }
+        try await Task.sleep(for: .milliseconds(50))
+        holder.release()
+        try await write.value
+        #expect(try await read.value == new)
+    }
+
     @Test("Opening with await opens the selected store; an open from a cancelled task throws CancellationError")
     func asyncOpen() async throws {
         let configuration = KeyringConfiguration(
