@@ -19,6 +19,9 @@ import Logging
 /// ```
 ///
 /// `Keyring` is a value that is safe to share between threads and tasks.
+/// Every call has an async overload of the same name for async code
+/// (`try await keyring.credentials(forKey:)`), which runs the store's blocking
+/// work on the library's own threads and stops when its task is cancelled.
 public struct Keyring: Sendable {
     /// The key of the default record. Passing it to the keyed calls reaches the default record too.
     public static let defaultKey = "@default"
@@ -31,6 +34,10 @@ public struct Keyring: Sendable {
     public let selection: StoreSelection
 
     let logger: Logger
+    /// Where the async face runs this keyring's store calls, in order; copies of the keyring share it.
+    package let executor: BlockingExecutor
+    /// `store`, when it can answer some reads at once; cast once here, as a cast per call costs more than the read.
+    let immediateReads: (any ImmediateReads)?
 
     /// Opens the keyring of `service` on the store the configuration selects.
     ///
@@ -62,6 +69,8 @@ public struct Keyring: Sendable {
         self.store = store
         self.selection = selection
         self.logger = logger
+        self.executor = BlockingExecutor(label: "swift-keyring \(store.name) \(service)")
+        self.immediateReads = store as? any ImmediateReads
     }
 
     private static func backend(of store: any CredentialStore) -> KeyringBackend {

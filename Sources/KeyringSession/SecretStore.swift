@@ -21,7 +21,7 @@ public struct SecretStore: Sendable {
     /// The account the secrets belong to.
     public let account: String
 
-    private let prefix: String
+    let prefix: String
     private let logger = Logger(label: "swift-keyring.secret-store")
 
     private static let accountRules = Validator<String>()
@@ -42,7 +42,7 @@ public struct SecretStore: Sendable {
         if let failure = rules.validate(value).first { throw KeyringError(failure) }
     }
 
-    private func keyringKey(_ key: String) throws -> String {
+    func keyringKey(_ key: String) throws -> String {
         try Self.check(key, with: Self.keyRules)
         return prefix + key
     }
@@ -53,6 +53,11 @@ public struct SecretStore: Sendable {
     /// - Throws: `KeyringError.invalidRecord` naming `secret` when the stored bytes are not UTF-8 text, or a keyring error.
     public func string(forKey key: String) throws -> String? {
         guard let data = try data(forKey: key) else { return nil }
+        return try text(of: data, key: key)
+    }
+
+    /// `data` as text, or the error that says it is not.
+    func text(of data: Data, key: String) throws -> String {
         guard let text = String(validating: data, as: UTF8.self) else {
             throw KeyringError.invalidRecord(field: "secret", reason: "under the key \"\(key)\" is not UTF-8 text; read it with data(forKey:)")
         }
@@ -99,7 +104,12 @@ public struct SecretStore: Sendable {
 
     /// This account's keys, sorted.
     public func allKeys() throws -> [String] {
-        try keyring.secretKeys()
+        accountKeys(in: try keyring.secretKeys())
+    }
+
+    /// This account's keys among the keyring's secret keys, without the prefix, sorted.
+    func accountKeys(in keyringKeys: [String]) -> [String] {
+        keyringKeys
             .filter { $0.hasPrefix(prefix) }
             .map { String($0.dropFirst(prefix.count)) }
             .sorted()

@@ -26,6 +26,14 @@ import Synchronization
 /// saves. A session's own changes of status reach its observers once each, in
 /// order; a change made by another `Session` reaches them when this one next
 /// reads or writes. `Session` is safe to use from many threads and tasks.
+///
+/// From async code, call the async overloads of the same names
+/// (`try await session.set(token, for: .token)`, `try await session.logout()`):
+/// they use the keyring's async face and run the state file's I/O on the
+/// library's own threads, so no cooperative thread waits. No lock is held
+/// across I/O by either face: calls run side by side, and each change of
+/// status is published with a ticket taken after the call's writes, so the
+/// newest reading wins and observers never see an older one after it.
 public final class Session<Property: SessionProperty>: Sendable {
     /// The keyring the secure properties and the default credentials live in.
     public let keyring: Keyring
@@ -34,11 +42,22 @@ public final class Session<Property: SessionProperty>: Sendable {
     /// Where the non-secure properties are kept: `state.json` in the session's folder.
     public let stateFileURL: URL
 
-    private let stateFile: StateFile
+    let stateFile: StateFile
+    /// Where the async face reads and writes the state file, off the cooperative threads.
+    let stateFileIO: BlockingExecutor
     private let broadcaster = StatusBroadcaster()
-    /// The status observers were last told; holding it also makes this session's changes take turns.
-    private let lastStatus = Mutex(LoginStatus.loggedOut)
-    private let logger = Logger(label: "swift-keyring.session")
+    /// The status observers were last told, and the tickets that order the readings of it.
+    private let published = Mutex(PublishedStatus())
+    let logger = Logger(label: "swift-keyring.session")
+
+    /// What observers were last told, by which reading.
+    private struct PublishedStatus {
+        var status = LoginStatus.loggedOut
+        /// The ticket of the reading `status` came from.
+        var ticket: UInt64 = 0
+        /// The last ticket handed out.
+        var lastTicket: UInt64 = 0
+    }
 
     /// Opens the session of `keyring`'s service and reads its current status.
     /// - Parameters:
@@ -74,8 +93,9 @@ public final class Session<Property: SessionProperty>: Sendable {
         self.requiredProperties = requiredProperties
         self.stateFile = StateFile(folder: folder, lockTimeout: lockTimeout)
         self.stateFileURL = URL(filePath: stateFile.path)
-        let initial = try computeStatus()
-        lastStatus.withLock { $0 = initial }
+        self.stateFileIO = BlockingExecutor(label: "swift-keyring session \(keyring.service)")
+        let ticket = takeTicket()
+        publish(try computeStatus(), ticket: ticket)
     }
 
     deinit {
@@ -88,11 +108,10 @@ public final class Session<Property: SessionProperty>: Sendable {
     /// - Throws: a keyring error, or `KeyringError.damaged` naming an unreadable state file.
     public var status: LoginStatus {
         get throws {
-            try lastStatus.withLock { last in
-                let now = try computeStatus()
-                publish(now, &last)
-                return now
-            }
+            let ticket = takeTicket()
+            let now = try computeStatus()
+            publish(now, ticket: ticket)
+            return now
         }
     }
 
@@ -104,7 +123,7 @@ public final class Session<Property: SessionProperty>: Sendable {
                 return try keyring.secret(forKey: SecretKeys.property(property.rawValue)) == nil
             }
             if stateValues == nil { stateValues = try stateFile.read() }
-            return (stateValues?[property.rawValue] ?? .null) == .null
+            return Self.isEmpty(stateValues?[property.rawValue])
         }
     }
 
@@ -116,15 +135,24 @@ public final class Session<Property: SessionProperty>: Sendable {
     /// - Throws: `KeyringError.invalidRecord` naming the first required property with no value
     ///   (or `requiredProperties` when there are none); the status stays `.loggedOut` then.
     public func markLoggedIn() throws {
-        try lastStatus.withLock { last in
-            guard !requiredProperties.isEmpty else {
-                throw KeyringError.invalidRecord(field: "requiredProperties", reason: "is empty, so the session is never logged in")
-            }
-            if let missing = try missingRequiredProperties().first {
-                throw KeyringError.invalidRecord(field: missing.rawValue, reason: "is required to log in and has no value")
-            }
-            publish(.loggedIn, &last)
+        try checkRequiredPropertiesExist()
+        let ticket = takeTicket()
+        try confirmLogin(missing: try missingRequiredProperties(), ticket: ticket)
+    }
+
+    /// Throws when there are no required properties, so no login can be confirmed.
+    func checkRequiredPropertiesExist() throws {
+        guard !requiredProperties.isEmpty else {
+            throw KeyringError.invalidRecord(field: "requiredProperties", reason: "is empty, so the session is never logged in")
         }
+    }
+
+    /// Publishes `.loggedIn` when nothing is `missing`; otherwise throws naming the first missing property.
+    func confirmLogin(missing: [Property], ticket: UInt64) throws {
+        if let first = missing.first {
+            throw KeyringError.invalidRecord(field: first.rawValue, reason: "is required to log in and has no value")
+        }
+        publish(.loggedIn, ticket: ticket)
     }
 
     /// Forgets every property that is not persisted (secure or not) and the
@@ -134,35 +162,46 @@ public final class Session<Property: SessionProperty>: Sendable {
     /// not keep a token in the keyring.
     /// - Throws: the first error met; what could be removed is removed.
     public func logout() throws {
-        try lastStatus.withLock { last in
-            let forgotten = Property.allCases.filter { !$0.isPersisted }
-            var failures: [any Error] = []
-            for property in forgotten where property.isSecure {
-                do {
-                    try keyring.removeSecret(forKey: SecretKeys.property(property.rawValue))
-                } catch {
-                    failures.append(error)
-                }
-            }
-            let plain = forgotten.filter { !$0.isSecure }
-            if !plain.isEmpty {
-                do {
-                    try stateFile.update { values in
-                        for property in plain { values[property.rawValue] = nil }
-                    }
-                } catch {
-                    failures.append(error)
-                }
-            }
+        var failures: [any Error] = []
+        for property in Self.forgottenAtLogout where property.isSecure {
             do {
-                try keyring.removeDefault()
+                try keyring.removeSecret(forKey: SecretKeys.property(property.rawValue))
             } catch {
                 failures.append(error)
             }
-            publish(.loggedOut, &last)
-            logger.debug("logged out", metadata: ["service": "\(keyring.service)", "failures": "\(failures.count)"])
-            if let first = failures.first { throw first }
         }
+        if Self.forgottenAtLogout.contains(where: { !$0.isSecure }) {
+            do {
+                try stateFile.update(Self.forgetPlainProperties)
+            } catch {
+                failures.append(error)
+            }
+        }
+        do {
+            try keyring.removeDefault()
+        } catch {
+            failures.append(error)
+        }
+        try finishLogout(failures)
+    }
+
+    /// The properties logout forgets: every one that is not persisted.
+    static var forgottenAtLogout: [Property] {
+        Property.allCases.filter { !$0.isPersisted }
+    }
+
+    /// Removes the plain properties logout forgets from the state file's values.
+    static func forgetPlainProperties(_ values: inout [String: JSONValue]) {
+        for property in forgottenAtLogout where !property.isSecure {
+            values[property.rawValue] = nil
+        }
+    }
+
+    /// Publishes `.loggedOut` once logout's removals were tried, then throws the first failure.
+    func finishLogout(_ failures: [any Error]) throws {
+        publish(.loggedOut, ticket: takeTicket())
+        logger.debug("logged out", metadata: ["service": "\(keyring.service)", "failures": "\(failures.count)"])
+        if let first = failures.first { throw first }
     }
 
     /// The keyring's default credentials, read from the keyring each time (the session keeps no copy).
@@ -198,14 +237,20 @@ public final class Session<Property: SessionProperty>: Sendable {
     /// - Throws: `KeyringError.invalidRecord` naming the property when the value cannot be encoded,
     ///   a keyring error, or a state file error. The old value is kept then.
     public func set<Value: Encodable>(_ value: Value?, for property: Property) throws {
-        try lastStatus.withLock { last in
-            try store(value, for: property)
-            logger.debug("saved session property", metadata: ["property": "\(property.rawValue)", "removed": "\(value == nil)"])
-            do {
-                publish(try computeStatus(), &last)
-            } catch {
-                logger.warning("session status unknown after a save", metadata: ["error": "\(error)"])
-            }
+        switch try Self.change(value, for: property) {
+        case .secret(let key, let bytes?):
+            try keyring.setSecret(bytes, forKey: key)
+        case .secret(let key, nil):
+            try keyring.removeSecret(forKey: key)
+        case .plain(let name, let json):
+            try stateFile.update { $0[name] = json }
+        }
+        logSaved(property, removed: value == nil)
+        let ticket = takeTicket()
+        do {
+            publish(try computeStatus(), ticket: ticket)
+        } catch {
+            logUnknownStatus(error)
         }
     }
 
@@ -223,58 +268,106 @@ public final class Session<Property: SessionProperty>: Sendable {
     /// - Throws: `KeyringError.invalidRecord` naming the property when its value is not a `Value`,
     ///   a keyring error, or a state file error.
     public func value<Value: Decodable>(_ type: Value.Type = Value.self, for property: Property) throws -> Value? {
-        let mismatch = KeyringError.invalidRecord(field: property.rawValue, reason: "holds a value that cannot be read as \(Value.self)")
         if property.isSecure {
-            guard let bytes = try keyring.secret(forKey: SecretKeys.property(property.rawValue)) else { return nil }
-            guard let value = SecretCoding.value(Value.self, from: bytes) else { throw mismatch }
-            return value
+            return try Self.decode(Value.self, secret: try keyring.secret(forKey: SecretKeys.property(property.rawValue)), of: property)
         }
-        guard let json = try stateFile.read()[property.rawValue], json != .null else { return nil }
+        return try Self.decode(Value.self, json: try stateFile.read()[property.rawValue], of: property)
+    }
+
+    // MARK: Values: encoding and decoding, shared by both faces
+
+    /// Where a saved value goes and in what form.
+    enum Change {
+        /// A secure property: its keyring key and bytes; `nil` bytes remove it.
+        case secret(key: String, bytes: Data?)
+        /// A plain property: its name in the state file and JSON value; `nil` removes it.
+        case plain(name: String, json: JSONValue?)
+    }
+
+    /// The change that saves `value` for `property`.
+    /// - Throws: `KeyringError.invalidRecord` naming the property when the value cannot be encoded.
+    static func change<Value: Encodable>(_ value: Value?, for property: Property) throws -> Change {
         do {
-            return try json.decoded(as: Value.self)
+            if property.isSecure {
+                return .secret(key: SecretKeys.property(property.rawValue), bytes: try value.flatMap { try SecretCoding.bytes(of: $0) })
+            }
+            let json = try value.map { try JSONValue(encoding: $0) }
+            return .plain(name: property.rawValue, json: json == .null ? nil : json)
         } catch {
-            throw mismatch
+            throw KeyringError.invalidRecord(field: property.rawValue, reason: "cannot be encoded as JSON")
         }
     }
 
-    private func store<Value: Encodable>(_ value: Value?, for property: Property) throws {
-        let unencodable = KeyringError.invalidRecord(field: property.rawValue, reason: "cannot be encoded as JSON")
-        if property.isSecure {
-            let key = SecretKeys.property(property.rawValue)
-            let bytes: Data?
-            do {
-                bytes = try value.flatMap { try SecretCoding.bytes(of: $0) }
-            } catch {
-                throw unencodable
-            }
-            if let bytes {
-                try keyring.setSecret(bytes, forKey: key)
-            } else {
-                try keyring.removeSecret(forKey: key)
-            }
-            return
-        }
-        let json: JSONValue?
+    /// A secure property's stored bytes read as a `Value`.
+    static func decode<Value: Decodable>(_ type: Value.Type, secret bytes: Data?, of property: Property) throws -> Value? {
+        guard let bytes else { return nil }
+        guard let value = SecretCoding.value(Value.self, from: bytes) else { throw mismatch(Value.self, property) }
+        return value
+    }
+
+    /// A plain property's stored JSON read as a `Value`.
+    static func decode<Value: Decodable>(_ type: Value.Type, json: JSONValue?, of property: Property) throws -> Value? {
+        guard let json, json != .null else { return nil }
         do {
-            json = try value.map { try JSONValue(encoding: $0) }
+            return try json.decoded(as: Value.self)
         } catch {
-            throw unencodable
+            throw mismatch(Value.self, property)
         }
-        try stateFile.update { $0[property.rawValue] = json == .null ? nil : json }
+    }
+
+    private static func mismatch<Value>(_ type: Value.Type, _ property: Property) -> KeyringError {
+        .invalidRecord(field: property.rawValue, reason: "holds a value that cannot be read as \(Value.self)")
+    }
+
+    /// Whether a plain property's stored value counts as none.
+    static func isEmpty(_ json: JSONValue?) -> Bool {
+        (json ?? .null) == .null
+    }
+
+    func logSaved(_ property: Property, removed: Bool) {
+        logger.debug("saved session property", metadata: ["property": "\(property.rawValue)", "removed": "\(removed)"])
+    }
+
+    func logUnknownStatus(_ error: any Error) {
+        logger.warning("session status unknown after a save", metadata: ["error": "\(error)"])
     }
 
     // MARK: Status bookkeeping
 
     private func computeStatus() throws -> LoginStatus {
-        if requiredProperties.isEmpty { return .loggedOut }
-        return try missingRequiredProperties().isEmpty ? .loggedIn : .loggedOut
+        status(missing: requiredProperties.isEmpty ? [] : try missingRequiredProperties())
     }
 
-    /// Records `status` and tells observers when it differs from the last one; called holding `lastStatus`.
-    private func publish(_ status: LoginStatus, _ last: inout LoginStatus) {
-        guard status != last else { return }
-        last = status
-        broadcaster.yield(status)
-        logger.debug("session status changed", metadata: ["service": "\(keyring.service)", "status": "\(status.rawValue)"])
+    /// The status when `missing` required properties have no value.
+    func status(missing: [Property]) -> LoginStatus {
+        !requiredProperties.isEmpty && missing.isEmpty ? .loggedIn : .loggedOut
+    }
+
+    /// A ticket for a reading of the status about to start; take it after the call's writes.
+    ///
+    /// Tickets order the readings: a reading that started later saw at least the
+    /// writes an earlier one saw, so when two race, the later ticket's status is
+    /// the one kept and an older reading arriving after it is dropped.
+    func takeTicket() -> UInt64 {
+        published.withLock { published in
+            published.lastTicket += 1
+            return published.lastTicket
+        }
+    }
+
+    /// Tells observers `status` when it is the newest reading and differs from the last one told.
+    func publish(_ status: LoginStatus, ticket: UInt64) {
+        let changed = published.withLock { published -> Bool in
+            guard ticket > published.ticket else { return false }
+            published.ticket = ticket
+            guard status != published.status else { return false }
+            published.status = status
+            // Yielded under the lock, so every observer gets the changes in one order.
+            broadcaster.yield(status)
+            return true
+        }
+        if changed {
+            logger.debug("session status changed", metadata: ["service": "\(keyring.service)", "status": "\(status.rawValue)"])
+        }
     }
 }

@@ -15,20 +15,20 @@ struct SessionObserverTests {
         let called = Collected<LoginStatus>()
         let observation = try #require(session).observeStatus { called.append($0) }
 
-        try session?.set("tok", for: .token)
-        try session?.set("u-1", for: .userID)        // logged in
-        try session?.set("u-2", for: .userID)        // no change
-        try session?.logout()                        // logged out
-        try session?.logout()                        // no change
-        try session?.set("tok", for: .token)
-        try session?.set("u-1", for: .userID)        // logged in
-        try session?.remove(.token)                  // logged out
+        try await session?.set("tok", for: .token)
+        try await session?.set("u-1", for: .userID)        // logged in
+        try await session?.set("u-2", for: .userID)        // no change
+        try await session?.logout()                        // logged out
+        try await session?.logout()                        // no change
+        try await session?.set("tok", for: .token)
+        try await session?.set("u-1", for: .userID)        // logged in
+        try await session?.remove(.token)                  // logged out
         let expected: [LoginStatus] = [.loggedIn, .loggedOut, .loggedIn, .loggedOut]
 
         // Releasing the session ends the streams, so collecting them to the end shows duplicates too.
         session = nil
-        #expect(await collect(first) == expected)
-        #expect(await collect(second) == expected)
+        #expect(await StatusCollection.collect(first) == expected)
+        #expect(await StatusCollection.collect(second) == expected)
         #expect(await waitFor(count: expected.count, in: called) == expected)
         observation.cancel()
     }
@@ -39,13 +39,13 @@ struct SessionObserverTests {
         defer { fixture.tearDown() }
         var session: Session<TestProperty>? = try fixture.secondSession()
         let streams = [try #require(session).statusChanges(), try #require(session).statusChanges()]
-        try session?.set("tok", for: .token)
+        try await session?.set("tok", for: .token)
         let failures = Collected<String>()
         try changeOnManyThreads(try #require(session), failures: failures)
         #expect(failures.all.isEmpty)
         let final = try #require(session).status
         session = nil
-        let seen = [await collect(streams[0]), await collect(streams[1])]
+        let seen = [await StatusCollection.collect(streams[0]), await StatusCollection.collect(streams[1])]
         #expect(seen[0] == seen[1])
         #expect(!seen[0].isEmpty)
         #expect(seen[0].last == final)
@@ -64,25 +64,6 @@ struct SessionObserverTests {
             } catch {
                 failures.append("\(error)")
             }
-        }
-    }
-
-    /// Everything `stream` yields until it ends, giving up after 10 seconds.
-    private func collect(_ stream: AsyncStream<LoginStatus>) async -> [LoginStatus] {
-        await withTaskGroup(of: [LoginStatus]?.self) { group in
-            group.addTask {
-                var all: [LoginStatus] = []
-                for await status in stream { all.append(status) }
-                return all
-            }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(10))
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            if first == nil { Issue.record("the stream did not end within 10 seconds") }
-            return first ?? []
         }
     }
 

@@ -37,6 +37,16 @@ public enum Workload {
         }
     }
 
+    /// Looks up record `index` through the async face, checking its password: the
+    /// same lookup as `lookup(_:in:)` plus the hop to the library's thread and back.
+    /// - Throws: `WorkloadFailure` when the record is missing or wrong.
+    public static func lookupAsync(_ index: Int, in keyring: Keyring) async throws {
+        let found = try await keyring.credentials(forKey: WorkloadAccounts.key(index))
+        guard found?.password == WorkloadAccounts.password(index) else {
+            throw WorkloadFailure("lookup of \(WorkloadAccounts.key(index)) returned a missing or wrong password")
+        }
+    }
+
     /// Looks up only the passwords of records `0..<count` (`password(forKey:)`), the
     /// same question libsecret's `secret_password_lookup` and Python's `get_password` answer.
     /// - Throws: `WorkloadFailure` when a record is missing or wrong.

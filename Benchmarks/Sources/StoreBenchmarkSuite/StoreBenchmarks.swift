@@ -2,8 +2,8 @@ import Benchmark
 import Keyring
 import KeyringWorkload
 
-/// The benchmarks every store gets: set, get, remove, list and removeAll with
-/// the store holding N records, for each N of the settings.
+/// The benchmarks every store gets: set, get (sync and async), remove, list and
+/// removeAll with the store holding N records, for each N of the settings.
 ///
 /// Each benchmark runs in its own process (package-benchmark's design), so the
 /// store is filled in `setup` and shared through the store itself: the service
@@ -13,7 +13,7 @@ public enum StoreBenchmarks {
     /// Makes the keyring of `service` on the store under test.
     public typealias KeyringFactory = @Sendable (_ service: String) throws -> Keyring
 
-    /// Registers the five benchmarks at every size.
+    /// Registers the six benchmarks at every size.
     /// - Parameters:
     ///   - sizes: the record counts to measure at.
     ///   - settings: time and iteration limits.
@@ -22,6 +22,7 @@ public enum StoreBenchmarks {
         for count in sizes {
             registerSet(count, settings, makeKeyring)
             registerGet(count, settings, makeKeyring)
+            registerAsyncGet(count, settings, makeKeyring)
             registerRemove(count, settings, makeKeyring)
             registerList(count, settings, makeKeyring)
             registerRemoveAll(count, settings, makeKeyring)
@@ -58,6 +59,16 @@ public enum StoreBenchmarks {
     private static func registerGet(_ count: Int, _ settings: BenchmarkSettings, _ makeKeyring: @escaping KeyringFactory) {
         Benchmark("get (\(count) records)", configuration: configuration(settings)) { benchmark, keyring in
             try Workload.lookup(benchmark.currentIteration % count, in: keyring)
+        } setup: {
+            try populated(count, makeKeyring)
+        }
+    }
+
+    /// The same lookup as `get`, through the async face from a task: the difference
+    /// is the async face's cost per call (the hop to the keyring's queue and back).
+    private static func registerAsyncGet(_ count: Int, _ settings: BenchmarkSettings, _ makeKeyring: @escaping KeyringFactory) {
+        Benchmark("get async (\(count) records)", configuration: configuration(settings)) { benchmark, keyring in
+            try await Workload.lookupAsync(benchmark.currentIteration % count, in: keyring)
         } setup: {
             try populated(count, makeKeyring)
         }

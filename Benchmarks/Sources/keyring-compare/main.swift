@@ -7,7 +7,11 @@ import KeyringWorkload
 // line per phase, "PHASE<TAB>COUNT<TAB>MICROSECONDS_PER_OP", as the C and
 // Python programs do.
 //
-//   keyring-compare STORE COUNT [store|bulk-store|lookup|lookup-password|remove|removeall|memory]…
+//   keyring-compare STORE COUNT [store|bulk-store|lookup|lookup-password|async-overhead|remove|removeall|memory]…
+//
+// `async-overhead` prints "lookup-sync-median" and "lookup-async-median", the
+// median microseconds of sync and async lookups interleaved over records
+// 0..<COUNT (stored by an earlier phase), ten rounds.
 //
 // `memory` prints "baseline-resident-bytes<TAB>COUNT<TAB>BYTES" (the process
 // before it opened a store) and "peak-resident-bytes<TAB>COUNT<TAB>BYTES" (the
@@ -15,7 +19,7 @@ import KeyringWorkload
 
 let baselineResidentBytes = PeakMemory.residentBytes() ?? 0
 
-let usage = "usage: keyring-compare STORE COUNT [store|bulk-store|lookup|lookup-password|remove|removeall|memory]…"
+let usage = "usage: keyring-compare STORE COUNT [store|bulk-store|lookup|lookup-password|async-overhead|remove|removeall|memory]…"
 let arguments = CommandLine.arguments.dropFirst()
 guard arguments.count >= 2, let store = BenchmarkStore(rawValue: arguments[arguments.startIndex]),
       let count = Int(arguments[arguments.startIndex + 1]), count >= 0
@@ -51,6 +55,10 @@ do {
             line(phase, try Stopwatch.microsecondsPerOperation(count) { try Workload.lookupEach(count, in: keyring) })
         case "lookup-password":
             line(phase, try Stopwatch.microsecondsPerOperation(count) { try Workload.lookupPasswordEach(count, in: keyring) })
+        case "async-overhead":
+            let (sync, async) = try waitFor { try await AsyncOverhead.medians(count, rounds: 10, in: keyring) }
+            line("lookup-sync-median", sync)
+            line("lookup-async-median", async)
         case "remove":
             line(phase, try Stopwatch.microsecondsPerOperation(count) { try Workload.removeEach(count, from: keyring) })
             present = false
@@ -70,4 +78,16 @@ do {
     // KeyringError and WorkloadFailure descriptions never carry secrets.
     FileHandle.standardError.write(Data("keyring-compare: \(error)\n".utf8))
     exit(1)
+}
+
+/// Runs `body` in a task and blocks this (main, not cooperative) thread until it ends.
+func waitFor<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) throws -> Value {
+    let done = DispatchSemaphore(value: 0)
+    nonisolated(unsafe) var outcome: Result<Value, any Error>?
+    Task.detached {
+        do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
+        done.signal()
+    }
+    done.wait()
+    return try outcome!.get()
 }

@@ -80,6 +80,17 @@ package final class OperationCancellation: Sendable {
         return try body()
     }
 
+    /// Runs `body` with no cancellation bound to the calling thread, for steps
+    /// that must not be cut short once begun (a write whose D-Bus call may take
+    /// effect in the daemon after the caller stopped waiting for it). The
+    /// deadline still bounds them.
+    package static func withoutCancellation<Result>(_ body: () throws -> Result) rethrows -> Result {
+        let previous = pthread_getspecific(threadKey)
+        pthread_setspecific(threadKey, nil)
+        defer { pthread_setspecific(threadKey, previous) }
+        return try body()
+    }
+
     /// One key for the process; the value is unretained because `bind` keeps `self` alive while it is set.
     private static let threadKey: pthread_key_t = {
         var key = pthread_key_t()

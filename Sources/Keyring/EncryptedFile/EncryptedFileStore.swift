@@ -22,7 +22,7 @@ import Synchronization
 ///                                    secret: try FileStoreSecret.resolve())
 /// let keyring = try Keyring(service: "com.example.mail", store: store)
 /// ```
-public final class EncryptedFileStore: CredentialStore {
+public final class EncryptedFileStore: CredentialStore, ImmediateReads {
     /// Where the file is.
     public let url: URL
     /// How long a write waits for another writer's lock before `KeyringError.timedOut`.
@@ -109,6 +109,20 @@ public final class EncryptedFileStore: CredentialStore {
         return try RecordSealing.open(sealed, id: id, keys: keys, header: header)
     }
 
+    /// The record under `id` when the store's mutex is free and the file is the version
+    /// in memory (one `lstat`); `.wouldWait` otherwise. For the async face.
+    package func immediateRecord(for id: RecordID) throws -> ImmediateRead<StoredRecord?> {
+        let found = try state.withLockIfAvailable { state -> ImmediateRead<(SealedRecord, FileKeys, [UInt8])?> in
+            guard let identity = state.identity, let info = try POSIX.lstatIfPresent(paths.file),
+                  identity == FileIdentity(info) else { return .wouldWait }
+            try FilePermissions.require(paths.file, FilePermissions.fileProblem(info))
+            return .answered(state.records[id].map { ($0, state.keys, state.headerBytes) })
+        }
+        guard case .answered(let sealed)? = found else { return .wouldWait }
+        guard let (sealed, keys, header) = sealed else { return .answered(nil) }
+        return .answered(try RecordSealing.open(sealed, id: id, keys: keys, header: header))
+    }
+
     /// Stores `record`, replacing any record with the same identity, and writes the file.
     /// - Throws: `.timedOut` when another writer holds the lock too long; the file is then unchanged.
     public func save(_ record: StoredRecord) throws {
@@ -190,11 +204,15 @@ public final class EncryptedFileStore: CredentialStore {
 
     /// Runs a read-modify-write under the file lock and the store's mutex, on the
     /// current version of the file, and writes the result when `change` says so.
+    ///
+    /// A cancelled async call stops here at the latest: the lock may come free
+    /// just after the task was cancelled, and nothing is written then.
     private func modify<Result>(
         _ change: (inout [RecordID: SealedRecord], FileKeys, [UInt8]) throws -> (Result, Bool)
     ) throws -> Result {
         try Self.withWriteLock(paths, timeout: lockTimeout) {
-            try state.withLock { state in
+            try OperationCancellation.check()
+            return try state.withLock { state in
                 try state.refresh(paths)
                 var records = state.records
                 let (result, changed) = try change(&records, state.keys, state.headerBytes)

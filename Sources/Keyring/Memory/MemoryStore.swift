@@ -8,7 +8,7 @@ import Synchronization
 /// ```swift
 /// let keyring = try Keyring(service: "com.example.mail", store: MemoryStore())
 /// ```
-public final class MemoryStore: CredentialStore {
+public final class MemoryStore: CredentialStore, ImmediateReads {
     private let records = Mutex<[RecordID: StoredRecord]>([:])
 
     /// Creates an empty store.
@@ -18,6 +18,11 @@ public final class MemoryStore: CredentialStore {
     public var name: String { "memory" }
 
     /// Returns the record stored under `id`, or `nil`.
+    /// The record under `id`: memory only, so always at once. For the async face.
+    package func immediateRecord(for id: RecordID) throws -> ImmediateRead<StoredRecord?> {
+        .answered(try record(for: id))
+    }
+
     public func record(for id: RecordID) throws -> StoredRecord? {
         records.withLock { $0[id] }
     }

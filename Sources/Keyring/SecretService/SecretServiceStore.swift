@@ -135,14 +135,22 @@ public final class SecretServiceStore: CredentialStore {
     /// otherwise a new one is created. Stale duplicates are deleted after, so
     /// there is never a moment with no record, and items without our tag are
     /// never touched. See `ItemReplacement` for why this works on KeePassXC too.
+    ///
+    /// A cancelled async call stops a save only before it begins: a `CreateItem` or
+    /// `SetSecret` cut short may still take effect in the daemon after we stop waiting, and a
+    /// clean-up cut short leaves two items, so once its writes begin they run to
+    /// their end within `timeout`, leaving the old record or the new one.
     /// - Throws: `KeyringError.locked` when the collection is locked, `.timedOut`, or another store error.
     public func save(_ record: StoredRecord) throws {
         let deadline = Deadline(timeout)
         let operation = "store \(record.id)"
         try writes.withLock { _ in
+            try OperationCancellation.check()
             try client.run(operation, deadline: deadline) { client in
                 try unlockingDefaultCollection(operation, client, deadline: deadline) { deadline in
-                    try ItemReplacement.save(record, operation, client, deadline: deadline, prompt: prompt)
+                    try OperationCancellation.withoutCancellation {
+                        try ItemReplacement.save(record, operation, client, deadline: deadline, prompt: prompt)
+                    }
                 }
             }
         }

@@ -33,8 +33,9 @@ public import Logging
 /// The client logs each request at debug level (method, path without query,
 /// status, milliseconds), never a header value, a token or a body.
 ///
-/// Session reads and writes are synchronous keyring calls made on the actor;
-/// on the Secret Service each is a short D-Bus call bounded by the store's timeout.
+/// Session reads and writes go through the session's async face: the actor is
+/// suspended while the keyring works on the library's own threads, so other
+/// requests go on meanwhile and no cooperative thread waits on D-Bus or a file.
 public actor AuthenticatedClient<Property: SessionProperty> {
     /// The session whose token the client attaches and renews.
     public nonisolated let session: Session<Property>
@@ -50,6 +51,11 @@ public actor AuthenticatedClient<Property: SessionProperty> {
     private let logger: Logger
     /// The login every request answered 401 waits for, while one runs.
     private var loginInFlight: Task<AccessToken, any Error>?
+    /// How many logins have finished, and how the last one ended: a request that
+    /// read the token while a login ran and ended takes that login's outcome
+    /// rather than starting another.
+    private var loginsFinished = 0
+    private var lastLogin: Result<AccessToken, any Error>?
 
     /// Makes a client over `session`.
     /// - Parameters:
@@ -111,7 +117,7 @@ public actor AuthenticatedClient<Property: SessionProperty> {
     ///   after the retries; the login's own error when it failed another way (the session is kept);
     ///   a keyring error when the token cannot be read or saved.
     public func send(_ request: HTTPRequest, body: Data? = nil, safeToRepeat: Bool = true) async throws -> (HTTPResponse, Data) {
-        let used = try storedToken()
+        let used = try await storedToken()
         let first = try await transmit(request, body: body, token: used, safeToRepeat: safeToRepeat)
         guard first.0.status == .unauthorized else { return first }
         let fresh = try await renewedToken(replacing: used)
@@ -130,7 +136,7 @@ public actor AuthenticatedClient<Property: SessionProperty> {
     ///   nor 401 (nothing is changed then); `TransportError`, the login's own error or a keyring
     ///   error, as for `send`.
     public func validateSession(statusRequest: HTTPRequest) async throws -> SessionValidation {
-        let used = try storedToken()
+        let used = try await storedToken()
         if let used {
             let (response, _) = try await transmit(statusRequest, body: nil, token: used, safeToRepeat: true)
             if response.status.kind == .successful { return .valid }
@@ -149,19 +155,24 @@ public actor AuthenticatedClient<Property: SessionProperty> {
 
     // MARK: The token
 
-    private func storedToken() throws -> AccessToken? {
-        try session.string(for: tokenProperty).map(AccessToken.init)
+    private func storedToken() async throws -> AccessToken? {
+        try await session.string(for: tokenProperty).map(AccessToken.init)
     }
 
     /// A token newer than `used`: the one already stored if another request renewed it,
     /// else the result of the one login that runs for everybody.
     private func renewedToken(replacing used: AccessToken?) async throws -> AccessToken {
-        if let stored = try storedToken(), stored != used {
+        let finishedBefore = loginsFinished
+        if let stored = try await storedToken(), stored != used {
             logger.debug("token was renewed meanwhile; retrying with it")
             return stored
         }
         if let running = loginInFlight {
             return try await running.value
+        }
+        // The read above suspended the actor; a login may have run and ended meanwhile.
+        if loginsFinished != finishedBefore, let lastLogin {
+            return try lastLogin.get()
         }
         let running = Task { try await self.logInAgain() }
         loginInFlight = running
@@ -170,9 +181,23 @@ public actor AuthenticatedClient<Property: SessionProperty> {
 
     /// Logs in with the stored credentials and saves the token; logs out when that is impossible or refused.
     private func logInAgain() async throws -> AccessToken {
-        defer { loginInFlight = nil }
-        guard let credentials = try session.defaultCredentials() else {
-            throw endSession(.noStoredCredentials)
+        defer {
+            loginInFlight = nil
+            loginsFinished += 1
+        }
+        do {
+            let token = try await logInWithStoredCredentials()
+            lastLogin = .success(token)
+            return token
+        } catch {
+            lastLogin = .failure(error)
+            throw error
+        }
+    }
+
+    private func logInWithStoredCredentials() async throws -> AccessToken {
+        guard let credentials = try await session.defaultCredentials() else {
+            throw await endSession(.noStoredCredentials)
         }
         logger.debug("logging in again with the stored credentials")
         let started = ContinuousClock.now
@@ -183,21 +208,21 @@ public actor AuthenticatedClient<Property: SessionProperty> {
             }
         } catch where isLoginRefusal(error) {
             logger.debug("login refused", metadata: ["ms": "\(Self.milliseconds(since: started))"])
-            throw endSession(.credentialsRefused)
+            throw await endSession(.credentialsRefused)
         }
         guard !token.value.isEmpty else {
             throw KeyringError.invalidRecord(field: tokenProperty.rawValue, reason: "the login returned an empty token")
         }
-        try session.set(token.value, for: tokenProperty)
+        try await session.set(token.value, for: tokenProperty)
         logger.debug("logged in again; new token saved", metadata: ["ms": "\(Self.milliseconds(since: started))"])
         return token
     }
 
     /// Logs the user out and returns the error that says so; a failed logout is logged, not thrown,
     /// since the user has to log in again either way.
-    private func endSession(_ reason: AuthenticationError.ExpiryReason) -> AuthenticationError {
+    private func endSession(_ reason: AuthenticationError.ExpiryReason) async -> AuthenticationError {
         do {
-            try session.logout()
+            try await session.logout()
         } catch {
             logger.warning("logout after an expired session failed", metadata: ["error": "\(Self.loggable(error))"])
         }

@@ -71,7 +71,7 @@ struct ReauthenticationTests {
         }
 
         #expect(try fixture.session.status == .loggedIn)
-        #expect(try fixture.keyring.defaultCredentials()?.username == AuthFixture.username)
+        #expect(try await fixture.keyring.defaultCredentials()?.username == AuthFixture.username)
         fixture.server.setFailLogins(false)
         let (response, _) = try await client.send(fixture.request("/data"))
         #expect(response.status == .ok)
@@ -82,7 +82,7 @@ struct ReauthenticationTests {
         let fixture = try AuthFixture()
         defer { fixture.tearDown() }
         try await fixture.logIn()
-        try fixture.session.remove(.token)
+        try await fixture.session.remove(.token)
         let client = try fixture.makeClient()
 
         let (response, _) = try await client.send(fixture.request("/data"))

@@ -10,10 +10,10 @@ struct SessionExpiryTests {
         let fixture = try AuthFixture(store)
         defer { fixture.tearDown() }
         try await fixture.logIn()
-        try fixture.session.set("alice@example.com", for: .email)
-        try fixture.session.set(true, for: .hasSeenOnboarding)
-        try fixture.session.set("device key", for: .deviceKey)
-        try fixture.session.set("unsent draft", for: .draft)
+        try await fixture.session.set("alice@example.com", for: .email)
+        try await fixture.session.set(true, for: .hasSeenOnboarding)
+        try await fixture.session.set("device key", for: .deviceKey)
+        try await fixture.session.set("unsent draft", for: .draft)
         let client = try fixture.makeClient()
         fixture.server.expireTokens()
         fixture.server.changePassword(to: "changed on another device")
@@ -24,12 +24,12 @@ struct SessionExpiryTests {
 
         #expect(try fixture.session.status == .loggedOut)
         #expect(try fixture.storedToken == nil)
-        #expect(try fixture.session.string(for: .userID) == nil)
-        #expect(try fixture.session.string(for: .draft) == nil)
-        #expect(try fixture.keyring.defaultCredentials() == nil)
-        #expect(try fixture.session.string(for: .email) == "alice@example.com")
-        #expect(try fixture.session.bool(for: .hasSeenOnboarding) == true)
-        #expect(try fixture.session.string(for: .deviceKey) == "device key")
+        #expect(try await fixture.session.string(for: .userID) == nil)
+        #expect(try await fixture.session.string(for: .draft) == nil)
+        #expect(try await fixture.keyring.defaultCredentials() == nil)
+        #expect(try await fixture.session.string(for: .email) == "alice@example.com")
+        #expect(try await fixture.session.bool(for: .hasSeenOnboarding) == true)
+        #expect(try await fixture.session.string(for: .deviceKey) == "device key")
         // The refused login was tried once, never retried.
         #expect(fixture.server.counts.loginAttempts == 2)
     }
@@ -59,7 +59,7 @@ struct SessionExpiryTests {
             #expect(error as? AppLoginError == thrown)
         }
         #expect(try fixture.session.status == (refused ? .loggedOut : .loggedIn))
-        #expect(try (fixture.keyring.defaultCredentials() == nil) == refused)
+        #expect(try await (fixture.keyring.defaultCredentials() == nil) == refused)
     }
 
     @Test("No stored credentials: logout and the session-expired error", arguments: SessionTestStore.allCases)
@@ -67,8 +67,8 @@ struct SessionExpiryTests {
         let fixture = try AuthFixture(store)
         defer { fixture.tearDown() }
         try await fixture.logIn()
-        try fixture.keyring.removeDefault()
-        try fixture.session.set("alice@example.com", for: .email)
+        try await fixture.keyring.removeDefault()
+        try await fixture.session.set("alice@example.com", for: .email)
         let client = try fixture.makeClient()
         fixture.server.expireTokens()
 
@@ -78,7 +78,7 @@ struct SessionExpiryTests {
 
         #expect(try fixture.session.status == .loggedOut)
         #expect(try fixture.storedToken == nil)
-        #expect(try fixture.session.string(for: .email) == "alice@example.com")
+        #expect(try await fixture.session.string(for: .email) == "alice@example.com")
         #expect(fixture.server.counts.loginAttempts == 1)
     }
 }

@@ -35,7 +35,7 @@ struct SessionValidationTests {
         let fixture = try AuthFixture()
         defer { fixture.tearDown() }
         try await fixture.logIn()
-        try fixture.session.remove(.token)
+        try await fixture.session.remove(.token)
         let client = try fixture.makeClient()
 
         #expect(try await client.validateSession(statusRequest: fixture.request("/status")) == .renewed)
@@ -47,15 +47,15 @@ struct SessionValidationTests {
         let fixture = try AuthFixture(store)
         defer { fixture.tearDown() }
         try await fixture.logIn()
-        try fixture.keyring.removeDefault()
-        try fixture.session.set(true, for: .hasSeenOnboarding)
+        try await fixture.keyring.removeDefault()
+        try await fixture.session.set(true, for: .hasSeenOnboarding)
         let client = try fixture.makeClient()
         fixture.server.expireTokens()
 
         #expect(try await client.validateSession(statusRequest: fixture.request("/status")) == .loggedOut(.noStoredCredentials))
         #expect(try fixture.session.status == .loggedOut)
         #expect(try fixture.storedToken == nil)
-        #expect(try fixture.session.bool(for: .hasSeenOnboarding) == true)
+        #expect(try await fixture.session.bool(for: .hasSeenOnboarding) == true)
     }
 
     @Test("Refused credentials at app start: logged out")

@@ -38,10 +38,10 @@ struct SingleFlightTests {
         // Another window (a second Session on the same service) renews the token while
         // this client's request, sent with the old token, is on its way back with a 401.
         let other = try fixture.base.secondSession()
-        let credentials = try #require(try fixture.keyring.defaultCredentials())
+        let credentials = try #require(try await fixture.keyring.defaultCredentials())
         let transport = CountingTransport { number in
             guard number == 1 else { return }
-            try other.set(try await AuthFixture.serverLogin(credentials).value, for: .token)
+            try await other.set(try await AuthFixture.serverLogin(credentials).value, for: .token)
         }
         let client = try fixture.makeClient(transport: transport)
 

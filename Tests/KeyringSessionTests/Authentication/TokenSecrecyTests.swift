@@ -10,17 +10,17 @@ struct TokenSecrecyTests {
         let fixture = try AuthFixture(store)
         defer { fixture.tearDown() }
         try await fixture.logIn()
-        try fixture.session.set("alice@example.com", for: .email)
+        try await fixture.session.set("alice@example.com", for: .email)
         let client = try fixture.makeClient()
         fixture.server.expireTokens()
 
         _ = try await client.send(fixture.request("/data"))
 
         let token = try #require(fixture.server.issuedTokens.last)
-        let keyringSecrets = try fixture.keyring.secretKeys().compactMap { try fixture.keyring.secret(forKey: $0) }
+        let keyringSecrets = try await fixture.keyring.secretKeys().compactMap { try fixture.keyring.secret(forKey: $0) }
         #expect(keyringSecrets.contains(Data(token.utf8)))
         // A fresh session reads it back from the keyring alone.
-        #expect(try fixture.base.secondSession().string(for: .token) == token)
+        #expect(try await fixture.base.secondSession().string(for: .token) == token)
         let stateFile = try #require(fixture.base.stateFileBytes)
         #expect(stateFile.range(of: Data("alice@example.com".utf8)) != nil)
         #expect(stateFile.range(of: Data(token.utf8)) == nil)

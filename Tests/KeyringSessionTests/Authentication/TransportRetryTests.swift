@@ -99,7 +99,7 @@ struct TransportRetryTests {
         }
         #expect(error?.kind == .timedOut)
         #expect(try fixture.session.status == .loggedIn)
-        #expect(try fixture.keyring.defaultCredentials() != nil)
+        #expect(try await fixture.keyring.defaultCredentials() != nil)
     }
 
     @Test("The wait before each retry grows and stops at the limit", arguments: [

@@ -145,6 +145,16 @@ final class SecretServiceSandbox {
         if let daemon { kill(daemon.processIdentifier, SIGSTOP) }
     }
 
+    /// Resumes a frozen daemon (SIGCONT); it answers what was sent meanwhile.
+    func thawDaemon() {
+        if let daemon { kill(daemon.processIdentifier, SIGCONT) }
+    }
+
+    /// The daemon's process id, for a child process that freezes it itself.
+    var daemonPID: pid_t? {
+        daemon?.processIdentifier
+    }
+
     /// Ends the daemon the way a crash does (SIGKILL), leaving its keyring files;
     /// returns once the bus has seen it go.
     func crashDaemon() throws {

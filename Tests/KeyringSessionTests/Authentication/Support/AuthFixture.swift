@@ -64,10 +64,10 @@ struct AuthFixture {
     func logIn() async throws {
         let credentials = try Credentials(username: Self.username, password: Self.password, url: server.baseURL)
         let token = try await Self.serverLogin(credentials)
-        try keyring.setDefault(credentials)
-        try session.set(token.value, for: .token)
-        try session.set("user-42", for: .userID)
-        try session.markLoggedIn()
+        try await keyring.setDefault(credentials)
+        try await session.set(token.value, for: .token)
+        try await session.set("user-42", for: .userID)
+        try await session.markLoggedIn()
     }
 
     func request(_ path: String, method: HTTPRequest.Method = .get) -> HTTPRequest {

@@ -1,0 +1,20 @@
+/// A store that can sometimes answer a read at once, with nothing to wait for,
+/// so the async face can skip the hop to its queue and back (about 35 µs here,
+/// against a 13 µs file-store lookup).
+///
+/// "At once" means no lock held by anybody else, no D-Bus call, no file to read:
+/// only memory and, for the file store, one `lstat` to see that the file is the
+/// version already in memory. When any of that is not so, the store says
+/// `.wouldWait` and the read goes to the queue as usual.
+package protocol ImmediateReads: CredentialStore {
+    /// The record under `id`, when it can be had without waiting.
+    func immediateRecord(for id: RecordID) throws -> ImmediateRead<StoredRecord?>
+}
+
+/// The answer of `ImmediateReads.immediateRecord(for:)`.
+package enum ImmediateRead<Value> {
+    /// The read was answered without waiting.
+    case answered(Value)
+    /// Answering would wait (a busy lock, a file to read again): use the queue.
+    case wouldWait
+}
