@@ -16,8 +16,14 @@ GVariant *swift_keyring_object_paths_argument(const gchar *const *paths) {
     return g_variant_new("(ao)", &builder);
 }
 
-/* The paths of an "ao" value as a strv the caller frees; empty for any other type. */
+/* The paths of an "ao" value (an unlock prompt's result), or the one path of an
+ * "o" value (a CreateItem prompt's), as a strv the caller frees; empty for any other type. */
 static gchar **swift_keyring_object_paths(GVariant *value) {
+    if (value != NULL && g_variant_is_of_type(value, G_VARIANT_TYPE_OBJECT_PATH)) {
+        gchar **paths = g_new0(gchar *, 2);
+        paths[0] = g_variant_dup_string(value, NULL);
+        return paths;
+    }
     if (value == NULL || !g_variant_is_of_type(value, G_VARIANT_TYPE("ao")))
         return g_new0(gchar *, 1);
     return g_variant_dup_objv(value, NULL);
@@ -45,7 +51,9 @@ struct SwiftKeyringPromptWatch {
     GDBusConnection *connection;
     GMainContext *context;
     guint subscription;
+    guint owner_subscription;
     gboolean completed;
+    gboolean vanished;
     gboolean dismissed;
     GVariant *result;
     gboolean released;
@@ -61,6 +69,21 @@ static void swift_keyring_prompt_completed(GDBusConnection *connection, const gc
         return;
     watch->completed = TRUE;
     g_variant_get(parameters, "(bv)", &watch->dismissed, &watch->result);
+}
+
+/* NameOwnerChanged for org.freedesktop.secrets with no new owner: the daemon
+ * that made the prompt is gone, and its Completed will never come. */
+static void swift_keyring_prompt_owner_changed(GDBusConnection *connection, const gchar *sender, const gchar *path,
+                                               const gchar *interface_name, const gchar *signal,
+                                               GVariant *parameters, gpointer data) {
+    SwiftKeyringPromptWatch *watch = (SwiftKeyringPromptWatch *)data;
+    const gchar *name, *old_owner, *new_owner;
+    (void)connection; (void)sender; (void)path; (void)interface_name; (void)signal;
+    if (!g_variant_is_of_type(parameters, G_VARIANT_TYPE("(sss)")))
+        return;
+    g_variant_get(parameters, "(&s&s&s)", &name, &old_owner, &new_owner);
+    if (g_strcmp0(name, SWIFT_KEYRING_BUS_NAME) == 0 && new_owner[0] == '\0')
+        watch->vanished = TRUE;
 }
 
 static void swift_keyring_prompt_released(gpointer data) {
@@ -79,6 +102,11 @@ SwiftKeyringPromptWatch *swift_keyring_prompt_watch_new(GDBusConnection *connect
     watch->subscription = g_dbus_connection_signal_subscribe(
         connection, NULL, "org.freedesktop.Secret.Prompt", "Completed", prompt_path, NULL,
         G_DBUS_SIGNAL_FLAGS_NONE, swift_keyring_prompt_completed, watch, swift_keyring_prompt_released);
+    /* A daemon that dies with the prompt open (KeePassXC has been seen to) would
+     * otherwise leave the wait to the prompt's long bound. */
+    watch->owner_subscription = g_dbus_connection_signal_subscribe(
+        connection, "org.freedesktop.DBus", "org.freedesktop.DBus", "NameOwnerChanged", "/org/freedesktop/DBus",
+        SWIFT_KEYRING_BUS_NAME, G_DBUS_SIGNAL_FLAGS_NONE, swift_keyring_prompt_owner_changed, watch, NULL);
     g_main_context_pop_thread_default(watch->context);
     return watch;
 }
@@ -90,20 +118,26 @@ static gboolean swift_keyring_prompt_watch_cancelled(GCancellable *cancellable, 
 }
 
 /* Waits for Completed until `cancellable` is cancelled (by the prompt's deadline
- * or a cancelled task); then returns FALSE with G_IO_ERROR_CANCELLED. */
+ * or a cancelled task), then returns FALSE with G_IO_ERROR_CANCELLED, or until
+ * the daemon leaves the bus, then FALSE with G_DBUS_ERROR_NAME_HAS_NO_OWNER. */
 gboolean swift_keyring_prompt_watch_wait(SwiftKeyringPromptWatch *watch, GCancellable *cancellable, GError **error) {
     GSource *source = g_cancellable_source_new(cancellable);
     g_source_set_callback(source, G_SOURCE_FUNC(swift_keyring_prompt_watch_cancelled), watch, NULL);
     g_source_attach(source, watch->context);
     g_main_context_push_thread_default(watch->context);
-    while (!watch->completed && !watch->cancelled)
+    while (!watch->completed && !watch->cancelled && !watch->vanished)
         g_main_context_iteration(watch->context, TRUE);
     g_main_context_pop_thread_default(watch->context);
     g_source_destroy(source);
     g_source_unref(source);
     if (watch->completed)
         return TRUE;
-    g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "the wait for the unlock prompt was cancelled");
+    if (watch->vanished) {
+        g_set_error_literal(error, G_DBUS_ERROR, G_DBUS_ERROR_NAME_HAS_NO_OWNER,
+                            "the Secret Service daemon left the bus while its prompt was open");
+        return FALSE;
+    }
+    g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "the wait for the prompt was cancelled");
     return FALSE;
 }
 
@@ -111,8 +145,9 @@ gboolean swift_keyring_prompt_watch_dismissed(const SwiftKeyringPromptWatch *wat
     return watch->dismissed;
 }
 
-/* The paths the completed prompt unlocked, as a strv the caller frees. */
-gchar **swift_keyring_prompt_watch_unlocked(const SwiftKeyringPromptWatch *watch) {
+/* The paths the completed prompt gave (those it unlocked, or the item it
+ * created), as a strv the caller frees. */
+gchar **swift_keyring_prompt_watch_paths(const SwiftKeyringPromptWatch *watch) {
     return swift_keyring_object_paths(watch->result);
 }
 
@@ -120,6 +155,7 @@ gchar **swift_keyring_prompt_watch_unlocked(const SwiftKeyringPromptWatch *watch
  * then a signal already queued in the context may still be delivered to it. */
 void swift_keyring_prompt_watch_free(SwiftKeyringPromptWatch *watch) {
     g_main_context_push_thread_default(watch->context);
+    g_dbus_connection_signal_unsubscribe(watch->connection, watch->owner_subscription);
     g_dbus_connection_signal_unsubscribe(watch->connection, watch->subscription);
     while (!watch->released)
         g_main_context_iteration(watch->context, TRUE);

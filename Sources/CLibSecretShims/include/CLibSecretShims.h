@@ -66,8 +66,16 @@ typedef struct SwiftKeyringPromptWatch SwiftKeyringPromptWatch;
 SwiftKeyringPromptWatch *swift_keyring_prompt_watch_new(GDBusConnection *connection, const gchar *prompt_path);
 gboolean swift_keyring_prompt_watch_wait(SwiftKeyringPromptWatch *watch, GCancellable *cancellable, GError **error);
 gboolean swift_keyring_prompt_watch_dismissed(const SwiftKeyringPromptWatch *watch);
-gchar **swift_keyring_prompt_watch_unlocked(const SwiftKeyringPromptWatch *watch);
+gchar **swift_keyring_prompt_watch_paths(const SwiftKeyringPromptWatch *watch);
 void swift_keyring_prompt_watch_free(SwiftKeyringPromptWatch *watch);
+
+/* item_prompts.c: CreateItem and Item.Delete called directly, so that a prompt
+ * they return is driven like an unlock prompt (never by libsecret, whose prompt
+ * wait cannot be cut short cleanly). */
+GVariant *swift_keyring_create_item_argument(SecretService *service, const char *label, GHashTable *attributes,
+                                             SecretValue *value);
+gchar *swift_keyring_create_item_reply(GVariant *reply, gchar **prompt);
+gchar *swift_keyring_prompt_reply(GVariant *reply);
 
 /* version.c: the version of the libsecret headers we were built with. */
 int swift_keyring_libsecret_major(void);

@@ -44,29 +44,31 @@ enum ItemReplacement {
             }
             try client.setSecret(record, at: keeper, operation, deadline: deadline)
             for path in existing where path != keeper {
-                try delete(path, operation, client, deadline: deadline)
+                try delete(path, operation, client, deadline: deadline, prompt: prompt)
             }
             return
         }
         // A locked KeePassXC finds nothing at all (it has no database open), so an
         // empty search proves no item exists only while the collection is unlocked.
         let hidden = existing.isEmpty ? try client.isDefaultCollectionLocked(deadline: deadline) : false
-        let created = try client.createItem(record, operation, deadline: deadline)
+        let created = try client.createItem(record, operation, deadline: deadline, prompt: prompt)
         // Searched again rather than trusting the first search: another process
         // may have created its own item meanwhile, and one of the two must go.
         let after = try ours(try paths(identity, operation, client, deadline: deadline, prompt: prompt), identity, operation, client, deadline: deadline)
         // When the first search could not see, what it missed is older than ours: keep ours.
         guard let keeper = hidden ? created : after.max(by: precedes) else { return }
         for path in after where path != keeper {
-            try delete(path, operation, client, deadline: deadline)
+            try delete(path, operation, client, deadline: deadline, prompt: prompt)
         }
     }
 
     /// Deletes a stale duplicate; one that is already gone is no failure: two
     /// racing saves see the same duplicates, and both delete them.
-    private static func delete(_ path: String, _ operation: String, _ client: SecretServiceClient, deadline: Deadline) throws {
+    private static func delete(
+        _ path: String, _ operation: String, _ client: SecretServiceClient, deadline: Deadline, prompt: PromptBound
+    ) throws {
         do {
-            try client.delete(path, operation, deadline: deadline)
+            try client.delete(path, operation, deadline: deadline, prompt: prompt)
         } catch let error as KeyringError {
             guard try client.state(at: path, operation, deadline: deadline) == nil else { throw error }
         }

@@ -118,35 +118,76 @@ final class SecretServiceClient: @unchecked Sendable {
         return paths.compactMap { read[$0].flatMap(SecretAttributes.summary(from:)) }
     }
 
-    /// Creates a new item for `record` in the default collection; returns the item's path.
-    ///
-    /// Never with CreateItem's `replace` flag: KeePassXC answers it with a
-    /// confirmation dialog (a hang, headless), and matches it by a subset of the
-    /// attributes, so it could overwrite a foreign item that carries some of
-    /// ours. `SecretServiceStore.save` replaces items itself.
-    func createItem(_ record: StoredRecord, _ operation: String, deadline: Deadline) throws -> String {
+    /// Creates an item for `record` in the default collection (never replacing
+    /// one: see `ItemReplacement`); returns the item's path. A prompt the daemon
+    /// asks for first (KeePassXC confirms each new item) is shown and waited for
+    /// within `prompt`'s bound.
+    /// - Throws: `KeyringError.promptDismissed` when the person refuses it, or the calls' errors.
+    func createItem(_ record: StoredRecord, _ operation: String, deadline: Deadline, prompt: PromptBound) throws -> String {
         let attributes = SecretAttributes.all(record)
-        let properties = swift_keyring_item_properties_new(SecretLabel.label(for: record), attributes.table)
-        defer { g_hash_table_unref(properties) }
         let value = Self.secretValue(record)
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
-        let path = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
-            secret_service_create_item_dbus_path_sync(
-                service, SWIFT_KEYRING_DEFAULT_COLLECTION_PATH, properties, value, SECRET_ITEM_CREATE_NONE, cancellable, error
-            )
+        let reply = try bus.call(
+            operation,
+            destination: BusConnection.secretServiceName,
+            path: SWIFT_KEYRING_DEFAULT_COLLECTION_PATH,
+            interface: "org.freedesktop.Secret.Collection",
+            method: "CreateItem",
+            arguments: swift_keyring_create_item_argument(service, SecretLabel.label(for: record), attributes.table, value),
+            deadline: deadline
+        )
+        defer { g_variant_unref(reply) }
+        var promptPath: UnsafeMutablePointer<gchar>?
+        let item = Self.take(swift_keyring_create_item_reply(reply, &promptPath))
+        let promptToShow = Self.take(promptPath)
+        if promptToShow == "/" {
+            guard item != "/" else {
+                throw KeyringError.backend(domain: "org.freedesktop.Secret.Service", code: 0, message: "CreateItem returned no item")
+            }
+            return item
         }
-        guard let path else {
-            throw KeyringError.backend(domain: "org.freedesktop.Secret.Service", code: 0, message: "CreateItem returned no item")
+        guard let created = try completePrompt(promptToShow, operation, deadline: deadline, prompt: prompt) else {
+            throw KeyringError.promptDismissed
         }
-        defer { g_free(path) }
-        return String(cString: path)
+        guard let path = created.first else {
+            throw KeyringError.backend(domain: "org.freedesktop.Secret.Service", code: 0, message: "CreateItem's prompt gave no item")
+        }
+        return path
     }
 
-    /// Deletes the item at `path`.
-    func delete(_ path: String, _ operation: String, deadline: Deadline) throws {
-        _ = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
-            secret_service_delete_item_dbus_path_sync(service, path, cancellable, error)
+    /// Deletes the item at `path`, showing and waiting for a prompt the daemon
+    /// asks for first (KeePassXC may confirm each deletion).
+    /// - Throws: `KeyringError.promptDismissed` when the person refuses it, or the calls' errors.
+    func delete(_ path: String, _ operation: String, deadline: Deadline, prompt: PromptBound) throws {
+        let reply = try bus.call(
+            operation,
+            destination: BusConnection.secretServiceName,
+            path: path,
+            interface: "org.freedesktop.Secret.Item",
+            method: "Delete",
+            arguments: nil,
+            deadline: deadline
+        )
+        defer { g_variant_unref(reply) }
+        let promptToShow = Self.take(swift_keyring_prompt_reply(reply))
+        guard promptToShow != "/" else { return }
+        guard try completePrompt(promptToShow, operation, deadline: deadline, prompt: prompt) != nil else {
+            throw KeyringError.promptDismissed
         }
+    }
+
+    /// Shows a prompt a write asked for, within the prompt bound; `nil` when it was dismissed.
+    private func completePrompt(_ path: String, _ operation: String, deadline: Deadline, prompt: PromptBound) throws -> [String]? {
+        try SecretPrompt.complete(
+            path, on: bus, "the prompt to \(operation)", callTimeout: deadline.timeout, promptTimeout: prompt.timeout
+        )
+    }
+
+    /// A string GLib allocated, freed; "/" (no object) for `NULL`.
+    private static func take(_ string: UnsafeMutablePointer<gchar>?) -> String {
+        guard let string else { return "/" }
+        defer { g_free(string) }
+        return String(cString: string)
     }
 
     /// Whether the default collection is locked now (reading its `Locked` property).

@@ -225,7 +225,7 @@ public final class SecretServiceStore: CredentialStore {
             for path in paths {
                 let deadline = Deadline(timeout)
                 try client.run(operation, deadline: deadline) { client in
-                    try client.delete(path, operation, deadline: deadline)
+                    try client.delete(path, operation, deadline: deadline, prompt: prompt)
                 }
             }
             return paths.count

@@ -1,0 +1,85 @@
+internal import CLibSecretShims
+
+/// Shows a prompt the daemon returned (to unlock, or to confirm creating or
+/// deleting an item, as KeePassXC asks) and waits for the person.
+///
+/// The wait has the prompt's own bound, not the D-Bus call bound, and is
+/// driven on the store's connection rather than by libsecret, whose prompt
+/// wait cannot be cut short cleanly. It also ends when the daemon leaves the
+/// bus, so a daemon that dies with a prompt open is reported at once. A prompt
+/// we stop waiting for (its bound passed, or the task was cancelled) is
+/// dismissed, so it does not stay on the person's screen, except on
+/// gnome-keyring, which cannot take that (see `dismiss`).
+enum SecretPrompt {
+    private static let promptInterface = "org.freedesktop.Secret.Prompt"
+
+    /// Shows the prompt at `prompt` and waits for its `Completed` signal, at most
+    /// `promptTimeout`; returns the paths it gave (those unlocked, or the item
+    /// created), or `nil` when it was dismissed.
+    /// - Throws: `.timedOut` naming `promptOperation`, `CancellationError` for a
+    ///   cancelled task, `.serviceUnavailable` when the daemon leaves the bus meanwhile,
+    ///   or the `Prompt` call's own error.
+    static func complete(
+        _ prompt: String,
+        on bus: BusConnection,
+        _ promptOperation: String,
+        callTimeout: Duration,
+        promptTimeout: Duration
+    ) throws -> [String]? {
+        // Subscribed before the prompt is shown, so a quick answer cannot be missed.
+        let watch = swift_keyring_prompt_watch_new(bus.pointer, prompt)!
+        defer { swift_keyring_prompt_watch_free(watch) }
+        // Started before `Prompt.Prompt` is sent: once the prompt is on screen, any way
+        // out of this function must dismiss it, so the prompt bound counts from here.
+        let promptDeadline = Deadline(promptTimeout)
+        do {
+            let reply = try bus.call(
+                promptOperation,
+                destination: BusConnection.secretServiceName,
+                path: prompt,
+                interface: promptInterface,
+                method: "Prompt",
+                // An empty window id: the library has no window to attach the prompt to.
+                arguments: swift_keyring_string_argument(""),
+                deadline: Deadline(callTimeout)
+            )
+            g_variant_unref(reply)
+            _ = try GLibCall.run(promptOperation, deadline: promptDeadline) { cancellable, error in
+                swift_keyring_prompt_watch_wait(watch, cancellable, error)
+            }
+        } catch {
+            dismiss(prompt, on: bus, callTimeout: callTimeout)
+            throw error
+        }
+        if swift_keyring_prompt_watch_dismissed(watch) != 0 {
+            return nil
+        }
+        return CStringArray.take(swift_keyring_prompt_watch_paths(watch))
+    }
+
+    /// Takes the prompt off the screen; best effort, bounded by the call timeout.
+    ///
+    /// Not on gnome-keyring: up to at least 42.1, its `Prompt.Dismiss` on an unlock
+    /// prompt that is open aborts the whole daemon (an assertion in
+    /// `gkd-secret-unlock.c`: `mark_as_complete` restarts the prompt it just ended).
+    /// There the prompt stays for the person to answer or dismiss; the daemon
+    /// keeps answering other calls meanwhile.
+    private static func dismiss(_ prompt: String, on bus: BusConnection, callTimeout: Duration) {
+        // A cancellation of our own, never cancelled, hides a cancelled task's: the
+        // prompt must still be dismissed when the task that opened it was cancelled.
+        OperationCancellation().bind {
+            let owner = try? bus.secretServiceOwner(deadline: Deadline(callTimeout))
+            guard owner?.isGnomeKeyring != true else { return }
+            let reply = try? bus.call(
+                "dismiss the prompt",
+                destination: BusConnection.secretServiceName,
+                path: prompt,
+                interface: promptInterface,
+                method: "Dismiss",
+                arguments: nil,
+                deadline: Deadline(callTimeout)
+            )
+            reply.map { g_variant_unref($0) }
+        }
+    }
+}
