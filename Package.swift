@@ -53,14 +53,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "KeyringTests", dependencies: ["Keyring"]),
+        // What every test target shares: the stores under test (the Secret Service only
+        // the private one of Scripts/with-secret-service.sh, never the developer's own),
+        // real files in private folders, child processes.
+        .target(name: "KeyringTestSupport", dependencies: ["Keyring"], path: "Tests/KeyringTestSupport"),
+        .testTarget(name: "KeyringTests", dependencies: ["Keyring", "KeyringTestSupport"]),
         // Depends on the tool so `swift build --build-tests` builds the binary these tests run.
-        .testTarget(name: "CLITests", dependencies: ["swift-keyring"]),
+        .testTarget(name: "CLITests", dependencies: ["swift-keyring", "KeyringTestSupport"]),
         .testTarget(
             name: "KeyringSessionTests",
             dependencies: [
                 "KeyringSession",
                 "Keyring",
+                "KeyringTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ]

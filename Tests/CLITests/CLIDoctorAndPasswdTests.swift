@@ -7,7 +7,7 @@ struct CLIDoctorAndPasswdTests {
     @Test("doctor on a host without a bus: the file store, its path and permissions, versions, no secret")
     func doctorWithoutBus() throws {
         let sandbox = try Sandbox()
-        var env = sandbox.fileEnvironment(["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(sandbox.folder.path)/no-bus"])
+        var env = sandbox.passphraseEnvironment(["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(sandbox.folder.path)/no-bus"])
         env.removeValue(forKey: "SWIFT_KEYRING_BACKEND")
         #expect(try CLI.run(["set", "--username", "a", "--url", "https://x.example"], stdin: "the-pw", environment: env).status == 0)
         env.removeValue(forKey: "SWIFT_KEYRING_PASSPHRASE")
@@ -34,7 +34,7 @@ struct CLIDoctorAndPasswdTests {
     @Test("doctor names an unsafe file")
     func doctorUnsafeFile() throws {
         let sandbox = try Sandbox()
-        let env = sandbox.fileEnvironment()
+        let env = sandbox.passphraseEnvironment()
         _ = try CLI.run(["set", "--username", "a", "--url", "https://x.example"], stdin: "pw", environment: env)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: sandbox.keyringFile.path)
         let doctor = try CLI.run(["doctor"], environment: env)
@@ -66,7 +66,7 @@ struct CLIDoctorAndPasswdTests {
           arguments: ["abc", "0", "-3", "1e3", "99999999"])
     func badPromptTimeout(_ value: String) throws {
         let sandbox = try Sandbox()
-        let env = sandbox.fileEnvironment()
+        let env = sandbox.passphraseEnvironment()
         let option = try CLI.run(["list", "--prompt-timeout=\(value)"], environment: env)
         #expect(option.status == 64)
         #expect(option.stderr.contains("--prompt-timeout must be a number of seconds greater than zero"))
@@ -78,7 +78,7 @@ struct CLIDoctorAndPasswdTests {
     @Test("passwd keeps every record; the old passphrase no longer opens the file")
     func passwd() throws {
         let sandbox = try Sandbox()
-        let env = sandbox.fileEnvironment()
+        let env = sandbox.passphraseEnvironment()
         _ = try CLI.run(["set", "one", "--username", "a", "--url", "https://x.example"], stdin: "first", environment: env)
         _ = try CLI.run(["set", "two", "--username", "b", "--url", "https://x.example"], stdin: "second", environment: env)
         let newPassphrase = "new-passphrase-\(UUID().uuidString)"
@@ -94,7 +94,7 @@ struct CLIDoctorAndPasswdTests {
     @Test("passwd without a new passphrase and without a terminal changes nothing")
     func passwdWithoutNewPassphrase() throws {
         let sandbox = try Sandbox()
-        let env = sandbox.fileEnvironment()
+        let env = sandbox.passphraseEnvironment()
         _ = try CLI.run(["set", "--username", "a", "--url", "https://x.example"], stdin: "pw", environment: env)
         let before = try Data(contentsOf: sandbox.keyringFile)
         let change = try CLI.run(["passwd"], environment: env)

@@ -81,10 +81,10 @@ struct CLIExitStatusTests {
     @Test("77: a wrong passphrase, a missing one, and a file others can read")
     func permission() throws {
         let sandbox = try Sandbox()
-        let env = sandbox.fileEnvironment()
+        let env = sandbox.passphraseEnvironment()
         _ = try CLI.run(["set", "--username", "a", "--url", "https://x.example"], stdin: "pw", environment: env)
 
-        let wrong = try CLI.run(["get"], environment: sandbox.fileEnvironment(["SWIFT_KEYRING_PASSPHRASE": "not-it"]))
+        let wrong = try CLI.run(["get"], environment: sandbox.passphraseEnvironment(["SWIFT_KEYRING_PASSPHRASE": "not-it"]))
         #expect(wrong.status == 77)
         #expect(!wrong.allOutput.contains("not-it") && !wrong.allOutput.contains(sandbox.passphrase))
 

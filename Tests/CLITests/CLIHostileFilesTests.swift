@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import KeyringTestSupport
 
 /// Files someone else put in the tool's way: it refuses them with a status a
 /// script can act on, and never waits forever.
@@ -60,7 +61,7 @@ struct CLIHostileFilesTests {
     @Test("74: a header asking for more than the Argon2id bounds, refused before any key is derived")
     func ruinousHeader() throws {
         let sandbox = try Sandbox()
-        let env = sandbox.fileEnvironment()
+        let env = sandbox.passphraseEnvironment()
         #expect(try CLI.run(["set", "--username", "a", "--url", "https://x.example"], stdin: "pw", environment: env).status == 0)
         // m = 4194304 KiB overflowed inside libgcrypt 1.10.1 and came out as 69 "Invalid argument".
         let planted = try HeaderPatch.parameters(
@@ -75,7 +76,7 @@ struct CLIHostileFilesTests {
     @Test("doctor warns about a file whose key derivation is weaker than the default")
     func doctorWeakCost() throws {
         let sandbox = try Sandbox()
-        let env = sandbox.fileEnvironment()
+        let env = sandbox.passphraseEnvironment()
         #expect(try CLI.run(["set", "--username", "a", "--url", "https://x.example"], stdin: "pw", environment: env).status == 0)
         let before = try CLI.run(["doctor"], environment: env)
         #expect(before.stdout.contains("key derivation:   argon2id t=3 m=65536 KiB p=1\n"))

@@ -1,13 +1,14 @@
 import Foundation
 import KeyringSession
 import Testing
+import KeyringTestSupport
 
 @Suite("SecretStore")
 struct SecretStoreTests {
-    @Test("removeAll takes this account's secrets and leaves other accounts and services alone", arguments: SessionTestStore.allCases)
-    func removeAllIsScoped(store: SessionTestStore) throws {
+    @Test("removeAll takes this account's secrets and leaves other accounts and services alone", arguments: TestStore.allCases)
+    func removeAllIsScoped(store: TestStore) throws {
         let keyring = try store.makeKeyring()
-        let otherService = try Keyring(service: SessionTestStore.uniqueService("other"), store: keyring.store)
+        let otherService = try Keyring(service: TestStore.uniqueService("other"), store: keyring.store)
         defer {
             _ = try? keyring.removeAll()
             _ = try? otherService.removeAll()
@@ -36,7 +37,7 @@ struct SecretStoreTests {
 
     @Test("An account never sees a neighbour's keys", arguments: neighbours)
     func accountsAreScoped(first: String, second: String) throws {
-        let keyring = try SessionTestStore.memory.makeKeyring()
+        let keyring = try TestStore.memory.makeKeyring()
         guard !first.isEmpty else {
             #expect(throws: KeyringError.invalidRecord(field: "account", reason: "must not be empty")) {
                 try SecretStore(keyring: keyring, account: first)
@@ -54,8 +55,8 @@ struct SecretStoreTests {
         #expect(try two.string(forKey: "b/k") == nil)
     }
 
-    @Test("Any bytes round-trip: NUL, invalid UTF-8, 1 MiB", arguments: SessionTestStore.allCases)
-    func bytesRoundTrip(store: SessionTestStore) throws {
+    @Test("Any bytes round-trip: NUL, invalid UTF-8, 1 MiB", arguments: TestStore.allCases)
+    func bytesRoundTrip(store: TestStore) throws {
         let keyring = try store.makeKeyring()
         defer { _ = try? keyring.removeAll() }
         let secrets = try SecretStore(keyring: keyring, account: "alice")
@@ -78,8 +79,8 @@ struct SecretStoreTests {
         #expect(try secrets.string(forKey: "text") == "päßwörd 🔑\u{0}")
     }
 
-    @Test("Subscripts read, write and remove; errors read as nil", arguments: SessionTestStore.allCases)
-    func subscripts(store: SessionTestStore) throws {
+    @Test("Subscripts read, write and remove; errors read as nil", arguments: TestStore.allCases)
+    func subscripts(store: TestStore) throws {
         let keyring = try store.makeKeyring()
         defer { _ = try? keyring.removeAll() }
         let secrets = try SecretStore(keyring: keyring, account: "alice")
@@ -100,8 +101,8 @@ struct SecretStoreTests {
         #expect(try secrets.allKeys() == ["blob"])
     }
 
-    @Test("remove reports whether there was a secret; an empty key is refused", arguments: SessionTestStore.allCases)
-    func removeAndEmptyKey(store: SessionTestStore) throws {
+    @Test("remove reports whether there was a secret; an empty key is refused", arguments: TestStore.allCases)
+    func removeAndEmptyKey(store: TestStore) throws {
         let keyring = try store.makeKeyring()
         defer { _ = try? keyring.removeAll() }
         let secrets = try SecretStore(keyring: keyring, account: "alice")

@@ -1,14 +1,15 @@
 import Foundation
 import KeyringSession
 import Testing
+import KeyringTestSupport
 
 /// The async faces of `Session` and `SecretStore` do what the sync ones do, and
 /// their status changes reach observers once each, in order.
 @Suite("Session and SecretStore from async code")
 struct SessionAsyncTests {
     @Test("Values saved and read with await, logout keeps the persisted ones; observers see each change once, in order",
-          arguments: SessionTestStore.allCases)
-    func asyncFace(store: SessionTestStore) async throws {
+          arguments: TestStore.allCases)
+    func asyncFace(store: TestStore) async throws {
         let fixture = try SessionFixture(store)
         defer { fixture.tearDown() }
         var session: Session<TestProperty>? = try fixture.secondSession()
@@ -42,8 +43,8 @@ struct SessionAsyncTests {
     }
 
     @Test("Changes from many tasks reach every observer in one order, ending with the status read last",
-          arguments: SessionTestStore.allCases)
-    func concurrentTasks(store: SessionTestStore) async throws {
+          arguments: TestStore.allCases)
+    func concurrentTasks(store: TestStore) async throws {
         let fixture = try SessionFixture(store)
         defer { fixture.tearDown() }
         var session: Session<TestProperty>? = try fixture.secondSession()
@@ -73,8 +74,8 @@ struct SessionAsyncTests {
         }
     }
 
-    @Test("SecretStore's async face stores, lists and removes one account's secrets", arguments: SessionTestStore.allCases)
-    func secretStore(store: SessionTestStore) async throws {
+    @Test("SecretStore's async face stores, lists and removes one account's secrets", arguments: TestStore.allCases)
+    func secretStore(store: TestStore) async throws {
         let fixture = try SessionFixture(store)
         defer { fixture.tearDown() }
         let alice = try SecretStore(keyring: fixture.keyring, account: "alice")

@@ -1,11 +1,12 @@
 import Foundation
 import KeyringSession
 import Testing
+import KeyringTestSupport
 
 @Suite("Session logout")
 struct SessionLogoutTests {
-    @Test("Logout keeps exactly the persisted properties and removes the default credentials", arguments: SessionTestStore.allCases)
-    func logoutKeepsPersisted(store: SessionTestStore) throws {
+    @Test("Logout keeps exactly the persisted properties and removes the default credentials", arguments: TestStore.allCases)
+    func logoutKeepsPersisted(store: TestStore) throws {
         let fixture = try SessionFixture(store)
         defer { fixture.tearDown() }
         let session = fixture.session
@@ -32,8 +33,8 @@ struct SessionLogoutTests {
         #expect(try accountSecrets.string(forKey: "api") == "api key")
     }
 
-    @Test("Logout with nothing stored succeeds and stays logged out", arguments: SessionTestStore.allCases)
-    func logoutWhenEmpty(store: SessionTestStore) throws {
+    @Test("Logout with nothing stored succeeds and stays logged out", arguments: TestStore.allCases)
+    func logoutWhenEmpty(store: TestStore) throws {
         let fixture = try SessionFixture(store)
         defer { fixture.tearDown() }
         try fixture.session.logout()

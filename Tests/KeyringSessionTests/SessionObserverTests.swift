@@ -1,11 +1,12 @@
 import Foundation
 import KeyringSession
 import Testing
+import KeyringTestSupport
 
 @Suite("Session observers")
 struct SessionObserverTests {
-    @Test("Every observer sees every change once, in order", arguments: SessionTestStore.allCases)
-    func everyObserverSeesEveryChange(store: SessionTestStore) async throws {
+    @Test("Every observer sees every change once, in order", arguments: TestStore.allCases)
+    func everyObserverSeesEveryChange(store: TestStore) async throws {
         let fixture = try SessionFixture(store)
         defer { fixture.tearDown() }
         // A session of its own: the fixture keeps its session alive, and this one must be released.
@@ -33,8 +34,8 @@ struct SessionObserverTests {
         observation.cancel()
     }
 
-    @Test("Changes made on many threads reach every observer in the same order", arguments: SessionTestStore.allCases)
-    func concurrentChangesKeepOneOrder(store: SessionTestStore) async throws {
+    @Test("Changes made on many threads reach every observer in the same order", arguments: TestStore.allCases)
+    func concurrentChangesKeepOneOrder(store: TestStore) async throws {
         let fixture = try SessionFixture(store)
         defer { fixture.tearDown() }
         var session: Session<TestProperty>? = try fixture.secondSession()

@@ -2,11 +2,12 @@ import Foundation
 import Glibc
 import KeyringSession
 import Testing
+import KeyringTestSupport
 
 @Suite("Sessions sharing a service")
 struct SessionSharingTests {
-    @Test("Two sessions on the same service see each other's saves", arguments: SessionTestStore.allCases)
-    func seeEachOthersSaves(store: SessionTestStore) throws {
+    @Test("Two sessions on the same service see each other's saves", arguments: TestStore.allCases)
+    func seeEachOthersSaves(store: TestStore) throws {
         let fixture = try SessionFixture(store)
         defer { fixture.tearDown() }
         let first = fixture.session
@@ -25,8 +26,8 @@ struct SessionSharingTests {
         #expect(try second.string(for: .token) == nil)
     }
 
-    @Test("Concurrent writers through two sessions lose none of each other's writes", arguments: SessionTestStore.allCases)
-    func concurrentWritersLoseNothing(store: SessionTestStore) throws {
+    @Test("Concurrent writers through two sessions lose none of each other's writes", arguments: TestStore.allCases)
+    func concurrentWritersLoseNothing(store: TestStore) throws {
         let fixture = try SessionFixture(store)
         defer { fixture.tearDown() }
         let sessions = [fixture.session, try fixture.secondSession()]
@@ -50,8 +51,8 @@ struct SessionSharingTests {
         }
     }
 
-    @Test("A writer that cannot get the lock in time gives up with a timeout", arguments: SessionTestStore.allCases)
-    func lockTimeout(store: SessionTestStore) throws {
+    @Test("A writer that cannot get the lock in time gives up with a timeout", arguments: TestStore.allCases)
+    func lockTimeout(store: TestStore) throws {
         let fixture = try SessionFixture(store)
         defer { fixture.tearDown() }
         let impatient = try Session<TestProperty>(

@@ -1,6 +1,7 @@
 import Foundation
 import KeyringSession
 import Testing
+import KeyringTestSupport
 
 /// The state file follows the keyring file's rules: a private folder of this
 /// user, no symbolic link in the file's or the lock's place.
@@ -8,7 +9,7 @@ import Testing
 struct SessionStateFileSecurityTests {
     /// A session on the memory store whose state folder is `folder`.
     private func session(_ folder: URL, keyring: Keyring? = nil) throws -> Session<TestProperty> {
-        try Session(keyring: keyring ?? SessionTestStore.memory.makeKeyring(), requiredProperties: [], stateDirectory: folder)
+        try Session(keyring: keyring ?? TestStore.memory.makeKeyring(), requiredProperties: [], stateDirectory: folder)
     }
 
     @Test("An existing state folder that others can enter is refused, and nothing is written into it")
@@ -48,7 +49,7 @@ struct SessionStateFileSecurityTests {
         let stateFile = folder.url.appending(path: "state.json")
         try FileManager.default.createSymbolicLink(at: stateFile, withDestinationURL: planted)
 
-        let keyring = try SessionTestStore.memory.makeKeyring()
+        let keyring = try TestStore.memory.makeKeyring()
         try keyring.setSecret(Data("tok".utf8), forKey: "session/token")  // a logged-in token, so only the userID is missing
         let refused = KeyringError.insecurePermissions(path: stateFile.path, reason: "it is a symbolic link; give the real file's path")
         #expect(throws: refused) {

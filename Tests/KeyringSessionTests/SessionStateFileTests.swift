@@ -1,11 +1,12 @@
 import Foundation
 import KeyringSession
 import Testing
+import KeyringTestSupport
 
 @Suite("Session state file")
 struct SessionStateFileTests {
-    @Test("Secure values are in the keyring and absent from the state file's bytes", arguments: SessionTestStore.allCases)
-    func secureValuesStayInKeyring(store: SessionTestStore) throws {
+    @Test("Secure values are in the keyring and absent from the state file's bytes", arguments: TestStore.allCases)
+    func secureValuesStayInKeyring(store: TestStore) throws {
         let fixture = try SessionFixture(store)
         defer { fixture.tearDown() }
         let token = "tok-\(UUID().uuidString)"
@@ -26,8 +27,8 @@ struct SessionStateFileTests {
         #expect(Set(stored) == [Data(token.utf8), deviceKey])
     }
 
-    @Test("The state file is 0600 in a 0700 folder under XDG_STATE_HOME/swift-keyring/<service>", arguments: SessionTestStore.allCases)
-    func defaultLocationAndModes(store: SessionTestStore) throws {
+    @Test("The state file is 0600 in a 0700 folder under XDG_STATE_HOME/swift-keyring/<service>", arguments: TestStore.allCases)
+    func defaultLocationAndModes(store: TestStore) throws {
         let keyring = try store.makeKeyring()
         let stateHome = try TemporaryFolder()
         defer { stateHome.remove() }
@@ -44,8 +45,8 @@ struct SessionStateFileTests {
         #expect(folderMode == 0o700)
     }
 
-    @Test("Without XDG_STATE_HOME the state file is under ~/.local/state", arguments: SessionTestStore.allCases)
-    func homeFallback(store: SessionTestStore) throws {
+    @Test("Without XDG_STATE_HOME the state file is under ~/.local/state", arguments: TestStore.allCases)
+    func homeFallback(store: TestStore) throws {
         let keyring = try store.makeKeyring(service: "com.example/../evil")
         let home = try TemporaryFolder()
         defer { home.remove() }
@@ -67,8 +68,8 @@ struct SessionStateFileTests {
         ("invalid UTF-8", Data([0x7B, 0xFF, 0xFE, 0x7D])),
     ]
 
-    @Test("A damaged state file gives a clear error naming it and is never overwritten", arguments: SessionTestStore.allCases, damages)
-    func damagedFile(store: SessionTestStore, damage: (name: String, bytes: Data)) throws {
+    @Test("A damaged state file gives a clear error naming it and is never overwritten", arguments: TestStore.allCases, damages)
+    func damagedFile(store: TestStore, damage: (name: String, bytes: Data)) throws {
         let fixture = try SessionFixture(store)
         defer { fixture.tearDown() }
         try fixture.session.set("tok", for: .token)
@@ -96,8 +97,8 @@ struct SessionStateFileTests {
         #expect(try fixture.session.string(for: .token) == nil)
     }
 
-    @Test("A state file that cannot be read gives an error naming it and is left alone", arguments: SessionTestStore.allCases)
-    func unreadableFile(store: SessionTestStore) throws {
+    @Test("A state file that cannot be read gives an error naming it and is left alone", arguments: TestStore.allCases)
+    func unreadableFile(store: TestStore) throws {
         let fixture = try SessionFixture(store)
         defer { fixture.tearDown() }
         // A folder where the file should be cannot be read even by root, unlike a chmod 000 file.
@@ -127,7 +128,7 @@ struct SessionStateFileTests {
 struct SessionStateFolderTests {
     @Test("A folder given as a relative or slash-ended URL is used as the same absolute folder")
     func givenFolder() throws {
-        let keyring = try SessionTestStore.memory.makeKeyring()
+        let keyring = try TestStore.memory.makeKeyring()
         let base = try TemporaryFolder()
         defer { base.remove() }
         let relative = URL(filePath: "state-folder/", relativeTo: URL(filePath: base.url.path + "/"))

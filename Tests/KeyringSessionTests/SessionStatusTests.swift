@@ -1,11 +1,12 @@
 import Foundation
 import KeyringSession
 import Testing
+import KeyringTestSupport
 
 @Suite("Session status")
 struct SessionStatusTests {
-    @Test("The status is logged in exactly when every required property has a value", arguments: SessionTestStore.allCases)
-    func statusFollowsRequiredProperties(store: SessionTestStore) throws {
+    @Test("The status is logged in exactly when every required property has a value", arguments: TestStore.allCases)
+    func statusFollowsRequiredProperties(store: TestStore) throws {
         let fixture = try SessionFixture(store)
         defer { fixture.tearDown() }
         let session = fixture.session
@@ -21,8 +22,8 @@ struct SessionStatusTests {
         #expect(try session.missingRequiredProperties() == [.token])
     }
 
-    @Test("A new session reads the status from what is stored", arguments: SessionTestStore.allCases)
-    func statusAtStart(store: SessionTestStore) throws {
+    @Test("A new session reads the status from what is stored", arguments: TestStore.allCases)
+    func statusAtStart(store: TestStore) throws {
         let fixture = try SessionFixture(store)
         defer { fixture.tearDown() }
         try fixture.session.set("tok", for: .token)
@@ -30,8 +31,8 @@ struct SessionStatusTests {
         #expect(try fixture.secondSession().status == .loggedIn)
     }
 
-    @Test("With no required properties the session is logged out, whatever is stored", arguments: SessionTestStore.allCases)
-    func noRequiredProperties(store: SessionTestStore) throws {
+    @Test("With no required properties the session is logged out, whatever is stored", arguments: TestStore.allCases)
+    func noRequiredProperties(store: TestStore) throws {
         let fixture = try SessionFixture(store, required: [])
         defer { fixture.tearDown() }
         for property in TestProperty.allCases {
@@ -43,8 +44,8 @@ struct SessionStatusTests {
         }
     }
 
-    @Test("Asking for logged in names the missing required property", arguments: SessionTestStore.allCases)
-    func markLoggedInNamesMissing(store: SessionTestStore) throws {
+    @Test("Asking for logged in names the missing required property", arguments: TestStore.allCases)
+    func markLoggedInNamesMissing(store: TestStore) throws {
         let fixture = try SessionFixture(store)
         defer { fixture.tearDown() }
         try fixture.session.set("tok", for: .token)
@@ -57,8 +58,8 @@ struct SessionStatusTests {
         #expect(try fixture.session.status == .loggedIn)
     }
 
-    @Test("A required property that survives logout is refused", arguments: SessionTestStore.allCases)
-    func requiredCannotBePersisted(store: SessionTestStore) throws {
+    @Test("A required property that survives logout is refused", arguments: TestStore.allCases)
+    func requiredCannotBePersisted(store: TestStore) throws {
         let keyring = try store.makeKeyring()
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -69,8 +70,8 @@ struct SessionStatusTests {
         }
     }
 
-    @Test("The default credentials are read from the keyring, not copied", arguments: SessionTestStore.allCases)
-    func defaultCredentials(store: SessionTestStore) throws {
+    @Test("The default credentials are read from the keyring, not copied", arguments: TestStore.allCases)
+    func defaultCredentials(store: TestStore) throws {
         let fixture = try SessionFixture(store)
         defer { fixture.tearDown() }
         #expect(try fixture.session.defaultCredentials() == nil)

@@ -1,14 +1,15 @@
 import Foundation
 import KeyringSession
 import Testing
+import KeyringTestSupport
 
 @Suite("Session values")
 struct SessionValueTests {
     /// One secure and one plain property, so every value goes through both the keyring and the state file.
     static let places: [TestProperty] = [.token, .draft]
 
-    @Test("Every value type round-trips", arguments: SessionTestStore.allCases, places)
-    func typedRoundTrip(store: SessionTestStore, property: TestProperty) throws {
+    @Test("Every value type round-trips", arguments: TestStore.allCases, places)
+    func typedRoundTrip(store: TestStore, property: TestProperty) throws {
         let fixture = try SessionFixture(store)
         defer { fixture.tearDown() }
         let session = fixture.session
@@ -38,8 +39,8 @@ struct SessionValueTests {
         #expect(try reader.value(Preferences.self, for: property) == preferences)
     }
 
-    @Test("Saving nil removes the value", arguments: SessionTestStore.allCases, places)
-    func savingNilRemoves(store: SessionTestStore, property: TestProperty) throws {
+    @Test("Saving nil removes the value", arguments: TestStore.allCases, places)
+    func savingNilRemoves(store: TestStore, property: TestProperty) throws {
         let fixture = try SessionFixture(store)
         defer { fixture.tearDown() }
         try fixture.session.set(42, for: property)
@@ -50,8 +51,8 @@ struct SessionValueTests {
         #expect(try fixture.session.string(for: property) == nil)
     }
 
-    @Test("Reading a value as another type names the property", arguments: SessionTestStore.allCases, places)
-    func wrongType(store: SessionTestStore, property: TestProperty) throws {
+    @Test("Reading a value as another type names the property", arguments: TestStore.allCases, places)
+    func wrongType(store: TestStore, property: TestProperty) throws {
         let fixture = try SessionFixture(store)
         defer { fixture.tearDown() }
         try fixture.session.set("not a number", for: property)
@@ -60,8 +61,8 @@ struct SessionValueTests {
         }
     }
 
-    @Test("A failed save throws and keeps the old value", arguments: SessionTestStore.allCases, places)
-    func failedSaveKeepsOldValue(store: SessionTestStore, property: TestProperty) throws {
+    @Test("A failed save throws and keeps the old value", arguments: TestStore.allCases, places)
+    func failedSaveKeepsOldValue(store: TestStore, property: TestProperty) throws {
         let fixture = try SessionFixture(store)
         defer { fixture.tearDown() }
         try fixture.session.set("old", for: property)
@@ -76,8 +77,8 @@ struct SessionValueTests {
         #expect(fixture.stateFileBytes == fileBefore)
     }
 
-    @Test("A secure value too large for the keyring is refused and the old value kept", arguments: SessionTestStore.allCases)
-    func oversizedSecureValue(store: SessionTestStore) throws {
+    @Test("A secure value too large for the keyring is refused and the old value kept", arguments: TestStore.allCases)
+    func oversizedSecureValue(store: TestStore) throws {
         let fixture = try SessionFixture(store)
         defer { fixture.tearDown() }
         try fixture.session.set("old", for: .token)

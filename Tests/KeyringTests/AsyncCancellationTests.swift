@@ -1,6 +1,7 @@
 import Foundation
 import Keyring
 import Testing
+import KeyringTestSupport
 
 /// What cancelling a task does to the async call it awaits: the call throws
 /// `CancellationError` (never a timeout it did not reach), the wait beneath

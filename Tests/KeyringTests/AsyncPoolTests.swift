@@ -1,6 +1,7 @@
 import Foundation
 import Keyring
 import Testing
+import KeyringTestSupport
 
 /// The async face leaves Swift concurrency's cooperative threads free while
 /// keyring calls wait. The pool is held to its minimum with

@@ -1,6 +1,7 @@
 import Foundation
 import Keyring
 import Testing
+import KeyringTestSupport
 
 /// What is on disk, and what happens when it changes: nothing readable, and
 /// every change is refused without being overwritten.

@@ -1,6 +1,7 @@
 import Foundation
 import Keyring
 import Testing
+import KeyringTestSupport
 
 /// Files that someone else put in the store's way: a FIFO instead of a file, a
 /// header asking for a ruinous key derivation, key and passphrase files that

@@ -1,6 +1,7 @@
 import Foundation
 import Keyring
 import Testing
+import KeyringTestSupport
 
 /// Who may read the file: only its owner, and nothing else is trusted.
 @Suite("Encrypted file: permissions")

@@ -1,6 +1,7 @@
 import Foundation
 import Keyring
 import Testing
+import KeyringTestSupport
 
 /// Passphrases, keys, and where they come from.
 @Suite("Encrypted file: passphrases and keys")

@@ -1,6 +1,7 @@
 import Foundation
 import Keyring
 import Testing
+import KeyringTestSupport
 
 /// Choosing the file store through the configuration and the environment.
 @Suite("Encrypted file: selection and location")

@@ -1,6 +1,7 @@
 import Foundation
 import Keyring
 import Testing
+import KeyringTestSupport
 
 /// Several stores, threads and processes on one file, and processes that die mid-write.
 @Suite("Encrypted file: sharing and crashes")

@@ -1,6 +1,7 @@
 import Foundation
 import Keyring
 import Testing
+import KeyringTestSupport
 
 /// Moving records between stores: every field, secrets and the default record arrive; the source is
 /// emptied only on request, and other services are never touched.

@@ -1,6 +1,7 @@
 import Foundation
 import Keyring
 import Testing
+import KeyringTestSupport
 
 /// `dump` and the debugger read a value's mirror, not its `description`.
 @Suite("Mirrors hide secrets")

@@ -1,6 +1,7 @@
 import Foundation
 import Keyring
 import Testing
+import KeyringTestSupport
 
 /// The Secret Service tests run against a real daemon, and fail rather than skip without one.
 @Suite("Secret Service test environment")

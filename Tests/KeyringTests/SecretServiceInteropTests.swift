@@ -1,6 +1,7 @@
 import Foundation
 import Keyring
 import Testing
+import KeyringTestSupport
 
 /// The library and `secret-tool` see the same items, on the private Secret
 /// Service of `Scripts/with-secret-service.sh` (gnome-keyring) or

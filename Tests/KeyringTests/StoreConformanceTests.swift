@@ -1,6 +1,7 @@
 import Foundation
 import Keyring
 import Testing
+import KeyringTestSupport
 
 /// One suite, written once, run against every store.
 @Suite("Store conformance")

@@ -1,6 +1,7 @@
 import Foundation
 import Keyring
 import Testing
+import KeyringTestSupport
 
 /// Automatic selection as a user meets it: the Secret Service where it runs
 /// (even locked), the encrypted file where no bus or no daemon answers, and

@@ -1,6 +1,7 @@
 import Foundation
 import Keyring
 import Testing
+import KeyringTestSupport
 
 /// The `swift-keyring` tool at a locked keyring, as a person at a terminal meets it:
 /// the right value or one clear sentence, exit 69 when it cannot go on, and never a

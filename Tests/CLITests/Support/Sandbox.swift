@@ -1,4 +1,5 @@
 import Foundation
+import KeyringTestSupport
 
 /// A throwaway folder and a clean environment for runs of the tool, so no test
 /// sees the developer's keyring or another test's file.
@@ -6,24 +7,39 @@ final class Sandbox: Sendable {
     let folder: URL
     /// A passphrase made for this sandbox only; never printed.
     let passphrase: String
+    /// A raw 32-byte key in a 0600 file of this sandbox: the file store's secret unless a
+    /// test is about passphrases, so most runs of the tool skip Argon2id.
+    let keyFile: URL
 
     init() throws {
         folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("swift-keyring-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         passphrase = "sandbox-passphrase-\(UUID().uuidString)"
+        keyFile = folder.appendingPathComponent("sandbox.key")
+        try FileStoreFixture.writePrivate(FileStoreFixture.randomKey(), to: keyFile)
     }
 
     deinit { try? FileManager.default.removeItem(at: folder) }
 
     var keyringFile: URL { folder.appendingPathComponent("data/keyring.skr") }
 
-    /// The environment a user of the file store would have: a passphrase in the environment,
-    /// the file in this sandbox, and nothing inherited from the test process's keyring settings.
+    /// The environment of a host that keeps a key for the file store: the sandbox's key
+    /// file, the file in this sandbox, and nothing inherited from the test process's keyring settings.
     func fileEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
         var environment = baseEnvironment()
         environment["SWIFT_KEYRING_BACKEND"] = "file"
         environment["SWIFT_KEYRING_FILE"] = keyringFile.path
+        environment["SWIFT_KEYRING_KEY_FILE"] = keyFile.path
+        environment.merge(extra) { $1 }
+        return environment
+    }
+
+    /// The environment of a person's file store: a passphrase in the environment (so
+    /// Argon2id runs), the file in this sandbox; for the tests about passphrases.
+    func passphraseEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
+        var environment = fileEnvironment()
+        environment["SWIFT_KEYRING_KEY_FILE"] = nil
         environment["SWIFT_KEYRING_PASSPHRASE"] = passphrase
         environment.merge(extra) { $1 }
         return environment

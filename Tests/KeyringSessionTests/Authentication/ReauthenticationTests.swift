@@ -2,11 +2,12 @@ import Foundation
 import HTTPTypes
 import KeyringSession
 import Testing
+import KeyringTestSupport
 
 @Suite("Quiet re-authentication")
 struct ReauthenticationTests {
-    @Test("An expired token leads to one quiet login and a successful retry", arguments: SessionTestStore.allCases)
-    func expiredTokenIsRenewed(store: SessionTestStore) async throws {
+    @Test("An expired token leads to one quiet login and a successful retry", arguments: TestStore.allCases)
+    func expiredTokenIsRenewed(store: TestStore) async throws {
         let fixture = try AuthFixture(store)
         defer { fixture.tearDown() }
         try await fixture.logIn()
@@ -39,8 +40,8 @@ struct ReauthenticationTests {
         #expect(fixture.server.counts.logins == 1)
     }
 
-    @Test("A 500 is passed through without a login and the session stays", arguments: SessionTestStore.allCases)
-    func serverErrorPassesThrough(store: SessionTestStore) async throws {
+    @Test("A 500 is passed through without a login and the session stays", arguments: TestStore.allCases)
+    func serverErrorPassesThrough(store: TestStore) async throws {
         let fixture = try AuthFixture(store)
         defer { fixture.tearDown() }
         try await fixture.logIn()

@@ -2,11 +2,12 @@ import Foundation
 import HTTPTypes
 import KeyringSession
 import Testing
+import KeyringTestSupport
 
 @Suite("Session expiry")
 struct SessionExpiryTests {
-    @Test("Changed credentials: logout, the session-expired error, persisted properties kept", arguments: SessionTestStore.allCases)
-    func changedCredentialsLogOut(store: SessionTestStore) async throws {
+    @Test("Changed credentials: logout, the session-expired error, persisted properties kept", arguments: TestStore.allCases)
+    func changedCredentialsLogOut(store: TestStore) async throws {
         let fixture = try AuthFixture(store)
         defer { fixture.tearDown() }
         try await fixture.logIn()
@@ -62,8 +63,8 @@ struct SessionExpiryTests {
         #expect(try await (fixture.keyring.defaultCredentials() == nil) == refused)
     }
 
-    @Test("No stored credentials: logout and the session-expired error", arguments: SessionTestStore.allCases)
-    func noCredentialsLogOut(store: SessionTestStore) async throws {
+    @Test("No stored credentials: logout and the session-expired error", arguments: TestStore.allCases)
+    func noCredentialsLogOut(store: TestStore) async throws {
         let fixture = try AuthFixture(store)
         defer { fixture.tearDown() }
         try await fixture.logIn()

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import KeyringSession
 import Testing
+import KeyringTestSupport
 
 @Suite("Session validation at app start")
 struct SessionValidationTests {
@@ -16,8 +17,8 @@ struct SessionValidationTests {
         #expect(fixture.server.counts.loginAttempts == 1)
     }
 
-    @Test("An expired token is renewed quietly", arguments: SessionTestStore.allCases)
-    func expiredToken(store: SessionTestStore) async throws {
+    @Test("An expired token is renewed quietly", arguments: TestStore.allCases)
+    func expiredToken(store: TestStore) async throws {
         let fixture = try AuthFixture(store)
         defer { fixture.tearDown() }
         try await fixture.logIn()
@@ -42,8 +43,8 @@ struct SessionValidationTests {
         #expect(try fixture.session.status == .loggedIn)
     }
 
-    @Test("An expired token and no stored credentials: logged out", arguments: SessionTestStore.allCases)
-    func noCredentials(store: SessionTestStore) async throws {
+    @Test("An expired token and no stored credentials: logged out", arguments: TestStore.allCases)
+    func noCredentials(store: TestStore) async throws {
         let fixture = try AuthFixture(store)
         defer { fixture.tearDown() }
         try await fixture.logIn()

@@ -2,11 +2,12 @@ import Foundation
 import HTTPTypes
 import KeyringSession
 import Testing
+import KeyringTestSupport
 
 @Suite("Single-flight login")
 struct SingleFlightTests {
-    @Test("20 concurrent requests after expiry cause exactly one login", arguments: SessionTestStore.allCases)
-    func concurrentRequestsShareOneLogin(store: SessionTestStore) async throws {
+    @Test("20 concurrent requests after expiry cause exactly one login", arguments: TestStore.allCases)
+    func concurrentRequestsShareOneLogin(store: TestStore) async throws {
         let fixture = try AuthFixture(store)
         defer { fixture.tearDown() }
         try await fixture.logIn()

@@ -2,11 +2,12 @@ import Foundation
 import HTTPTypes
 import KeyringSession
 import Testing
+import KeyringTestSupport
 
 @Suite("Token secrecy")
 struct TokenSecrecyTests {
-    @Test("The renewed token is in the keyring and not in the state file", arguments: SessionTestStore.allCases)
-    func tokenStaysInKeyring(store: SessionTestStore) async throws {
+    @Test("The renewed token is in the keyring and not in the state file", arguments: TestStore.allCases)
+    func tokenStaysInKeyring(store: TestStore) async throws {
         let fixture = try AuthFixture(store)
         defer { fixture.tearDown() }
         try await fixture.logIn()

@@ -1,5 +1,6 @@
 import Foundation
 import KeyringSession
+import KeyringTestSupport
 
 /// A session of `TestProperty` on a fresh keyring of one store, with its state
 /// file in a temporary folder; `tearDown()` removes both.
@@ -8,7 +9,7 @@ struct SessionFixture {
     let folder: TemporaryFolder
     let session: Session<TestProperty>
 
-    init(_ store: SessionTestStore, required: [TestProperty] = TestProperty.required) throws {
+    init(_ store: TestStore, required: [TestProperty] = TestProperty.required) throws {
         keyring = try store.makeKeyring()
         folder = try TemporaryFolder()
         session = try Session(keyring: keyring, requiredProperties: required, stateDirectory: folder.url)

@@ -1,4 +1,5 @@
 import Foundation
+import KeyringTestSupport
 
 /// The person at the screen, for unlock prompt tests: gcr's mock system prompter
 /// (Tests/MockPrompter/mock-prompter.c), answering each prompt after `delay`.

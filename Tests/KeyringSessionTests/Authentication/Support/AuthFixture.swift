@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import KeyringSession
 import Logging
+import KeyringTestSupport
 
 /// A `TestHTTPServer`, a session on a fresh keyring, and the app's login closure
 /// that talks to the server; `tearDown()` stops the server and removes the rest.
@@ -17,7 +18,7 @@ struct AuthFixture {
     var session: Session<TestProperty> { base.session }
     var keyring: Keyring { base.keyring }
 
-    init(_ store: SessionTestStore = .memory) throws {
+    init(_ store: TestStore = .memory) throws {
         server = try TestHTTPServer(username: Self.username, password: Self.password)
         base = try SessionFixture(store)
     }

@@ -3,9 +3,9 @@ import Foundation
 /// Rewrites a keyring file's header as anyone who can write the file could:
 /// other Argon2id parameters, with the header checksum made to match again
 /// (docs/FILE_FORMAT.md, "Header"), so only the parameter bounds can refuse it.
-enum HeaderPatch {
+package enum HeaderPatch {
     /// `file` with the header's `t`, `m` and `p` replaced and its checksum recomputed.
-    static func parameters(_ file: Data, iterations: UInt32, memoryKiB: UInt32, parallelism: UInt32) throws -> Data {
+    package static func parameters(_ file: Data, iterations: UInt32, memoryKiB: UInt32, parallelism: UInt32) throws -> Data {
         var bytes = [UInt8](file)
         for (offset, value) in [(12, iterations), (16, memoryKiB), (20, parallelism)] {
             bytes.replaceSubrange(offset..<(offset + 4), with: withUnsafeBytes(of: value.bigEndian, Array.init))

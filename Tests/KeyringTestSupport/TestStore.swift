@@ -4,7 +4,7 @@ import Testing
 
 /// The stores the conformance suite runs against. Each case makes a fresh,
 /// real store; a store that cannot be made fails the test (never skips it).
-enum TestStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
+package enum TestStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case memory
     /// An encrypted file in a private temporary folder, opened with a random raw key.
     case encryptedFile
@@ -12,18 +12,18 @@ enum TestStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// or KeePassXC (`Scripts/with-keepassxc.sh`), as `PrivateSecretService.daemon` says.
     case secretService
 
-    var testDescription: String {
+    package var testDescription: String {
         self == .secretService ? "\(rawValue) (\(PrivateSecretService.daemon.rawValue))" : rawValue
     }
 
     /// The stores this run tests: all of them, but only the Secret Service in the
     /// KeePassXC pass of `Scripts/test.sh`, since the others were tested in the first pass.
-    static var underTest: [TestStore] {
+    package static var underTest: [TestStore] {
         PrivateSecretService.daemon == .keepassxc ? [.secretService] : allCases
     }
 
     /// A keyring on a fresh store with a service name no other test uses.
-    func makeKeyring(service: String = TestStore.uniqueService()) throws -> Keyring {
+    package func makeKeyring(service: String = TestStore.uniqueService()) throws -> Keyring {
         switch self {
         case .memory:
             return try Keyring(service: service, store: MemoryStore())
@@ -35,7 +35,7 @@ enum TestStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 
     /// A service name unique to one test, so tests sharing a daemon never see each other's records.
-    static func uniqueService(_ prefix: String = "test") -> String {
+    package static func uniqueService(_ prefix: String = "test") -> String {
         "\(prefix).\(UUID().uuidString.lowercased())"
     }
 }

@@ -7,26 +7,30 @@ import Keyring
 /// Tests that need it fail, never skip, when it is missing: the Secret Service
 /// store must really be tested, in CI above all, and never against the
 /// developer's own keyring.
-enum PrivateSecretService {
-    struct Missing: Error, CustomStringConvertible {
-        var description: String
+package enum PrivateSecretService {
+    package struct Missing: Error, CustomStringConvertible {
+        package var description: String
+
+        package init(description: String) {
+            self.description = description
+        }
     }
 
     /// Which daemon serves the private Secret Service.
-    enum Daemon: String, Sendable {
+    package enum Daemon: String, Sendable {
         case gnomeKeyring = "gnome-keyring"
         case keepassxc
     }
 
     /// The daemon of this run: `SWIFT_KEYRING_TEST_DAEMON`, which `Scripts/with-keepassxc.sh`
     /// sets to `keepassxc`; gnome-keyring otherwise.
-    static var daemon: Daemon {
+    package static var daemon: Daemon {
         ProcessInfo.processInfo.environment["SWIFT_KEYRING_TEST_DAEMON"].flatMap(Daemon.init(rawValue:)) ?? .gnomeKeyring
     }
 
     /// The environment of the private Secret Service.
     /// - Throws: `Missing`, saying how to run the tests, when this process is not inside the script.
-    static func environment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [String: String] {
+    package static func environment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [String: String] {
         guard environment["SWIFT_KEYRING_PRIVATE_SECRET_SERVICE"] == "1",
               let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty
         else {
@@ -38,7 +42,7 @@ enum PrivateSecretService {
     }
 
     /// A new store on the private Secret Service.
-    static func makeStore(
+    package static func makeStore(
         timeout: Duration = .seconds(10),
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> SecretServiceStore {
@@ -46,18 +50,18 @@ enum PrivateSecretService {
     }
 
     /// Runs `secret-tool` against the private Secret Service.
-    static func secretTool(_ arguments: [String], input: Data = Data()) throws -> ChildProcess.Output {
+    package static func secretTool(_ arguments: [String], input: Data = Data()) throws -> ChildProcess.Output {
         try ChildProcess.run(["secret-tool"] + arguments, environment: environment(), input: input)
     }
 
     /// The secret `secret-tool lookup` prints for these attributes; `nil` when it finds none.
-    static func lookup(_ attributes: [String: String]) throws -> Data? {
+    package static func lookup(_ attributes: [String: String]) throws -> Data? {
         let output = try secretTool(["lookup"] + arguments(attributes))
         return output.status == 0 ? output.standardOutput : nil
     }
 
     /// How many items `secret-tool search --all` finds for these attributes.
-    static func itemCount(_ attributes: [String: String]) throws -> Int {
+    package static func itemCount(_ attributes: [String: String]) throws -> Int {
         let output = try secretTool(["search", "--all"] + arguments(attributes))
         // Each item's block starts with its path in brackets, such as "[/org/freedesktop/secrets/collection/login/3]".
         let text = String(decoding: output.standardOutput, as: UTF8.self) + output.standardError

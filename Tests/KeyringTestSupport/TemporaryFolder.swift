@@ -2,7 +2,7 @@ import Foundation
 
 /// Private temporary folders for tests that need real files. They live under
 /// one root per test process, which is removed when the process exits.
-enum TemporaryFolder {
+package enum TemporaryFolder {
     private static let root: URL = {
         let root = rootURL(for: getpid())
         try? FileManager.default.removeItem(at: root)
@@ -18,7 +18,7 @@ enum TemporaryFolder {
     }
 
     /// A new, empty folder with mode 0700.
-    static func make() throws -> URL {
+    package static func make() throws -> URL {
         let folder = root.appendingPathComponent(UUID().uuidString, isDirectory: true)
         guard mkdir(folder.path, 0o700) == 0 else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: folder.path])

@@ -2,20 +2,24 @@ import Foundation
 
 /// Runs helper programs (secret-tool, dbus-send, the daemons) from tests, never
 /// waiting without a bound and never leaving a child behind.
-enum ChildProcess {
-    struct Output: Sendable {
-        var status: Int32
-        var standardOutput: Data
-        var standardError: String
+package enum ChildProcess {
+    package struct Output: Sendable {
+        package var status: Int32
+        package var standardOutput: Data
+        package var standardError: String
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
+
+        package init(description: String) {
+            self.description = description
+        }
     }
 
     /// Runs `arguments[0]` (found on `PATH`) to completion, feeding it `input`.
     /// - Throws: `Failure` when it cannot start or does not finish within `timeout` (it is killed then).
-    static func run(
+    package static func run(
         _ arguments: [String],
         environment: [String: String] = ProcessInfo.processInfo.environment,
         input: Data = Data(),
@@ -39,7 +43,7 @@ enum ChildProcess {
     }
 
     /// Starts a long-running child with its output sent to `log`; the caller must `terminate` it.
-    static func start(_ arguments: [String], environment: [String: String], input: Data = Data(), log: URL) throws -> Process {
+    package static func start(_ arguments: [String], environment: [String: String], input: Data = Data(), log: URL) throws -> Process {
         try launch(arguments, environment: environment, input: input, output: log, errors: log)
     }
 
@@ -74,7 +78,7 @@ enum ChildProcess {
     }
 
     /// Waits up to `timeout` for `process` to exit; `false` when it is still running.
-    static func waitForExit(_ process: Process, timeout: Duration) -> Bool {
+    package static func waitForExit(_ process: Process, timeout: Duration) -> Bool {
         let end = ContinuousClock.now + timeout
         while process.isRunning {
             if ContinuousClock.now >= end { return false }
@@ -84,7 +88,7 @@ enum ChildProcess {
     }
 
     /// Stops `process`: SIGCONT (in case a test stopped it), SIGTERM, then SIGKILL after a grace period.
-    static func terminate(_ process: Process) {
+    package static func terminate(_ process: Process) {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGCONT)
         process.terminate()
@@ -95,7 +99,7 @@ enum ChildProcess {
     }
 
     /// Polls `condition` until it holds or `timeout` passes; returns whether it held.
-    static func poll(timeout: Duration, _ condition: () -> Bool) -> Bool {
+    package static func poll(timeout: Duration, _ condition: () -> Bool) -> Bool {
         let end = ContinuousClock.now + timeout
         while !condition() {
             if ContinuousClock.now >= end { return false }
