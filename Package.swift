@@ -6,6 +6,9 @@ let package = Package(
     products: [
         .library(name: "Keyring", targets: ["Keyring"]),
         .library(name: "KeyringSession", targets: ["KeyringSession"]),
+        // The HTTP client that logs in again quietly: a product of its own, so an app that
+        // only keeps a session never loads FoundationNetworking (libcurl and its TLS stack).
+        .library(name: "KeyringAuthentication", targets: ["KeyringAuthentication"]),
         .executable(name: "swift-keyring", targets: ["swift-keyring"]),
     ],
     dependencies: [
@@ -41,6 +44,13 @@ let package = Package(
             dependencies: [
                 "Keyring",
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "KeyringAuthentication",
+            dependencies: [
+                "KeyringSession",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ]
@@ -64,6 +74,7 @@ let package = Package(
             name: "KeyringSessionTests",
             dependencies: [
                 "KeyringSession",
+                "KeyringAuthentication",
                 "Keyring",
                 "KeyringTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import KeyringAuthentication
 import KeyringSession
 import Testing
 import KeyringTestSupport

@@ -3,6 +3,7 @@ import HTTPTypes
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import KeyringAuthentication
 import KeyringSession
 import Testing
 
