@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .library(name: "Keyring", targets: ["Keyring"]),
         .library(name: "KeyringSession", targets: ["KeyringSession"]),
+        // The fleet store on etcd, in a product of its own: users of Keyring alone build none of it.
+        .library(name: "KeyringEtcd", targets: ["KeyringEtcd"]),
         .executable(name: "swift-keyring", targets: ["swift-keyring"]),
     ],
     dependencies: [
@@ -45,15 +47,19 @@ let package = Package(
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ]
         ),
+        .target(name: "KeyringEtcd", dependencies: ["Keyring"]),
         .executableTarget(
             name: "swift-keyring",
             dependencies: [
                 "Keyring",
+                "KeyringEtcd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "KeyringTests", dependencies: ["Keyring"]),
+        // Against a real 3-node cluster (Scripts/with-etcd.sh); depends on the tool for its exit-status tests.
+        .testTarget(name: "KeyringEtcdTests", dependencies: ["KeyringEtcd", "Keyring", "swift-keyring"]),
         // Depends on the tool so `swift build --build-tests` builds the binary these tests run.
         .testTarget(name: "CLITests", dependencies: ["swift-keyring"]),
         .testTarget(

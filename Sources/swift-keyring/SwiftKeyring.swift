@@ -21,7 +21,7 @@ struct SwiftKeyring: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             SetCommand.self, GetCommand.self, RemoveCommand.self, ListCommand.self,
-            RemoveAllCommand.self, DoctorCommand.self, PasswdCommand.self,
+            RemoveAllCommand.self, DoctorCommand.self, PasswdCommand.self, MigrateCommand.self,
         ]
     )
 

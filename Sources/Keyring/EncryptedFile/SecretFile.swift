@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reading a passphrase or key file: it must exist, be a regular file, and be closed to other users.
-enum SecretFile {
+package enum SecretFile {
     /// The largest passphrase or key file read, so a wrong path (a log, a device) is refused quickly.
     static let maximumBytes = 64 * 1024
 
@@ -9,7 +9,7 @@ enum SecretFile {
     /// - Parameter field: the setting that named the file, for the error.
     /// - Throws: `.invalidRecord` naming `field` when the file is missing, unreadable or too large;
     ///   `.insecurePermissions` when other users can read or write it.
-    static func read(_ path: String, field: String) throws -> [UInt8] {
+    package static func read(_ path: String, field: String) throws -> [UInt8] {
         let descriptor: Int32
         do {
             guard let opened = try POSIX.openIfPresent(path, O_RDONLY) else {

@@ -5,7 +5,7 @@ internal import CGcrypt
 ///
 /// The bytes are written only by the code that creates an instance, before it
 /// is shared; afterwards they are only read, which is why sharing is safe.
-final class SecureBytes: @unchecked Sendable {
+package final class SecureBytes: @unchecked Sendable {
     private let buffer: UnsafeMutableRawBufferPointer
 
     /// Allocates `count` zeroed bytes of secure memory and lets `fill` write them.

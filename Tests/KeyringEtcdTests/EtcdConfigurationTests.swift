@@ -1,0 +1,42 @@
+import Foundation
+import Keyring
+import KeyringEtcd
+import Testing
+
+/// Settings are checked before anything is sent: a bad one names its variable.
+@Suite("etcd configuration")
+struct EtcdConfigurationTests {
+    @Test("Endpoints: comma-separated http(s) URLs; anything else names the variable")
+    func endpoints() throws {
+        let parsed = try EtcdConfiguration(environment: ["SWIFT_KEYRING_ETCD_ENDPOINTS": " http://10.0.0.1:2379, https://e2:2379 ,"])
+        #expect(parsed.endpoints.map(\.absoluteString) == ["http://10.0.0.1:2379", "https://e2:2379"])
+        #expect(try EtcdConfiguration(environment: [:]).endpoints.map(\.absoluteString) == ["http://127.0.0.1:2379"])
+        #expect(throws: KeyringError.invalidRecord(
+            field: "SWIFT_KEYRING_ETCD_ENDPOINTS", reason: "\"unix:///run/etcd.sock\" is not an http:// or https:// URL with a host")) {
+            _ = try EtcdConfiguration(environment: ["SWIFT_KEYRING_ETCD_ENDPOINTS": "http://a:1,unix:///run/etcd.sock"])
+        }
+    }
+
+    @Test("A CA file or client certificate is refused, not ignored")
+    func unsupportedTLS() throws {
+        for variable in ["SWIFT_KEYRING_ETCD_CA_FILE", "SWIFT_KEYRING_ETCD_CERT_FILE", "SWIFT_KEYRING_ETCD_KEY_FILE"] {
+            #expect {
+                _ = try EtcdConfiguration(environment: [variable: "/etc/etcd/x.pem"])
+            } throws: { error in
+                guard case KeyringError.invalidRecord(let field, let reason) = error else { return false }
+                return field == variable && reason.contains("update-ca-certificates")
+            }
+        }
+    }
+
+    @Test("Authentication needs both the user and the password file")
+    func authenticationPair() throws {
+        #expect {
+            _ = try EtcdConfiguration(environment: ["SWIFT_KEYRING_ETCD_USER": "fleet"])
+        } throws: { error in
+            guard case KeyringError.invalidRecord(let field, _) = error else { return false }
+            return field == "SWIFT_KEYRING_ETCD_PASSWORD_FILE"
+        }
+        #expect(try EtcdConfiguration(environment: ["SWIFT_KEYRING_ETCD_PREFIX": "team-a/"]).prefix == "team-a/")
+    }
+}
