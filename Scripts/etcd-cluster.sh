@@ -30,8 +30,16 @@ start_node() {
     local n=$1
     local args
     args=$(cat "$dir/n$n.args")
-    # shellcheck disable=SC2086
-    etcd $args >>"$dir/n$n.log" 2>&1 &
+    # The member must hold none of our caller's descriptors: a program that ran this
+    # script (Foundation's Process, for one) may wait for them to close before it sees us exit.
+    (
+        for fd in /proc/$BASHPID/fd/*; do
+            fd=${fd##*/}
+            if [ "$fd" -gt 2 ]; then eval "exec $fd>&-" 2>/dev/null || true; fi
+        done
+        # shellcheck disable=SC2086
+        exec etcd $args </dev/null >>"$dir/n$n.log" 2>&1
+    ) &
     echo $! >"$dir/n$n.pid"
 }
 

@@ -64,7 +64,14 @@ struct EtcdCluster: Sendable {
             let result = try Command.run(
                 "etcdctl", ["--endpoints=\(endpoint.absoluteString)", "endpoint", "status", "-w", "fields"],
                 environment: ["ETCDCTL_API": "3", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"])
-            if result.text.contains("\"IsLeader\" : true") { return index + 1 }
+            // `-w fields` prints `"MemberID" : N` and `"Leader" : N`; the leader is the member naming itself.
+            let fields = Dictionary(
+                result.text.split(separator: "\n").compactMap { line -> (String, String)? in
+                    let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                    return parts.count == 2 ? (parts[0], parts[1]) : nil
+                },
+                uniquingKeysWith: { first, _ in first })
+            if let member = fields["\"MemberID\""], member == fields["\"Leader\""] { return index + 1 }
         }
         throw ClusterFailure("no member says it is the leader")
     }
