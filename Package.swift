@@ -47,7 +47,13 @@ let package = Package(
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ]
         ),
-        .target(name: "KeyringEtcd", dependencies: ["Keyring"]),
+        // libcurl for the etcd store: HTTP/1.1 with keep-alive, TLS with a CA file and a client certificate.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(name: "KeyringEtcd", dependencies: ["Keyring", "CCurl"]),
         .executableTarget(
             name: "swift-keyring",
             dependencies: [

@@ -7,6 +7,8 @@
 #
 # DIR gets endpoints (the comma-separated client URLs), nN.pid, nN.client (its client URL) and nN.log.
 # Ports are picked free on 127.0.0.1 each start; nothing listens beyond loopback.
+# With ETCD_CLUSTER_TLS=FOLDER (holding ca.pem, server.pem and server-key.pem, the server's
+# certificate for IP 127.0.0.1), clients speak https and must present a certificate signed by ca.pem.
 set -euo pipefail
 
 command=${1:?usage: etcd-cluster.sh start|start-node|stop DIR [N]}
@@ -43,10 +45,19 @@ start_node() {
     echo $! >"$dir/n$n.pid"
 }
 
+tls=${ETCD_CLUSTER_TLS:-}
+scheme=http
+client_tls=() etcdctl_tls=()
+if [ -n "$tls" ]; then
+    scheme=https
+    client_tls=(--cert-file "$tls/server.pem" --key-file "$tls/server-key.pem" --trusted-ca-file "$tls/ca.pem" --client-cert-auth)
+    etcdctl_tls=(--cacert "$tls/ca.pem" --cert "$tls/server.pem" --key "$tls/server-key.pem")
+fi
+
 wait_healthy() {
     local endpoints=$1
     for _ in $(seq 1 100); do
-        if ETCDCTL_API=3 etcdctl --endpoints="$endpoints" --dial-timeout=1s --command-timeout=2s endpoint health >/dev/null 2>&1; then
+        if ETCDCTL_API=3 etcdctl --endpoints="$endpoints" "${etcdctl_tls[@]}" --dial-timeout=1s --command-timeout=2s endpoint health >/dev/null 2>&1; then
             return 0
         fi
         sleep 0.2
@@ -62,16 +73,16 @@ start)
     cluster="" endpoints=""
     for n in 1 2 3; do
         cluster+="${cluster:+,}n$n=http://127.0.0.1:${ports[$((2 * n - 1))]}"
-        endpoints+="${endpoints:+,}http://127.0.0.1:${ports[$((2 * n - 2))]}"
+        endpoints+="${endpoints:+,}$scheme://127.0.0.1:${ports[$((2 * n - 2))]}"
     done
     token="swift-keyring-$$-$RANDOM"
     for n in 1 2 3; do
-        client="http://127.0.0.1:${ports[$((2 * n - 2))]}"
+        client="$scheme://127.0.0.1:${ports[$((2 * n - 2))]}"
         peer="http://127.0.0.1:${ports[$((2 * n - 1))]}"
         echo "$client" >"$dir/n$n.client"
         echo "--name n$n --data-dir $dir/n$n.data --listen-client-urls $client --advertise-client-urls $client" \
             "--listen-peer-urls $peer --initial-advertise-peer-urls $peer --initial-cluster $cluster" \
-            "--initial-cluster-state new --initial-cluster-token $token --log-level error" >"$dir/n$n.args"
+            "--initial-cluster-state new --initial-cluster-token $token --log-level error ${client_tls[*]}" >"$dir/n$n.args"
         start_node "$n"
     done
     echo "$endpoints" >"$dir/endpoints"

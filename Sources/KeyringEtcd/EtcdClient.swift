@@ -1,11 +1,8 @@
 import Foundation
 import Keyring
 import Synchronization
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
-/// etcd's JSON gateway over HTTP/1.1: one call is one POST, retried on the other
+/// etcd's JSON gateway over HTTP/1.1 (libcurl): one call is one POST, retried on the other
 /// members when one is down, has no leader or does not answer, all within one bound.
 ///
 /// The member that answered last is asked first next time, so a healthy cluster
@@ -16,7 +13,8 @@ final class EtcdClient: Sendable {
     /// The bound on one call, retries included, in seconds.
     let timeout: Double
 
-    private let session: URLSession
+    private let connections = CurlConnectionPool()
+    private let tls: EtcdTLS
     private let preferred = Mutex(0)
     private let login: Login?
     private let token = Mutex<String?>(nil)
@@ -30,20 +28,11 @@ final class EtcdClient: Sendable {
     /// The pause between two rounds over every member, so a cluster electing a leader is not hammered.
     private static let pauseBetweenRounds = 0.1
 
-    init(endpoints: [URL], timeout: Duration, login: Login?) {
+    init(endpoints: [URL], timeout: Duration, login: Login?, tls: EtcdTLS) {
         self.endpoints = endpoints
         self.timeout = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         self.login = login
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = 8
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        session = URLSession(configuration: configuration)
-    }
-
-    deinit {
-        session.finishTasksAndInvalidate()
+        self.tls = tls
     }
 
     /// Sends one request and decodes the answer.
@@ -60,8 +49,8 @@ final class EtcdClient: Sendable {
         let body = try JSONEncoder().encode(request)
         var renewedToken = false
         while true {
-            var headers: [String: String] = [:]
-            if let login { headers["Authorization"] = try currentToken(login) }
+            var headers: [String] = []
+            if let login { headers.append("Authorization: \(try currentToken(login))") }
             do {
                 let answer = try exchange(path, body: body, headers: headers, operation: operation)
                 do {
@@ -85,12 +74,14 @@ final class EtcdClient: Sendable {
     /// The health of each member on its own, asked within `seconds` each: for `doctor`.
     func memberStatus(seconds: Double) -> [(URL, Result<StatusResponse, KeyringError>)] {
         endpoints.map { url in
-            let headers = (try? login.map { try currentToken($0) }).flatMap { $0.map { ["Authorization": $0] } } ?? [:]
+            let token = login.flatMap { try? currentToken($0) }
+            let headers = token.map { ["Authorization: \($0)"] } ?? []
             do {
-                switch try HTTPExchange.post(
-                    url.appendingPathComponent("v3/maintenance/status"), body: Data("{}".utf8), headers: headers,
-                    seconds: seconds, session: session)
-                {
+                switch try connections.withConnection({
+                    try $0.post(
+                        url.appendingPathComponent("v3/maintenance/status"), body: Data("{}".utf8), headers: headers,
+                        seconds: seconds, tls: tls)
+                }) {
                 case .answered(200, let body):
                     guard let status = try? JSONDecoder().decode(StatusResponse.self, from: body) else {
                         return (url, .failure(.backend(domain: "etcd", code: 0, message: "the status does not decode")))
@@ -115,7 +106,7 @@ final class EtcdClient: Sendable {
     }
 
     /// The body of the first successful answer from any member, within the bound.
-    private func exchange(_ path: String, body: Data, headers: [String: String], operation: String) throws -> Data {
+    private func exchange(_ path: String, body: Data, headers: [String], operation: String) throws -> Data {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
         func remaining() -> Double {
             let now = DispatchTime.now().uptimeNanoseconds
@@ -134,10 +125,10 @@ final class EtcdClient: Sendable {
                 // Half the bound at most for one member, so a member that hangs (a lost quorum)
                 // still leaves time to ask another.
                 let seconds = min(left, max(timeout / 2, 0.2))
-                switch try HTTPExchange.post(
-                    url.appendingPathComponent(String(path.dropFirst())), body: body, headers: headers,
-                    seconds: seconds, session: session)
-                {
+                switch try connections.withConnection({
+                    try $0.post(
+                        url.appendingPathComponent(String(path.dropFirst())), body: body, headers: headers, seconds: seconds, tls: tls)
+                }) {
                 case .answered(200, let answer):
                     preferred.withLock { $0 = index }
                     return answer
@@ -195,7 +186,7 @@ final class EtcdClient: Sendable {
         let body = try JSONEncoder().encode(AuthenticateRequest(name: login.user, password: login.password))
         let answer: Data
         do {
-            answer = try exchange("/v3/auth/authenticate", body: body, headers: [:], operation: "authentication")
+            answer = try exchange("/v3/auth/authenticate", body: body, headers: [], operation: "authentication")
         } catch KeyringError.backend(_, let code, let message) where message.contains("authentication failed") {
             throw KeyringError.backend(
                 domain: "etcd", code: code,

@@ -19,11 +19,11 @@ public struct EtcdConfiguration: Sendable {
     public static let userVariable = "SWIFT_KEYRING_ETCD_USER"
     /// The variable naming a file whose content (less one final newline) is the etcd user's password.
     public static let passwordFileVariable = "SWIFT_KEYRING_ETCD_PASSWORD_FILE"
-    /// The variables of TLS settings this build cannot honour (see `unsupportedTLSVariables`).
+    /// The variable naming a PEM file of the CA(s) to trust for `https://` members.
     public static let caFileVariable = "SWIFT_KEYRING_ETCD_CA_FILE"
-    /// The client certificate variable; refused with a clear error (see `unsupportedTLSVariables`).
+    /// The variable naming a PEM client certificate.
     public static let certFileVariable = "SWIFT_KEYRING_ETCD_CERT_FILE"
-    /// The client key variable; refused with a clear error (see `unsupportedTLSVariables`).
+    /// The variable naming the client certificate's PEM private key.
     public static let keyFileVariable = "SWIFT_KEYRING_ETCD_KEY_FILE"
     /// The prefix used when none is given.
     public static let defaultPrefix = "swift-keyring/"
@@ -46,6 +46,8 @@ public struct EtcdConfiguration: Sendable {
     public var user: String?
     /// The file holding `user`'s password (closed to other users), or `nil`.
     public var passwordFile: URL?
+    /// The CA, client certificate and key for `https://` members.
+    public var tls: EtcdTLS
     /// The environment the defaults were read from, and where the secret sources are read.
     public var environment: [String: String]
 
@@ -58,9 +60,11 @@ public struct EtcdConfiguration: Sendable {
     ///   - keyDerivation: Argon2id's cost for a new prefix opened with a passphrase.
     ///   - user: `nil` reads `SWIFT_KEYRING_ETCD_USER`.
     ///   - passwordFile: `nil` reads `SWIFT_KEYRING_ETCD_PASSWORD_FILE`.
+    ///   - tls: `nil` reads `SWIFT_KEYRING_ETCD_CA_FILE`, `…_CERT_FILE` and `…_KEY_FILE`.
     ///   - environment: where the `SWIFT_KEYRING_*` variables are read from.
     /// - Throws: `KeyringError.invalidRecord` naming the variable when an endpoint is not an
-    ///   `http` or `https` URL with a host, or the prefix is empty.
+    ///   `http` or `https` URL with a host, the prefix is empty, a TLS file is missing, or only
+    ///   half of a pair (user and password file, certificate and key) is given.
     public init(
         endpoints: [URL]? = nil,
         prefix: String? = nil,
@@ -69,6 +73,7 @@ public struct EtcdConfiguration: Sendable {
         keyDerivation: Argon2idParameters = .recommended,
         user: String? = nil,
         passwordFile: URL? = nil,
+        tls: EtcdTLS? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws {
         self.endpoints = try endpoints ?? Self.parseEndpoints(environment[Self.endpointsVariable] ?? "")
@@ -78,6 +83,8 @@ public struct EtcdConfiguration: Sendable {
         self.keyDerivation = keyDerivation
         self.user = user ?? Self.nonEmpty(environment[Self.userVariable])
         self.passwordFile = passwordFile ?? Self.nonEmpty(environment[Self.passwordFileVariable]).map(URL.init(fileURLWithPath:))
+        let file = { (variable: String) in Self.nonEmpty(environment[variable]).map(URL.init(fileURLWithPath:)) }
+        self.tls = tls ?? EtcdTLS(caFile: file(Self.caFileVariable), certificateFile: file(Self.certFileVariable), keyFile: file(Self.keyFileVariable))
         self.environment = environment
         try validate()
     }
@@ -98,16 +105,6 @@ public struct EtcdConfiguration: Sendable {
         }
     }
 
-    /// The TLS variables that are set but that this build cannot honour.
-    ///
-    /// The store speaks HTTP/1.1 through Foundation's URLSession, which on Linux
-    /// verifies `https://` members against the system's trust store only: it has
-    /// no way to take a CA file or to present a client certificate. Rather than
-    /// ignore such a setting, the store refuses to start while one is set.
-    public var unsupportedTLSVariables: [String] {
-        [Self.caFileVariable, Self.certFileVariable, Self.keyFileVariable].filter { Self.nonEmpty(environment[$0]) != nil }
-    }
-
     private func validate() throws {
         guard !endpoints.isEmpty else {
             throw KeyringError.invalidRecord(field: Self.endpointsVariable, reason: "must name at least one member")
@@ -121,12 +118,15 @@ public struct EtcdConfiguration: Sendable {
         guard !prefix.isEmpty else {
             throw KeyringError.invalidRecord(field: Self.prefixVariable, reason: "must not be empty")
         }
-        if let variable = unsupportedTLSVariables.first {
+        for (variable, file) in [(Self.caFileVariable, tls.caFile), (Self.certFileVariable, tls.certificateFile), (Self.keyFileVariable, tls.keyFile)] {
+            if let file, !FileManager.default.fileExists(atPath: file.path) {
+                throw KeyringError.invalidRecord(field: variable, reason: "there is no file at \(file.path)")
+            }
+        }
+        if (tls.certificateFile == nil) != (tls.keyFile == nil) {
             throw KeyringError.invalidRecord(
-                field: variable,
-                reason: "this build reaches etcd through URLSession, which on Linux can neither load a CA file nor present "
-                    + "a client certificate; add the cluster's CA to the system trust store (update-ca-certificates) "
-                    + "and use etcd's user/password authentication instead")
+                field: tls.certificateFile == nil ? Self.certFileVariable : Self.keyFileVariable,
+                reason: "a client certificate needs both \(Self.certFileVariable) and \(Self.keyFileVariable)")
         }
         if (user == nil) != (passwordFile == nil) {
             throw KeyringError.invalidRecord(

@@ -48,7 +48,7 @@ public final class EtcdStore: CredentialStore {
         }
         let secret = try FileStoreSecret.resolve(explicit: configuration.secret, environment: configuration.environment)
         let material = try SecretMaterial(secret)
-        client = EtcdClient(endpoints: configuration.endpoints, timeout: configuration.timeout, login: try Self.login(configuration))
+        client = EtcdClient(endpoints: configuration.endpoints, timeout: configuration.timeout, login: try Self.login(configuration), tls: configuration.tls)
 
         let headerKey = EtcdKeyspace.headerKey(prefix: configuration.prefix)
         var stored = try Self.value(of: headerKey, client: client)

@@ -17,15 +17,19 @@ struct EtcdConfigurationTests {
         }
     }
 
-    @Test("A CA file or client certificate is refused, not ignored")
-    func unsupportedTLS() throws {
+    @Test("A missing TLS file, or a certificate without its key, names the variable")
+    func tlsFiles() throws {
         for variable in ["SWIFT_KEYRING_ETCD_CA_FILE", "SWIFT_KEYRING_ETCD_CERT_FILE", "SWIFT_KEYRING_ETCD_KEY_FILE"] {
-            #expect {
-                _ = try EtcdConfiguration(environment: [variable: "/etc/etcd/x.pem"])
-            } throws: { error in
-                guard case KeyringError.invalidRecord(let field, let reason) = error else { return false }
-                return field == variable && reason.contains("update-ca-certificates")
+            #expect(throws: KeyringError.invalidRecord(field: variable, reason: "there is no file at /nonexistent/x.pem")) {
+                _ = try EtcdConfiguration(environment: [variable: "/nonexistent/x.pem"])
             }
+        }
+        let certificate = try Fixtures.keyFile("not-really-a-certificate")
+        #expect {
+            _ = try EtcdConfiguration(environment: ["SWIFT_KEYRING_ETCD_CERT_FILE": certificate.path])
+        } throws: { error in
+            guard case KeyringError.invalidRecord(let field, _) = error else { return false }
+            return field == "SWIFT_KEYRING_ETCD_KEY_FILE"
         }
     }
 

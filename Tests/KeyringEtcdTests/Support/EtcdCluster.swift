@@ -21,11 +21,14 @@ struct EtcdCluster: Sendable {
         return EtcdCluster(directory: nil, endpoints: list.split(separator: ",").compactMap { URL(string: String($0)) })
     }
 
-    /// A cluster of this test's own, to break.
-    static func start() throws -> EtcdCluster {
+    /// A cluster of this test's own, to break; with `tls` (a folder of ca.pem, server.pem and
+    /// server-key.pem) its clients speak https and must present a certificate.
+    static func start(tls: URL? = nil) throws -> EtcdCluster {
         let root = ProcessInfo.processInfo.environment["SWIFT_KEYRING_TEST_ETCD_ROOT"] ?? NSTemporaryDirectory()
         let directory = URL(fileURLWithPath: root).appendingPathComponent("cluster-\(UUID().uuidString.prefix(8))")
-        let result = try Command.run("bash", [script, "start", directory.path], timeout: 60)
+        var environment = ProcessInfo.processInfo.environment
+        environment["ETCD_CLUSTER_TLS"] = tls?.path
+        let result = try Command.run("bash", [script, "start", directory.path], environment: environment, timeout: 60)
         guard result.status == 0 else {
             throw ClusterFailure("the etcd cluster did not start: \(result.stderr)")
         }
