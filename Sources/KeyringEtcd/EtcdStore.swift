@@ -92,6 +92,8 @@ public final class EtcdStore: CredentialStore {
             prefix: configuration.prefix, namesKey: try KeyDerivation.expand(prk, info: EtcdKeyspace.namesLabel))
     }
 
+    /// Reads the record under `id` with one linearizable range request and opens it.
+    /// - Throws: `.damaged` when the value does not authenticate (changed, or moved from another key).
     public func record(for id: RecordID) throws -> StoredRecord? {
         let key = try keyspace.recordKey(id)
         guard let value = try Self.value(of: key, client: client) else { return nil }
@@ -99,12 +101,16 @@ public final class EtcdStore: CredentialStore {
             try SealedRecord(standalone: value), id: id, keys: keys, header: associatedData(key))
     }
 
+    /// Seals `record` and writes it in one transaction that compares the key's last revision.
     public func save(_ record: StoredRecord) throws {
         let key = try keyspace.recordKey(record.id)
         let sealed = Array(try RecordSealing.seal(record, keys: keys, header: associatedData(key)).encoded)
         // Replace exactly the revision last seen: a retry after an answer that was lost
         // finds its own value there (its nonce makes it unique) and stops.
         var expected: Int64 = 0
+        // Each round is bounded by the client; the rounds together by the same bound, so
+        // writers racing on one key cannot keep a call going.
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(client.timeout * 1e9)
         while true {
             let answer = try client.call(
                 "/v3/kv/txn",
@@ -119,9 +125,13 @@ public final class EtcdStore: CredentialStore {
             if current?.value?.bytes == sealed { return }
             expected = current?.modRevision?.value ?? 0
             try OperationCancellation.check()
+            guard DispatchTime.now().uptimeNanoseconds < deadline else {
+                throw KeyringError.timedOut(operation: "storing a record (other writers kept changing it)", seconds: client.timeout)
+            }
         }
     }
 
+    /// Deletes the record's key; `true` when there was one.
     @discardableResult
     public func removeRecord(for id: RecordID) throws -> Bool {
         let answer = try client.call(
@@ -130,6 +140,7 @@ public final class EtcdStore: CredentialStore {
         return (answer.deleted?.value ?? 0) > 0
     }
 
+    /// Reads every record under the service's hashed prefix and opens only their entries (never a secret).
     public func summaries(service: String, kind: RecordKind?) throws -> [RecordSummary] {
         let prefix = try kind.map { try keyspace.kindPrefix(service: service, kind: $0) } ?? keyspace.servicePrefix(service)
         let answer = try client.call(
@@ -147,6 +158,7 @@ public final class EtcdStore: CredentialStore {
         }
     }
 
+    /// Deletes the service's hashed prefix (or one kind's) in one range delete: nothing else is touched.
     @discardableResult
     public func removeAll(service: String, kind: RecordKind?) throws -> Int {
         let prefix = try kind.map { try keyspace.kindPrefix(service: service, kind: $0) } ?? keyspace.servicePrefix(service)
