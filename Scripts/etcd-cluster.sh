@@ -54,12 +54,18 @@ if [ -n "$tls" ]; then
     etcdctl_tls=(--cacert "$tls/ca.pem" --cert "$tls/server.pem" --key "$tls/server-key.pem")
 fi
 
+# Waits until the members answer a health check: at most 30 s, and not at all once one has died.
 wait_healthy() {
     local endpoints=$1
-    for _ in $(seq 1 100); do
+    shift
+    local deadline=$((SECONDS + 30))
+    while [ $SECONDS -lt $deadline ]; do
         if ETCDCTL_API=3 etcdctl --endpoints="$endpoints" "${etcdctl_tls[@]}" --dial-timeout=1s --command-timeout=2s endpoint health >/dev/null 2>&1; then
             return 0
         fi
+        for n in "$@"; do
+            kill -0 "$(cat "$dir/n$n.pid")" 2>/dev/null || return 1
+        done
         sleep 0.2
     done
     return 1
@@ -69,35 +75,43 @@ case "$command" in
 start)
     command -v etcd >/dev/null || { echo "etcd-cluster.sh: etcd is not installed (Scripts/setup.sh installs etcd-server)" >&2; exit 1; }
     mkdir -p "$dir"
-    read -r -a ports <<<"$(pick_ports)"
-    cluster="" endpoints=""
-    for n in 1 2 3; do
-        cluster+="${cluster:+,}n$n=http://127.0.0.1:${ports[$((2 * n - 1))]}"
-        endpoints+="${endpoints:+,}$scheme://127.0.0.1:${ports[$((2 * n - 2))]}"
-    done
-    token="swift-keyring-$$-$RANDOM"
-    for n in 1 2 3; do
-        client="$scheme://127.0.0.1:${ports[$((2 * n - 2))]}"
-        peer="http://127.0.0.1:${ports[$((2 * n - 1))]}"
-        echo "$client" >"$dir/n$n.client"
-        echo "--name n$n --data-dir $dir/n$n.data --listen-client-urls $client --advertise-client-urls $client" \
-            "--listen-peer-urls $peer --initial-advertise-peer-urls $peer --initial-cluster $cluster" \
-            "--initial-cluster-state new --initial-cluster-token $token --log-level error ${client_tls[*]}" >"$dir/n$n.args"
-        start_node "$n"
-    done
-    echo "$endpoints" >"$dir/endpoints"
-    if ! wait_healthy "$endpoints"; then
-        echo "etcd-cluster.sh: the cluster in $dir did not become healthy; its logs:" >&2
-        tail -n 20 "$dir"/n*.log >&2 || true
+    # One start at a time on this machine, so two clusters never pick the same free ports;
+    # and a start whose member could not bind (a port taken meanwhile) is tried again on new ones.
+    exec 9>"${TMPDIR:-/tmp}/swift-keyring-etcd-cluster.lock"
+    flock -w 120 9 || { echo "etcd-cluster.sh: another cluster start holds the lock" >&2; exit 1; }
+    for attempt in 1 2 3; do
+        read -r -a ports <<<"$(pick_ports)"
+        cluster="" endpoints=""
+        for n in 1 2 3; do
+            cluster+="${cluster:+,}n$n=http://127.0.0.1:${ports[$((2 * n - 1))]}"
+            endpoints+="${endpoints:+,}$scheme://127.0.0.1:${ports[$((2 * n - 2))]}"
+        done
+        token="swift-keyring-$$-$RANDOM"
+        for n in 1 2 3; do
+            client="$scheme://127.0.0.1:${ports[$((2 * n - 2))]}"
+            peer="http://127.0.0.1:${ports[$((2 * n - 1))]}"
+            echo "$client" >"$dir/n$n.client"
+            echo "--name n$n --data-dir $dir/n$n.data --listen-client-urls $client --advertise-client-urls $client" \
+                "--listen-peer-urls $peer --initial-advertise-peer-urls $peer --initial-cluster $cluster" \
+                "--initial-cluster-state new --initial-cluster-token $token --log-level error ${client_tls[*]}" >"$dir/n$n.args"
+            start_node "$n"
+        done
+        echo "$endpoints" >"$dir/endpoints"
+        if wait_healthy "$endpoints" 1 2 3; then
+            echo "$endpoints"
+            exit 0
+        fi
+        echo "etcd-cluster.sh: the cluster in $dir did not become healthy (attempt $attempt); its logs:" >&2
+        tail -n 5 "$dir"/n*.log >&2 || true
         "$0" stop "$dir"
-        exit 1
-    fi
-    echo "$endpoints"
+        rm -rf "$dir"/n*.data
+    done
+    exit 1
     ;;
 start-node)
     n=${3:?usage: etcd-cluster.sh start-node DIR N}
     start_node "$n"
-    wait_healthy "$(cat "$dir/n$n.client")" || { echo "etcd-cluster.sh: member $n did not come back" >&2; exit 1; }
+    wait_healthy "$(cat "$dir/n$n.client")" "$n" || { echo "etcd-cluster.sh: member $n did not come back" >&2; exit 1; }
     ;;
 stop)
     for file in "$dir"/n*.pid; do

@@ -112,8 +112,9 @@ final class EtcdClient: Sendable {
             let now = DispatchTime.now().uptimeNanoseconds
             return now >= deadline ? 0 : Double(deadline - now) / 1e9
         }
-        var lastReason = "no member was asked"
-        var lastTimedOut = false
+        // A member's own answer (refused, no leader, an untrusted certificate) says more than
+        // silence, so it is what the error reports; `.timedOut` only when every member was silent.
+        var lastReason: String?
         while true {
             let first = preferred.withLock { $0 }
             for offset in 0..<endpoints.count {
@@ -143,20 +144,17 @@ final class EtcdClient: Sendable {
                         throw KeyringError.backend(domain: "etcd", code: code, message: message)
                     }
                     lastReason = "\(member): \(message)"
-                    lastTimedOut = false
                 case .timedOut:
-                    lastReason = "\(member) did not answer"
-                    lastTimedOut = true
+                    continue
                 case .failed(let reason):
                     lastReason = "\(member): \(reason)"
-                    lastTimedOut = false
                 }
             }
             let left = remaining()
             guard left > 0 else { break }
             try pause(min(left, Self.pauseBetweenRounds))
         }
-        if lastTimedOut {
+        guard let lastReason else {
             throw KeyringError.timedOut(operation: operation, seconds: timeout)
         }
         throw KeyringError.serviceUnavailable(reason: "no etcd member could serve \(operation) (last: \(lastReason))")

@@ -28,7 +28,7 @@ struct EtcdCluster: Sendable {
         let directory = URL(fileURLWithPath: root).appendingPathComponent("cluster-\(UUID().uuidString.prefix(8))")
         var environment = ProcessInfo.processInfo.environment
         environment["ETCD_CLUSTER_TLS"] = tls?.path
-        let result = try Command.run("bash", [script, "start", directory.path], environment: environment, timeout: 60)
+        let result = try Command.run("bash", [script, "start", directory.path], environment: environment, timeout: 200)
         guard result.status == 0 else {
             throw ClusterFailure("the etcd cluster did not start: \(result.stderr)")
         }
