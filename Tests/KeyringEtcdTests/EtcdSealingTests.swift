@@ -53,4 +53,28 @@ struct EtcdSealingTests {
         #expect(throws: KeyringError.wrongPassphrase) { _ = try open(.keyFile(keyFile)) }
         _ = try first.removeAll()
     }
+
+    @Test("A value copied onto another record's key does not open: it is .damaged, and the other record still reads")
+    func valuesAreBoundToTheirKeys() throws {
+        let cluster = try EtcdCluster.shared()
+        let prefix = Fixtures.prefix()
+        let keyring = try Keyring(service: Fixtures.service(), store: Fixtures.store(cluster, prefix: prefix, keyFile: try Fixtures.keyFile()))
+        defer { _ = try? keyring.removeAll() }
+        try keyring.set(try Fixtures.credentials("alice", password: "alice-pw"), forKey: "a")
+        try keyring.set(try Fixtures.credentials("bob", password: "bob-pw"), forKey: "b")
+        let records = try Gateway.pairs(cluster.endpoints[0], prefix: prefix + "r/")
+        try #require(records.count == 2)
+        // Whichever key is which, the first's value now sits under the second's key too.
+        _ = try Gateway.post(cluster.endpoints[0], "v3/kv/put", ["key": records[1].key, "value": records[0].value])
+        var damaged = 0, intact = 0
+        for key in ["a", "b"] {
+            do {
+                _ = try keyring.credentials(forKey: key)
+                intact += 1
+            } catch KeyringError.damaged {
+                damaged += 1
+            }
+        }
+        #expect(damaged == 1 && intact == 1)
+    }
 }
