@@ -61,12 +61,14 @@ final class CurlConnection: @unchecked Sendable {
         }
         defer { curl_slist_free_all(list) }
         skr_curl_setopt_pointer(easy, CURLOPT_HTTPHEADER, list)
-        skr_curl_setopt_write_function(easy, { data, size, count, context in
-            guard let context, let data else { return 0 }
-            let body = Unmanaged<ResponseBody>.fromOpaque(context).takeUnretainedValue()
-            body.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: size * count))
-            return size * count
-        })
+        skr_curl_setopt_write_function(
+            easy,
+            { data, size, count, context in
+                guard let context, let data else { return 0 }
+                let body = Unmanaged<ResponseBody>.fromOpaque(context).takeUnretainedValue()
+                body.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: size * count))
+                return size * count
+            })
         skr_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(response).toOpaque())
         if let ca = tls.caFile { skr_curl_setopt_pointer(easy, CURLOPT_CAINFO, ca.path) }
         if let certificate = tls.certificateFile { skr_curl_setopt_pointer(easy, CURLOPT_SSLCERT, certificate.path) }

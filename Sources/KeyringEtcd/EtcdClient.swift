@@ -128,7 +128,8 @@ final class EtcdClient: Sendable {
                 let seconds = min(left, max(timeout / 2, 0.2))
                 switch try connections.withConnection({
                     try $0.post(
-                        url.appendingPathComponent(String(path.dropFirst())), body: body, headers: headers, seconds: seconds, tls: tls)
+                        url.appendingPathComponent(String(path.dropFirst())), body: body, headers: headers, seconds: seconds,
+                        tls: tls)
                 }) {
                 case .answered(200, let answer):
                     preferred.withLock { $0 = index }

@@ -84,7 +84,11 @@ public struct EtcdConfiguration: Sendable {
         self.user = user ?? Self.nonEmpty(environment[Self.userVariable])
         self.passwordFile = passwordFile ?? Self.nonEmpty(environment[Self.passwordFileVariable]).map(URL.init(fileURLWithPath:))
         let file = { (variable: String) in Self.nonEmpty(environment[variable]).map(URL.init(fileURLWithPath:)) }
-        self.tls = tls ?? EtcdTLS(caFile: file(Self.caFileVariable), certificateFile: file(Self.certFileVariable), keyFile: file(Self.keyFileVariable))
+        self.tls =
+            tls
+            ?? EtcdTLS(
+                caFile: file(Self.caFileVariable), certificateFile: file(Self.certFileVariable),
+                keyFile: file(Self.keyFileVariable))
         self.environment = environment
         try validate()
     }
@@ -112,13 +116,16 @@ public struct EtcdConfiguration: Sendable {
         for url in endpoints {
             guard let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host?.isEmpty == false else {
                 throw KeyringError.invalidRecord(
-                    field: Self.endpointsVariable, reason: "\"\(url.absoluteString)\" is not an http:// or https:// URL with a host")
+                    field: Self.endpointsVariable,
+                    reason: "\"\(url.absoluteString)\" is not an http:// or https:// URL with a host")
             }
         }
         guard !prefix.isEmpty else {
             throw KeyringError.invalidRecord(field: Self.prefixVariable, reason: "must not be empty")
         }
-        for (variable, file) in [(Self.caFileVariable, tls.caFile), (Self.certFileVariable, tls.certificateFile), (Self.keyFileVariable, tls.keyFile)] {
+        for (variable, file) in [
+            (Self.caFileVariable, tls.caFile), (Self.certFileVariable, tls.certificateFile), (Self.keyFileVariable, tls.keyFile),
+        ] {
             if let file, !FileManager.default.fileExists(atPath: file.path) {
                 throw KeyringError.invalidRecord(field: variable, reason: "there is no file at \(file.path)")
             }

@@ -25,12 +25,14 @@ public struct EtcdHealth: Sendable, Codable, Hashable {
     /// - Parameter configuration: the endpoints and credentials; no sealing secret is read.
     public static func check(_ configuration: EtcdConfiguration) -> EtcdHealth {
         let login = try? EtcdStore.login(configuration)
-        let client = EtcdClient(endpoints: configuration.endpoints, timeout: configuration.timeout, login: login, tls: configuration.tls)
+        let client = EtcdClient(
+            endpoints: configuration.endpoints, timeout: configuration.timeout, login: login, tls: configuration.tls)
         let members = client.memberStatus(seconds: min(client.timeout, 2)).map { url, result in
             switch result {
             case .success(let status):
                 let leader = status.leader != nil && status.leader == status.header?.memberID
-                return Member(endpoint: url.absoluteString, healthy: true, detail: "etcd \(status.version ?? "?")", isLeader: leader)
+                return Member(
+                    endpoint: url.absoluteString, healthy: true, detail: "etcd \(status.version ?? "?")", isLeader: leader)
             case .failure(let error):
                 return Member(endpoint: url.absoluteString, healthy: false, detail: error.description, isLeader: false)
             }

@@ -27,7 +27,9 @@ struct EtcdKeyspace: Sendable {
 
     /// The key of one record.
     func recordKey(_ id: RecordID) throws -> EtcdBytes {
-        EtcdBytes(try kindPrefix(service: id.service, kind: id.kind).bytes + Array(try hash("key", [id.service, id.kind.rawValue, id.key]).utf8))
+        EtcdBytes(
+            try kindPrefix(service: id.service, kind: id.kind).bytes
+                + Array(try hash("key", [id.service, id.kind.rawValue, id.key]).utf8))
     }
 
     /// The prefix every record of `service` begins with.

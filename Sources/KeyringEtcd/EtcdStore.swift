@@ -48,7 +48,9 @@ public final class EtcdStore: CredentialStore {
         }
         let secret = try FileStoreSecret.resolve(explicit: configuration.secret, environment: configuration.environment)
         let material = try SecretMaterial(secret)
-        client = EtcdClient(endpoints: configuration.endpoints, timeout: configuration.timeout, login: try Self.login(configuration), tls: configuration.tls)
+        client = EtcdClient(
+            endpoints: configuration.endpoints, timeout: configuration.timeout, login: try Self.login(configuration),
+            tls: configuration.tls)
 
         let headerKey = EtcdKeyspace.headerKey(prefix: configuration.prefix)
         var stored = try Self.value(of: headerKey, client: client)
@@ -126,7 +128,8 @@ public final class EtcdStore: CredentialStore {
             expected = current?.modRevision?.value ?? 0
             try OperationCancellation.check()
             guard DispatchTime.now().uptimeNanoseconds < deadline else {
-                throw KeyringError.timedOut(operation: "storing a record (other writers kept changing it)", seconds: client.timeout)
+                throw KeyringError.timedOut(
+                    operation: "storing a record (other writers kept changing it)", seconds: client.timeout)
             }
         }
     }
@@ -150,7 +153,8 @@ public final class EtcdStore: CredentialStore {
         return try (answer.kvs ?? []).compactMap { pair -> RecordSummary? in
             guard let value = pair.value?.bytes else { return nil }
             let (id, metadata) = try RecordSealing.openEntry(
-                try SealedRecord(standalone: value).sealedEntry, cipher: cipher, header: associatedData(pair.key), service: service)
+                try SealedRecord(standalone: value).sealedEntry, cipher: cipher, header: associatedData(pair.key),
+                service: service)
             guard id.service == service, kind == nil || id.kind == kind else {
                 throw KeyringError.damaged(reason: "a record in etcd names another service than its key")
             }

@@ -28,13 +28,15 @@ struct EtcdAuthenticationTests {
             #expect(result.status == 0, "etcdctl \(arguments.prefix(2)): \(result.stderr)")
         }
         let passwordFile = Fixtures.folder.appendingPathComponent("etcd-password-\(UUID().uuidString.prefix(6))")
-        _ = FileManager.default.createFile(atPath: passwordFile.path, contents: Data((password + "\n").utf8), attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(
+            atPath: passwordFile.path, contents: Data((password + "\n").utf8), attributes: [.posixPermissions: 0o600])
         let keyFile = try Fixtures.keyFile()
 
         func store(user: String?, passwordFile: URL?) throws -> EtcdStore {
-            try EtcdStore(configuration: EtcdConfiguration(
-                endpoints: cluster.endpoints, prefix: prefix, secret: .keyFile(keyFile),
-                user: user, passwordFile: passwordFile, environment: [:]))
+            try EtcdStore(
+                configuration: EtcdConfiguration(
+                    endpoints: cluster.endpoints, prefix: prefix, secret: .keyFile(keyFile),
+                    user: user, passwordFile: passwordFile, environment: [:]))
         }
         let keyring = try Keyring(service: "com.example.auth", store: store(user: "fleet", passwordFile: passwordFile))
         try keyring.set(try Fixtures.credentials("alice", password: "record-pw"), forKey: "k")
@@ -47,7 +49,8 @@ struct EtcdAuthenticationTests {
             return domain == "etcd" && message.contains("requires authentication")
         }
         let wrongFile = Fixtures.folder.appendingPathComponent("etcd-wrong-\(UUID().uuidString.prefix(6))")
-        _ = FileManager.default.createFile(atPath: wrongFile.path, contents: Data("not-it".utf8), attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(
+            atPath: wrongFile.path, contents: Data("not-it".utf8), attributes: [.posixPermissions: 0o600])
         #expect {
             _ = try store(user: "fleet", passwordFile: wrongFile)
         } throws: { error in

@@ -8,11 +8,16 @@ import Testing
 struct EtcdConfigurationTests {
     @Test("Endpoints: comma-separated http(s) URLs; anything else names the variable")
     func endpoints() throws {
-        let parsed = try EtcdConfiguration(environment: ["SWIFT_KEYRING_ETCD_ENDPOINTS": " http://10.0.0.1:2379, https://e2:2379 ,"])
+        let parsed = try EtcdConfiguration(environment: [
+            "SWIFT_KEYRING_ETCD_ENDPOINTS": " http://10.0.0.1:2379, https://e2:2379 ,"
+        ])
         #expect(parsed.endpoints.map(\.absoluteString) == ["http://10.0.0.1:2379", "https://e2:2379"])
         #expect(try EtcdConfiguration(environment: [:]).endpoints.map(\.absoluteString) == ["http://127.0.0.1:2379"])
-        #expect(throws: KeyringError.invalidRecord(
-            field: "SWIFT_KEYRING_ETCD_ENDPOINTS", reason: "\"unix:///run/etcd.sock\" is not an http:// or https:// URL with a host")) {
+        #expect(
+            throws: KeyringError.invalidRecord(
+                field: "SWIFT_KEYRING_ETCD_ENDPOINTS",
+                reason: "\"unix:///run/etcd.sock\" is not an http:// or https:// URL with a host")
+        ) {
             _ = try EtcdConfiguration(environment: ["SWIFT_KEYRING_ETCD_ENDPOINTS": "http://a:1,unix:///run/etcd.sock"])
         }
     }

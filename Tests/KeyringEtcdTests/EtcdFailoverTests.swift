@@ -6,11 +6,15 @@ import Testing
 /// Members die and come back: on a cluster of the test's own, since it is broken on purpose.
 @Suite("etcd store failover")
 struct EtcdFailoverTests {
-    @Test("Writers keep going while the leader is SIGKILLed; with one member left calls fail within the bound; restarted, every acknowledged record is there")
+    @Test(
+        "Writers keep going while the leader is SIGKILLed; with one member left calls fail within the bound; restarted, every acknowledged record is there"
+    )
     func leaderLossThenQuorumLoss() throws {
         let cluster = try EtcdCluster.start()
         defer { cluster.stop() }
-        let prefix = Fixtures.prefix(), keyFile = try Fixtures.keyFile(), service = Fixtures.service("fleet")
+        let prefix = Fixtures.prefix()
+        let keyFile = try Fixtures.keyFile()
+        let service = Fixtures.service("fleet")
         let leader = try cluster.leader()
 
         // Two writers, each with a store of its own as two hosts would have, 60 records each;
@@ -23,8 +27,9 @@ struct EtcdFailoverTests {
             group.enter()
             Thread.detachNewThread {
                 defer { group.leave() }
-                Self.work(worker, cluster: cluster, prefix: prefix, keyFile: keyFile, service: service, leader: leader,
-                          acknowledged: acknowledged, failures: failures)
+                Self.work(
+                    worker, cluster: cluster, prefix: prefix, keyFile: keyFile, service: service, leader: leader,
+                    acknowledged: acknowledged, failures: failures)
             }
         }
         group.wait()
@@ -48,7 +53,10 @@ struct EtcdFailoverTests {
             store: Fixtures.store(cluster, prefix: prefix, keyFile: keyFile, timeout: .seconds(2)))
         let patient = try Fixtures.store(cluster, prefix: prefix, keyFile: keyFile, timeout: .seconds(60))
         try cluster.kill(survivors[0])
-        for call in [{ _ = try bounded.credentials(forKey: "w0-0") }, { try bounded.set(try Fixtures.credentials("late"), forKey: "late") }] {
+        for call in [
+            { _ = try bounded.credentials(forKey: "w0-0") },
+            { try bounded.set(try Fixtures.credentials("late"), forKey: "late") },
+        ] {
             #expect {
                 try call()
             } throws: { error in
@@ -93,7 +101,8 @@ struct EtcdFailoverTests {
                 return
             }
             // The leader first, so the writers are talking to the member that dies.
-            let endpoints = [cluster.endpoints[leader - 1]] + cluster.endpoints.enumerated().filter { $0.offset != leader - 1 }.map(\.element)
+            let endpoints =
+                [cluster.endpoints[leader - 1]] + cluster.endpoints.enumerated().filter { $0.offset != leader - 1 }.map(\.element)
             let keyring = try Keyring(
                 service: service, store: Fixtures.store(cluster, prefix: prefix, keyFile: keyFile, endpoints: endpoints))
             for index in 0..<60 {

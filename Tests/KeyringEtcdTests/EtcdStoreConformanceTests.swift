@@ -20,7 +20,8 @@ struct EtcdStoreConformanceTests {
         let keyring = try keyring()
         defer { _ = try? keyring.removeAll() }
         let url = URL(string: "HTTPS://Example.com:8443/path?q=1#frag")!
-        let stored = try Credentials(username: "bøb 🦊", password: "pä55 wörd\u{0}tab\t", url: url, syncEnabled: true, backgroundAccess: true)
+        let stored = try Credentials(
+            username: "bøb 🦊", password: "pä55 wörd\u{0}tab\t", url: url, syncEnabled: true, backgroundAccess: true)
         try keyring.set(stored, forKey: "work ключ 🔑")
         let read = try #require(try keyring.credentials(forKey: "work ключ 🔑"))
         #expect(read == stored)

@@ -18,8 +18,10 @@ struct EtcdTLSTests {
         let keyFile = try Fixtures.keyFile()
 
         func store(_ tls: EtcdTLS) throws -> EtcdStore {
-            try EtcdStore(configuration: EtcdConfiguration(
-                endpoints: cluster.endpoints, prefix: "tls/", timeout: .seconds(2), secret: .keyFile(keyFile), tls: tls, environment: [:]))
+            try EtcdStore(
+                configuration: EtcdConfiguration(
+                    endpoints: cluster.endpoints, prefix: "tls/", timeout: .seconds(2), secret: .keyFile(keyFile), tls: tls,
+                    environment: [:]))
         }
         let keyring = try Keyring(
             service: "com.example.tls",
@@ -48,10 +50,14 @@ struct EtcdTLSTests {
 enum Certificates {
     static func make(in folder: URL) throws {
         let path = { (name: String) in folder.appendingPathComponent(name).path }
-        try "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth,clientAuth\n".write(toFile: path("server.ext"), atomically: true, encoding: .utf8)
+        try "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth,clientAuth\n".write(
+            toFile: path("server.ext"), atomically: true, encoding: .utf8)
         try "extendedKeyUsage=clientAuth\n".write(toFile: path("client.ext"), atomically: true, encoding: .utf8)
         let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try openssl(["req", "-x509"] + ec + ["-keyout", path("ca-key.pem"), "-out", path("ca.pem"), "-days", "2", "-subj", "/CN=swift-keyring test CA"])
+        try openssl(
+            ["req", "-x509"] + ec + [
+                "-keyout", path("ca-key.pem"), "-out", path("ca.pem"), "-days", "2", "-subj", "/CN=swift-keyring test CA",
+            ])
         for name in ["server", "client"] {
             try openssl(["req"] + ec + ["-keyout", path("\(name)-key.pem"), "-out", path("\(name).csr"), "-subj", "/CN=\(name)"])
             try openssl([

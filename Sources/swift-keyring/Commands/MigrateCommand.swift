@@ -48,7 +48,8 @@ struct MigrateCommand: ParsableCommand {
             let destinationKeyring = try KeyringOpener.open(destination)
             let count = try destinationKeyring.migrate(from: sourceKeyring, removingFromSource: removeSource)
             let removed = removeSource ? ", and removed them from \(from)" : ""
-            Console.output("Copied \(count) record\(count == 1 ? "" : "s") of \(store.resolvedService) from \(from) to \(to)\(removed).")
+            Console.output(
+                "Copied \(count) record\(count == 1 ? "" : "s") of \(store.resolvedService) from \(from) to \(to)\(removed).")
         }
     }
 }

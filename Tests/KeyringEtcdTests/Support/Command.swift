@@ -43,7 +43,9 @@ enum Command {
             process.arguments = [executable] + arguments
         }
         if let environment { process.environment = environment }
-        let input = Pipe(), output = Pipe(), errors = Pipe()
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
@@ -62,7 +64,8 @@ enum Command {
             Issue.record("\(executable) \(arguments.first ?? "") did not finish within \(Int(timeout)) s")
         }
         readers.wait()
-        return CommandResult(stdout: collected.out, stderr: String(decoding: collected.err, as: UTF8.self), status: process.terminationStatus)
+        return CommandResult(
+            stdout: collected.out, stderr: String(decoding: collected.err, as: UTF8.self), status: process.terminationStatus)
     }
 }
 

@@ -8,8 +8,10 @@ enum Fixtures {
 
     /// A folder of this test run's own, closed to other users.
     static let folder: URL = {
-        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("keyring-etcd-tests-\(UUID().uuidString.prefix(8))")
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+            "keyring-etcd-tests-\(UUID().uuidString.prefix(8))")
+        try? FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         return folder
     }()
 
@@ -18,7 +20,8 @@ enum Fixtures {
         let url = folder.appendingPathComponent("\(name).key")
         var bytes = [UInt8](repeating: 0, count: 32)
         for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255) }
-        guard FileManager.default.createFile(atPath: url.path, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
+        guard FileManager.default.createFile(atPath: url.path, contents: Data(bytes), attributes: [.posixPermissions: 0o600])
+        else {
             throw ClusterFailure("cannot write the key file \(url.path)")
         }
         return url
@@ -34,9 +37,10 @@ enum Fixtures {
     static func store(
         _ cluster: EtcdCluster, prefix: String, keyFile: URL, endpoints: [URL]? = nil, timeout: Duration = .seconds(5)
     ) throws -> EtcdStore {
-        try EtcdStore(configuration: EtcdConfiguration(
-            endpoints: endpoints ?? cluster.endpoints, prefix: prefix, timeout: timeout,
-            secret: .keyFile(keyFile), environment: [:]))
+        try EtcdStore(
+            configuration: EtcdConfiguration(
+                endpoints: endpoints ?? cluster.endpoints, prefix: prefix, timeout: timeout,
+                secret: .keyFile(keyFile), environment: [:]))
     }
 
     /// The environment for the tool on `cluster`: etcd selected, sealed with `keyFile`, HOME of its own.
@@ -48,7 +52,9 @@ enum Fixtures {
         ]
     }
 
-    static func credentials(_ username: String, password: String = "pa55-word", sync: Bool = false, background: Bool = false) throws -> Credentials {
+    static func credentials(_ username: String, password: String = "pa55-word", sync: Bool = false, background: Bool = false)
+        throws -> Credentials
+    {
         try Credentials(username: username, password: password, url: url, syncEnabled: sync, backgroundAccess: background)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Raw calls to etcd's JSON gateway, for tests that tamper with what the store wrote.
@@ -27,9 +28,11 @@ enum Gateway {
     static func pairs(_ endpoint: URL, prefix: String) throws -> [(key: String, value: String)] {
         var end = Array(prefix.utf8)
         end[end.count - 1] += 1
-        let answer = try post(endpoint, "v3/kv/range", [
-            "key": Data(prefix.utf8).base64EncodedString(), "range_end": Data(end).base64EncodedString(),
-        ])
+        let answer = try post(
+            endpoint, "v3/kv/range",
+            [
+                "key": Data(prefix.utf8).base64EncodedString(), "range_end": Data(end).base64EncodedString(),
+            ])
         return (answer["kvs"] as? [[String: Any]] ?? []).compactMap { pair in
             guard let key = pair["key"] as? String, let value = pair["value"] as? String else { return nil }
             return (key, value)
