@@ -49,3 +49,18 @@ struct EtcdConfigurationTests {
         #expect(try EtcdConfiguration(environment: ["SWIFT_KEYRING_ETCD_PREFIX": "team-a/"]).prefix == "team-a/")
     }
 }
+
+/// `Keyring` alone does not open etcd, and says where it lives instead of "unknown word".
+@Suite("etcd and Keyring's own selection")
+struct EtcdSelectionTests {
+    @Test("SWIFT_KEYRING_BACKEND=etcd in a program that uses Keyring alone names KeyringEtcd")
+    func keyringAloneNamesTheModule() throws {
+        #expect {
+            _ = try Keyring(
+                service: "com.example.app", configuration: KeyringConfiguration(environment: ["SWIFT_KEYRING_BACKEND": "etcd"]))
+        } throws: { error in
+            guard case KeyringError.invalidRecord(let field, let reason) = error else { return false }
+            return field == "SWIFT_KEYRING_BACKEND" && reason.contains("KeyringEtcd")
+        }
+    }
+}
