@@ -3,10 +3,11 @@ import Testing
 
 /// A 3-node etcd cluster on loopback, started by Scripts/etcd-cluster.sh.
 ///
-/// `shared` is the one `Scripts/with-etcd.sh` started for the whole run: tests that
-/// do not break it use it, each under a prefix of its own. Tests that kill members
-/// start a cluster of their own with `start()`. Both fail, never skip, when no
-/// cluster can be had.
+/// `shared` is the one `Scripts/with-etcd.sh` started for the whole run (or, when the
+/// tests run without it, one this process starts on first use and stops at exit): tests
+/// that do not break it use it, each under a prefix of its own. Tests that kill members
+/// start a cluster of their own with `start()`. Both fail, never skip, when no cluster
+/// can be had.
 struct EtcdCluster: Sendable {
     let directory: URL?
     let endpoints: [URL]
@@ -15,11 +16,28 @@ struct EtcdCluster: Sendable {
 
     /// The cluster `Scripts/with-etcd.sh` started.
     static func shared() throws -> EtcdCluster {
-        guard let list = ProcessInfo.processInfo.environment["SWIFT_KEYRING_TEST_ETCD_ENDPOINTS"], !list.isEmpty else {
-            throw ClusterFailure("no etcd cluster: run the etcd tests under Scripts/with-etcd.sh (Scripts/test.sh does)")
+        if let list = ProcessInfo.processInfo.environment["SWIFT_KEYRING_TEST_ETCD_ENDPOINTS"], !list.isEmpty {
+            return EtcdCluster(directory: nil, endpoints: list.split(separator: ",").compactMap { URL(string: String($0)) })
         }
-        return EtcdCluster(directory: nil, endpoints: list.split(separator: ",").compactMap { URL(string: String($0)) })
+        return try onDemand.get()
     }
+
+    /// The cluster started for this process when no `with-etcd.sh` gave one; stopped at exit.
+    private static let onDemand: Result<EtcdCluster, any Error> = {
+        Result {
+            let cluster = try start()
+            onDemandDirectory = cluster.directory
+            atexit {
+                if let directory = EtcdCluster.onDemandDirectory {
+                    EtcdCluster(directory: directory, endpoints: []).stop()
+                }
+            }
+            return cluster
+        }
+    }()
+
+    /// Set once, by `onDemand`'s initialiser, before `atexit` can read it.
+    nonisolated(unsafe) private static var onDemandDirectory: URL?
 
     /// A cluster of this test's own, to break; with `tls` (a folder of ca.pem, server.pem and
     /// server-key.pem) its clients speak https and must present a certificate.
