@@ -9,6 +9,8 @@ let package = Package(
         // The HTTP client that logs in again quietly: a product of its own, so an app that
         // only keeps a session never loads FoundationNetworking (libcurl and its TLS stack).
         .library(name: "KeyringAuthentication", targets: ["KeyringAuthentication"]),
+        // The fleet store on etcd, in a product of its own: users of Keyring alone build none of it.
+        .library(name: "KeyringEtcd", targets: ["KeyringEtcd"]),
         .executable(name: "swift-keyring", targets: ["swift-keyring"]),
     ],
     dependencies: [
@@ -55,10 +57,18 @@ let package = Package(
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ]
         ),
+        // libcurl for the etcd store: HTTP/1.1 with keep-alive, TLS with a CA file and a client certificate.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(name: "KeyringEtcd", dependencies: ["Keyring", "CCurl"]),
         .executableTarget(
             name: "swift-keyring",
             dependencies: [
                 "Keyring",
+                "KeyringEtcd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -68,6 +78,8 @@ let package = Package(
         // real files in private folders, child processes.
         .target(name: "KeyringTestSupport", dependencies: ["Keyring"], path: "Tests/KeyringTestSupport"),
         .testTarget(name: "KeyringTests", dependencies: ["Keyring", "KeyringTestSupport"]),
+        // Against a real 3-node cluster (Scripts/with-etcd.sh); depends on the tool for its exit-status tests.
+        .testTarget(name: "KeyringEtcdTests", dependencies: ["KeyringEtcd", "Keyring", "swift-keyring"]),
         // Depends on the tool so `swift build --build-tests` builds the binary these tests run.
         .testTarget(name: "CLITests", dependencies: ["swift-keyring", "KeyringTestSupport"]),
         .testTarget(

@@ -37,7 +37,11 @@ let package = Package(
         // The comparison's Swift side: runs the workload once and prints µs/op lines.
         .executableTarget(
             name: "keyring-compare",
-            dependencies: ["KeyringWorkload", .product(name: "Keyring", package: "swift-keyring")]
+            dependencies: [
+                "KeyringWorkload",
+                .product(name: "Keyring", package: "swift-keyring"),
+                .product(name: "KeyringEtcd", package: "swift-keyring"),
+            ]
         ),
         .executableTarget(
             name: "MemoryStoreBenchmarks",

@@ -10,8 +10,9 @@
 #   - libsecret from C (Compare/libsecret-bench.c), the floor,
 #   - Python keyring's SecretService backend (Debian's python3-keyring, /usr/bin/python3),
 #   - libsecret's own file backend (the same C program with SECRET_BACKEND=file),
+#   - the etcd fleet store on a private 3-node loopback cluster, against a range round trip,
 # plus file-store lookups and peak memory at --large-count records (100,000), and
-# `swift-keyring get` against `secret-tool lookup` as whole processes (hyperfine).
+# `swift-keyring get` against `secret-tool lookup` (and, on etcd, `etcdctl get`) as whole processes (hyperfine).
 # Prints the tables and writes them, with the machine, date and command, into
 # Benchmarks/BENCHMARKS.md (the hand-written analysis there is kept).
 set -euo pipefail
@@ -77,6 +78,33 @@ if [ "${SWIFT_KEYRING_COMPARE_INSIDE:-}" = "1" ]; then
     SECRET_BACKEND=file SECRET_FILE_TEST_PATH="$file_folder/libsecret.keyring" \
         SECRET_FILE_TEST_PASSWORD="throwaway-$run_id" \
         measure libsecret-c file "$csecret" "$count" "compare.cfile.$run_id" store lookup removeall
+
+    echo "etcd (3 members on loopback), N = $count" >&2
+    etcd_dir="$work/etcd"
+    trap 'bash "$root/Scripts/etcd-cluster.sh" stop "$etcd_dir"' EXIT
+    etcd_endpoints=$(bash "$root/Scripts/etcd-cluster.sh" start "$etcd_dir")
+    # lookup-absent is the floor: one linearizable range round trip through the same client, nothing to decrypt.
+    SWIFT_KEYRING_ETCD_ENDPOINTS="$etcd_endpoints" SWIFT_KEYRING_BENCH_DIR="$file_folder/etcd" \
+        measure swift-keyring etcd "$compare" etcd "$count" store lookup lookup-absent removeall
+
+    echo "Whole processes: swift-keyring get --backend etcd against etcdctl get, $cli_runs runs each" >&2
+    (
+        export SWIFT_KEYRING_ETCD_ENDPOINTS="$etcd_endpoints" SWIFT_KEYRING_KEY_FILE="$file_folder/etcd/bench.key"
+        export SWIFT_KEYRING_ETCD_PREFIX="compare-cli-$run_id/" ETCDCTL_API=3
+        printf 'not-a-secret' | "$SWIFT_KEYRING_COMPARE_CLI" set account-0 --service "compare.cli.$run_id" --backend etcd \
+            --username bench --url https://example.com >&2
+        etcdctl --endpoints="$etcd_endpoints" put "compare-plain-$run_id" value >/dev/null
+        timeout "$step_timeout" hyperfine -N --style none --warmup 3 --runs "$cli_runs" --export-json "$work/processes-etcd.json" \
+            -n swift-keyring-get-etcd "$SWIFT_KEYRING_COMPARE_CLI get account-0 --service compare.cli.$run_id --backend etcd" \
+            -n etcdctl-get "etcdctl --endpoints=${etcd_endpoints%%,*} get compare-plain-$run_id" >&2
+    )
+    /usr/bin/python3 - "$work/processes-etcd.json" >>"$results" <<'EOF'
+import json, sys
+names = {"swift-keyring-get-etcd": ("swift-keyring-cli", "etcd", "get-process"), "etcdctl-get": ("etcdctl", "etcd", "get-process")}
+for result in json.load(open(sys.argv[1]))["results"]:
+    tool, backend, phase = names[result["command"]]
+    print(f"{tool}\t{backend}\t{phase}\t0\t{result['mean'] * 1e6:.3f}")
+EOF
 
     echo "Whole processes: swift-keyring get against secret-tool lookup, $cli_runs runs each" >&2
     cli="$SWIFT_KEYRING_COMPARE_CLI"

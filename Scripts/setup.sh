@@ -8,6 +8,8 @@ packages=(libsecret-1-dev libgcrypt20-dev gnome-keyring dbus libsecret-tools pkg
 packages+=(libgcr-3-dev gcc)
 # KeePassXC: the second Secret Service the tests run against (Scripts/with-keepassxc.sh); python3 edits its database export.
 packages+=(keepassxc python3)
+# The etcd fleet store: libcurl for its client; a 3-node cluster on loopback for its tests (Scripts/with-etcd.sh).
+packages+=(etcd-server etcd-client libcurl4-openssl-dev)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

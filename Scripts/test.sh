@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing, then runs the whole
-# suite inside a private gnome-keyring (Scripts/with-secret-service.sh), then
+# suite inside a private gnome-keyring (Scripts/with-secret-service.sh) beside
+# a private 3-node etcd cluster on loopback (Scripts/with-etcd.sh), then
 # the suites that test a Secret Service as such (the store conformance suite,
 # interop with secret-tool, the tool on the Secret Service) once more inside a
 # private KeePassXC (Scripts/with-keepassxc.sh). Any pass failing, or a daemon
@@ -15,7 +16,7 @@ swift build --build-tests
 keepassxc_suites='StoreConformanceTests|SecretServiceInteropTests|CLISecretServiceTests'
 
 gnome_status=0
-bash Scripts/with-secret-service.sh swift test --skip-build "$@" || gnome_status=$?
+bash Scripts/with-etcd.sh bash Scripts/with-secret-service.sh swift test --skip-build "$@" || gnome_status=$?
 if [ "$gnome_status" -eq 75 ]; then
     # gnome-keyring-daemon itself died mid-run (once in some thirty runs here: a
     # fatal GLib error inside the daemon), and every later Secret Service test
@@ -23,7 +24,7 @@ if [ "$gnome_status" -eq 75 ]; then
     # more on a new daemon, and that run's result is the result.
     echo "$0: the Secret Service daemon died during the run (see above); running the whole suite once more on a new one" >&2
     gnome_status=0
-    bash Scripts/with-secret-service.sh swift test --skip-build "$@" || gnome_status=$?
+    bash Scripts/with-etcd.sh bash Scripts/with-secret-service.sh swift test --skip-build "$@" || gnome_status=$?
 fi
 
 # A failed first pass is said now, not at the end: the run's last line stays

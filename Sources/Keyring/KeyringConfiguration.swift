@@ -58,6 +58,12 @@ public struct KeyringConfiguration: Sendable {
         if let backend { return backend }
         guard let word = environment["SWIFT_KEYRING_BACKEND"], !word.isEmpty else { return .auto }
         guard let backend = KeyringBackend(rawValue: word) else {
+            if word == "etcd" {
+                // The fleet store lives in the KeyringEtcd product, which this module must not load.
+                throw KeyringError.invalidRecord(
+                    field: "SWIFT_KEYRING_BACKEND",
+                    reason: "etcd is opened with KeyringEtcd's EtcdStore and Keyring(service:store:), not by Keyring itself")
+            }
             let words = KeyringBackend.allCases.map(\.rawValue).joined(separator: ", ")
             throw KeyringError.invalidRecord(field: "SWIFT_KEYRING_BACKEND", reason: "must be one of \(words), not \"\(word)\"")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Keyring
+import KeyringEtcd
 
 /// What `doctor` found; never a secret, since it opens no store that needs one.
 struct DoctorReport: Encodable {
@@ -40,9 +41,14 @@ struct DoctorReport: Encodable {
     var file: File
     var libsecret: String
     var libgcrypt: String
+    /// The etcd members' health and the cluster's member count, when the etcd store is selected.
+    var etcd: EtcdHealth?
 
-    static func gather(_ configuration: KeyringConfiguration) throws -> DoctorReport {
-        let selection = try Keyring.selection(for: configuration)
+    /// - Parameter etcd: the etcd store's settings when `--backend etcd` or `SWIFT_KEYRING_BACKEND=etcd`
+    ///   selects it: `Keyring`'s own selection does not know that store.
+    static func gather(_ configuration: KeyringConfiguration, etcd: EtcdConfiguration? = nil) throws -> DoctorReport {
+        let selection = try etcd.map { StoreSelection(backend: .memory, reason: "asked for; prefix \($0.prefix)") }
+            ?? Keyring.selection(for: configuration)
         let probe = SecretServiceStore.probe(timeout: configuration.timeout, environment: configuration.environment)
         let bus: Bus
         switch probe {
@@ -59,7 +65,7 @@ struct DoctorReport: Encodable {
         }
         let location = try EncryptedFileStore.inspect(configuration.fileURL)
         return DoctorReport(
-            store: selection.backend.rawValue,
+            store: etcd == nil ? selection.backend.rawValue : "etcd",
             reason: selection.reason,
             sessionBus: bus,
             unlockPrompt: Prompt(
@@ -76,7 +82,8 @@ struct DoctorReport: Encodable {
                 keyDerivationProblem: location.keyDerivationProblem
             ),
             libsecret: SecretServiceStore.libsecretVersion,
-            libgcrypt: EncryptedFileStore.libgcryptVersion
+            libgcrypt: EncryptedFileStore.libgcryptVersion,
+            etcd: etcd.map(EtcdHealth.check)
         )
     }
 
@@ -98,7 +105,16 @@ struct DoctorReport: Encodable {
                 + (file.keyDerivationProblem.map { " — warning: \($0)" } ?? ""),
             "libsecret:        \(libsecret)",
             "libgcrypt:        \(libgcrypt)",
-        ]
+        ] + etcdLines
+    }
+
+    private var etcdLines: [String] {
+        guard let etcd else { return [] }
+        let members = etcd.members.map { member in
+            "etcd endpoint:    \(member.endpoint) " + (member.healthy ? "healthy, \(member.detail)" : "unhealthy: \(member.detail)")
+                + (member.isLeader ? ", leader" : "")
+        }
+        return members + ["etcd members:     " + (etcd.memberCount.map(String.init) ?? "unknown (no member answered)")]
     }
 }
 

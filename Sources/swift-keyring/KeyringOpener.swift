@@ -1,10 +1,14 @@
 import Foundation
 import Keyring
+import KeyringEtcd
 
 /// Opens the keyring the options describe, asking for the file's passphrase on a
 /// terminal when none of the sources gives one.
 enum KeyringOpener {
     static func open(_ options: StoreOptions) throws -> Keyring {
+        if options.selectsEtcd {
+            return try Keyring(service: options.resolvedService, store: EtcdStore(configuration: options.etcdConfiguration()))
+        }
         var configuration = try options.configuration()
         do {
             return try Keyring(service: options.resolvedService, configuration: configuration)

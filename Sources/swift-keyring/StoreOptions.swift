@@ -1,14 +1,20 @@
 import ArgumentParser
 import Foundation
 import Keyring
+import KeyringEtcd
 
 /// The options every subcommand takes, each with an environment variable of the same meaning.
 struct StoreOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The app's namespace (default: $SWIFT_KEYRING_SERVICE, else \"default\").", valueName: "name"))
     var service: String?
 
-    @Option(help: ArgumentHelp("auto, secret-service, file or memory (default: $SWIFT_KEYRING_BACKEND, else auto).", valueName: "backend"))
+    @Option(help: ArgumentHelp("auto, secret-service, file, memory or etcd (default: $SWIFT_KEYRING_BACKEND, else auto).", valueName: "backend"))
     var backend: String?
+
+    @Option(help: ArgumentHelp(
+        "The etcd members' client URLs, comma-separated (default: $SWIFT_KEYRING_ETCD_ENDPOINTS, else http://127.0.0.1:2379).",
+        valueName: "urls"))
+    var etcdEndpoints: String?
 
     @Option(help: ArgumentHelp("The encrypted keyring file (default: $SWIFT_KEYRING_FILE, else the XDG data folder).", valueName: "path"))
     var file: String?
@@ -33,8 +39,8 @@ struct StoreOptions: ParsableArguments {
     func configuration() throws -> KeyringConfiguration {
         var environment = self.environment
         if let backend {
-            guard KeyringBackend(rawValue: backend) != nil else {
-                let words = KeyringBackend.allCases.map(\.rawValue).joined(separator: ", ")
+            guard backend == Self.etcdBackend || KeyringBackend(rawValue: backend) != nil else {
+                let words = (KeyringBackend.allCases.map(\.rawValue) + [Self.etcdBackend]).joined(separator: ", ")
                 throw ValidationError("--backend must be one of \(words), not \"\(backend)\"")
             }
             environment["SWIFT_KEYRING_BACKEND"] = backend
@@ -48,6 +54,21 @@ struct StoreOptions: ParsableArguments {
             environment["SWIFT_KEYRING_PROMPT_TIMEOUT"] = promptTimeout
         }
         return KeyringConfiguration(environment: environment)
+    }
+
+    /// The backend word the tool handles itself: the etcd store lives in `KeyringEtcd`, which `Keyring` does not know.
+    static let etcdBackend = "etcd"
+
+    /// Whether the option, else `SWIFT_KEYRING_BACKEND`, asks for the etcd store.
+    var selectsEtcd: Bool {
+        (backend ?? nonEmpty(environment["SWIFT_KEYRING_BACKEND"])) == Self.etcdBackend
+    }
+
+    /// The etcd store's configuration, with `--etcd-endpoints` written over `SWIFT_KEYRING_ETCD_ENDPOINTS`.
+    func etcdConfiguration() throws -> EtcdConfiguration {
+        var environment = self.environment
+        if let etcdEndpoints { environment[EtcdConfiguration.endpointsVariable] = etcdEndpoints }
+        return try EtcdConfiguration(environment: environment)
     }
 
     private func nonEmpty(_ value: String?) -> String? {

@@ -12,8 +12,9 @@ struct SwiftKeyring: ParsableCommand {
         discussion: """
             KEY left out means the default record. Every subcommand takes --service, --backend and \
             --file, or the environment variables SWIFT_KEYRING_SERVICE, SWIFT_KEYRING_BACKEND and \
-            SWIFT_KEYRING_FILE. SWIFT_KEYRING_LOG_LEVEL (debug, info, warning…) sets how much the \
-            library logs to standard error; warnings only by default.
+            SWIFT_KEYRING_FILE. --backend etcd uses a shared etcd cluster (--etcd-endpoints or \
+            SWIFT_KEYRING_ETCD_ENDPOINTS; see the README's "Fleets"). SWIFT_KEYRING_LOG_LEVEL (debug, \
+            info, warning…) sets how much the library logs to standard error; warnings only by default.
 
             Exit status: 0 success, 1 no such record, 64 usage error, 65 invalid input, \
             69 store unavailable, locked or timed out, 74 damaged keyring file, \
@@ -22,7 +23,7 @@ struct SwiftKeyring: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             SetCommand.self, GetCommand.self, RemoveCommand.self, ListCommand.self,
-            RemoveAllCommand.self, DoctorCommand.self, PasswdCommand.self,
+            RemoveAllCommand.self, DoctorCommand.self, PasswdCommand.self, MigrateCommand.self,
         ]
     )
 

@@ -58,6 +58,17 @@ public enum Workload {
         }
     }
 
+    /// Looks up `count` keys that are not stored, checking each is missing: the cost of
+    /// asking the store with nothing to decrypt (on etcd, one range round trip).
+    /// - Throws: `WorkloadFailure` when one is there.
+    public static func lookupAbsentEach(_ count: Int, in keyring: Keyring) throws {
+        for index in 0..<count {
+            guard try keyring.credentials(forKey: "absent-\(index)") == nil else {
+                throw WorkloadFailure("lookup of absent-\(index) found a record")
+            }
+        }
+    }
+
     /// Removes records `0..<count` one by one, checking each was there.
     public static func removeEach(_ count: Int, from keyring: Keyring) throws {
         for index in 0..<count {

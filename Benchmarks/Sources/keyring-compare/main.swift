@@ -1,5 +1,6 @@
 import Foundation
 import Keyring
+import KeyringEtcd
 import KeyringWorkload
 
 // The Swift side of Benchmarks/compare.sh: the comparison workload on one of
@@ -7,8 +8,11 @@ import KeyringWorkload
 // line per phase, "PHASE<TAB>COUNT<TAB>MICROSECONDS_PER_OP", as the C and
 // Python programs do.
 //
-//   keyring-compare STORE COUNT [store|bulk-store|lookup|lookup-password|async-overhead|remove|removeall|memory]…
+//   keyring-compare STORE COUNT [store|bulk-store|lookup|lookup-password|lookup-absent|async-overhead|remove|removeall|memory]…
 //
+// STORE is a `BenchmarkStore` name or `etcd` (the fleet store on the cluster named by
+// SWIFT_KEYRING_ETCD_ENDPOINTS, under a prefix of its own). `lookup-absent` looks up keys that
+// are not there: on etcd, one range round trip with nothing to decrypt, the lookup's floor.
 // `async-overhead` prints "lookup-sync-median" and "lookup-async-median", the
 // median microseconds of sync and async lookups interleaved over records
 // 0..<COUNT (stored by an earlier phase), ten rounds.
@@ -19,9 +23,10 @@ import KeyringWorkload
 
 let baselineResidentBytes = PeakMemory.residentBytes() ?? 0
 
-let usage = "usage: keyring-compare STORE COUNT [store|bulk-store|lookup|lookup-password|async-overhead|remove|removeall|memory]…"
+let usage = "usage: keyring-compare STORE COUNT [store|bulk-store|lookup|lookup-password|lookup-absent|async-overhead|remove|removeall|memory]…"
 let arguments = CommandLine.arguments.dropFirst()
-guard arguments.count >= 2, let store = BenchmarkStore(rawValue: arguments[arguments.startIndex]),
+let storeName = arguments.first ?? ""
+guard arguments.count >= 2, storeName == "etcd" || BenchmarkStore(rawValue: storeName) != nil,
       let count = Int(arguments[arguments.startIndex + 1]), count >= 0
 else {
     FileHandle.standardError.write(Data((usage + "\n").utf8))
@@ -38,7 +43,16 @@ do {
     // Opening the store (connecting to D-Bus, deriving the file's key) is not part of any operation.
     // SWIFT_KEYRING_COMPARE_SERVICE lets a second process reopen what a first one stored.
     let service = ProcessInfo.processInfo.environment["SWIFT_KEYRING_COMPARE_SERVICE"] ?? WorkloadAccounts.uniqueService("compare")
-    let keyring = try Keyring(service: service, store: try store.makeStore())
+    let store: any CredentialStore
+    if let benchmarkStore = BenchmarkStore(rawValue: storeName) {
+        store = try benchmarkStore.makeStore()
+    } else {
+        // The file benchmarks' raw key, so no KDF runs; a fresh prefix, so runs never meet.
+        let fixture = try FileStoreFixture(folder: BenchmarkSettings.current.folder)
+        store = try EtcdStore(configuration: EtcdConfiguration(
+            prefix: "compare-\(UInt32.random(in: 0...UInt32.max))/", secret: .keyFile(fixture.keyFile)))
+    }
+    let keyring = try Keyring(service: service, store: store)
     _ = try keyring.credentials(forKey: "nothing")
     // Whether records 0..<count are stored now, so removeall refills only when needed.
     var present = false
@@ -59,6 +73,8 @@ do {
             let (sync, async) = try waitFor { try await AsyncOverhead.medians(count, rounds: 10, in: keyring) }
             line("lookup-sync-median", sync)
             line("lookup-async-median", async)
+        case "lookup-absent":
+            line(phase, try Stopwatch.microsecondsPerOperation(count) { try Workload.lookupAbsentEach(count, in: keyring) })
         case "remove":
             line(phase, try Stopwatch.microsecondsPerOperation(count) { try Workload.removeEach(count, from: keyring) })
             present = false

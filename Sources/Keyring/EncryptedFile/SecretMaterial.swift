@@ -1,13 +1,13 @@
 import Foundation
 
 /// A `FileStoreSecret` checked and copied into secure memory, ready to make the master key.
-enum SecretMaterial: Sendable {
+package enum SecretMaterial: Sendable {
     case passphrase(SecureBytes)
     case key(SecureBytes)
 
     /// Checks `secret` and copies it into secure memory; reads a key file.
     /// - Throws: `.invalidRecord` for an empty passphrase or a key that is not 32 bytes.
-    init(_ secret: FileStoreSecret) throws {
+    package init(_ secret: FileStoreSecret) throws {
         switch secret {
         case .passphrase(let text):
             guard !text.isEmpty else {
@@ -48,7 +48,7 @@ enum SecretMaterial: Sendable {
 
     /// The master key for a file with this header.
     /// - Throws: `.wrongPassphrase` when the file was made with the other kind of secret.
-    func masterKey(for header: FileHeader) throws -> SecureBytes {
+    package func masterKey(for header: FileHeader) throws -> SecureBytes {
         switch (self, header.keySource) {
         case (.passphrase(let passphrase), .argon2id):
             guard let parameters = header.parameters else {

@@ -4,7 +4,7 @@ internal import CGcrypt
 /// many messages, each with its own fresh nonce.
 ///
 /// A sealed message is `nonce (12) ‖ ciphertext ‖ tag (16)`.
-struct AESGCM: ~Copyable {
+package struct AESGCM: ~Copyable {
     static let nonceLength = 12
     static let tagLength = 16
     static let overhead = nonceLength + tagLength
@@ -12,7 +12,7 @@ struct AESGCM: ~Copyable {
     private let handle: gcry_cipher_hd_t
 
     /// A cipher keyed with `key`, its state in secure memory.
-    init(key: SecureBytes) throws {
+    package init(key: SecureBytes) throws {
         try Gcrypt.ensureReady()
         var opened: gcry_cipher_hd_t?
         try Gcrypt.check(

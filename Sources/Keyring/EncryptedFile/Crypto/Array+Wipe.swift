@@ -2,7 +2,7 @@ internal import CGcrypt
 
 extension Array where Element == UInt8 {
     /// Overwrites every byte with zero, for buffers that held a secret in ordinary memory.
-    mutating func wipe() {
+    package mutating func wipe() {
         withUnsafeMutableBytes { buffer in
             if let start = buffer.baseAddress { skr_wipe(start, buffer.count) }
         }

@@ -1,14 +1,14 @@
 internal import CGcrypt
 
 /// HMAC-SHA256 through libgcrypt's MAC interface, its state in secure memory.
-struct HMACSHA256: ~Copyable {
+package struct HMACSHA256: ~Copyable {
     /// The length of a tag, in bytes.
     static let length = 32
 
     private let handle: gcry_mac_hd_t
 
     /// Starts a MAC under a key held in secure memory.
-    init(key: SecureBytes) throws {
+    package init(key: SecureBytes) throws {
         handle = try key.withBytes { try Self.open(key: $0) }
     }
 
@@ -47,12 +47,12 @@ struct HMACSHA256: ~Copyable {
     }
 
     /// Adds bytes to the message.
-    func update(_ bytes: some ContiguousCollectionOfBytes) throws {
+    package func update(_ bytes: some ContiguousCollectionOfBytes) throws {
         try bytes.withUnsafeBytes { try update($0) }
     }
 
     /// The tag, for values that are not secret (checks and file MACs).
-    func finish() throws -> [UInt8] {
+    package func finish() throws -> [UInt8] {
         var tag = [UInt8](repeating: 0, count: Self.length)
         try tag.withUnsafeMutableBytes { try finish(into: $0) }
         return tag
@@ -67,7 +67,7 @@ struct HMACSHA256: ~Copyable {
 }
 
 /// Byte containers the crypto helpers accept without copying: `[UInt8]` and `ArraySlice<UInt8>`.
-protocol ContiguousCollectionOfBytes {
+package protocol ContiguousCollectionOfBytes {
     func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result
 }
 

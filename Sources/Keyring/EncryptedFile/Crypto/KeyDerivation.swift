@@ -2,7 +2,7 @@ internal import CGcrypt
 
 /// The two ways keys are derived: Argon2id from a passphrase, and HKDF-SHA256
 /// (RFC 5869) from the master key to one key per purpose.
-enum KeyDerivation {
+package enum KeyDerivation {
     /// The length of every key, in bytes.
     static let keyLength = 32
 
@@ -31,7 +31,7 @@ enum KeyDerivation {
     }
 
     /// HKDF-Extract: the pseudorandom key from the master key and the file's salt.
-    static func extract(master: SecureBytes, salt: [UInt8]) throws -> SecureBytes {
+    package static func extract(master: SecureBytes, salt: [UInt8]) throws -> SecureBytes {
         try SecureBytes(count: keyLength) { prk in
             let mac = try HMACSHA256(key: salt)
             try master.withBytes { try mac.update($0) }
@@ -40,7 +40,7 @@ enum KeyDerivation {
     }
 
     /// HKDF-Expand for one 32-byte block: the key for the purpose named by `info`.
-    static func expand(_ prk: SecureBytes, info: String) throws -> SecureBytes {
+    package static func expand(_ prk: SecureBytes, info: String) throws -> SecureBytes {
         try SecureBytes(count: keyLength) { key in
             let mac = try HMACSHA256(key: prk)
             try mac.update(Array(info.utf8) + [0x01])

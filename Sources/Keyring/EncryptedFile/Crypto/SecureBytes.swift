@@ -5,7 +5,7 @@ internal import CGcrypt
 ///
 /// The bytes are written only by the code that creates an instance, before it
 /// is shared; afterwards they are only read, which is why sharing is safe.
-final class SecureBytes: @unchecked Sendable {
+package final class SecureBytes: @unchecked Sendable {
     /// All the memory taken, wiped and freed as a whole.
     private let allocation: UnsafeMutableRawBufferPointer
     /// The bytes held: the start of `allocation`.
@@ -52,10 +52,10 @@ final class SecureBytes: @unchecked Sendable {
     }
 
     /// How many bytes are held.
-    var count: Int { buffer.count }
+    package var count: Int { buffer.count }
 
     /// Lends the bytes for reading.
-    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    package func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(UnsafeRawBufferPointer(buffer))
     }
 

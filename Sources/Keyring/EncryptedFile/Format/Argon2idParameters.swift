@@ -49,7 +49,7 @@ public struct Argon2idParameters: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Why these parameters cannot be used, or `nil` when they can.
-    var problem: String? {
+    package var problem: String? {
         if iterations < 1 || iterations > Self.maximum.iterations {
             return "iterations must be between 1 and \(Self.maximum.iterations), not \(iterations)"
         }

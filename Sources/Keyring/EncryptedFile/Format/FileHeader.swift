@@ -2,7 +2,7 @@ internal import CGcrypt
 
 /// The keyring file's plaintext header: what is needed to derive the keys and
 /// to tell a wrong passphrase from a damaged file (docs/FILE_FORMAT.md, "Header").
-struct FileHeader: Sendable, Equatable {
+package struct FileHeader: Sendable, Equatable {
     /// How the master key is made.
     enum KeySource: UInt8, Sendable {
         /// A raw 32-byte key, used as it is.
@@ -23,13 +23,13 @@ struct FileHeader: Sendable, Equatable {
 
     var keySource: KeySource
     /// Argon2id's cost; `nil` for a raw key.
-    var parameters: Argon2idParameters?
-    var salt: [UInt8]
+    package var parameters: Argon2idParameters?
+    package var salt: [UInt8]
     var keyCheck: [UInt8]
 
     /// A header for a new file, with a fresh random salt and its key check.
     /// - Returns: the header and the keys it was made for.
-    static func new(for secret: SecretMaterial, parameters: Argon2idParameters) throws -> (FileHeader, FileKeys) {
+    package static func new(for secret: SecretMaterial, parameters: Argon2idParameters) throws -> (FileHeader, FileKeys) {
         try Gcrypt.ensureReady()
         var salt = [UInt8](repeating: 0, count: saltLength)
         gcry_randomize(&salt, saltLength, GCRY_STRONG_RANDOM)
@@ -58,7 +58,7 @@ struct FileHeader: Sendable, Equatable {
     }
 
     /// All 96 bytes, checksum included.
-    var encoded: [UInt8] {
+    package var encoded: [UInt8] {
         var bytes = checkedBytes + keyCheck
         bytes.append(contentsOf: Self.checksum(bytes))
         return bytes
@@ -72,7 +72,7 @@ struct FileHeader: Sendable, Equatable {
     }
 
     /// Throws `.wrongPassphrase` unless `keys` are the ones this file was written with.
-    func verify(_ keys: FileKeys) throws {
+    package func verify(_ keys: FileKeys) throws {
         guard ConstantTime.equal(try expectedKeyCheck(keys), keyCheck) else {
             throw KeyringError.wrongPassphrase
         }
@@ -84,7 +84,7 @@ struct FileHeader: Sendable, Equatable {
     /// this build cannot read, then any changed byte (the checksum), then values
     /// no writer makes. A wrong key is found later, by `verify`.
     /// - Throws: `KeyringError.damaged` naming what is wrong.
-    static func decode(_ bytes: [UInt8]) throws -> FileHeader {
+    package static func decode(_ bytes: [UInt8]) throws -> FileHeader {
         try Gcrypt.ensureReady()
         guard bytes.count >= magic.count, bytes.starts(with: magic) else {
             throw KeyringError.damaged(reason: bytes.isEmpty ? "the file is empty" : "it is not a swift-keyring file")

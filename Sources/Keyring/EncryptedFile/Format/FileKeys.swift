@@ -1,17 +1,17 @@
 /// The keys one keyring file uses, each derived from the master key for one purpose,
 /// so no key ever serves two (see docs/FILE_FORMAT.md, "Keys").
-struct FileKeys: Sendable {
+package struct FileKeys: Sendable {
     /// Makes the header's key check, which tells a wrong passphrase from damage.
     let check: SecureBytes
     /// Seals each record's entry: its names and metadata.
-    let entry: SecureBytes
+    package let entry: SecureBytes
     /// Seals each record's secret.
     let secret: SecureBytes
     /// Makes the MAC over the whole file.
     let fileMAC: SecureBytes
 
     /// Derives every key from the master key and the file's salt.
-    init(master: SecureBytes, salt: [UInt8]) throws {
+    package init(master: SecureBytes, salt: [UInt8]) throws {
         let prk = try KeyDerivation.extract(master: master, salt: salt)
         check = try KeyDerivation.expand(prk, info: "swift-keyring/1 key check")
         entry = try KeyDerivation.expand(prk, info: "swift-keyring/1 record entry")

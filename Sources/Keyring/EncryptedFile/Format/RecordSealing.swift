@@ -5,11 +5,11 @@
 /// and the secret also binds its entry's nonce, so a secret cannot be moved to
 /// another record or another file. Both plaintexts are padded to a multiple of
 /// 32 bytes, so the file shows record sizes only roughly.
-enum RecordSealing {
+package enum RecordSealing {
     static let padding = 32
 
     /// Seals `record` under `keys` for a file with this header, in a buffer of its own.
-    static func seal(_ record: StoredRecord, keys: FileKeys, header: [UInt8]) throws -> SealedRecord {
+    package static func seal(_ record: StoredRecord, keys: FileKeys, header: [UInt8]) throws -> SealedRecord {
         var entry = encodeEntry(record.id, record.metadata)
         pad(&entry)
         let sealedEntry = try AESGCM(key: keys.entry).seal(&entry, associatedData: entryAD(header))
@@ -32,7 +32,7 @@ enum RecordSealing {
     ///   - service: a service name already decoded, reused when this entry names the
     ///     same service, so the records of one service share one string.
     /// - Throws: `.damaged` when it does not authenticate or does not decode.
-    static func openEntry(
+    package static func openEntry(
         _ sealedEntry: ArraySlice<UInt8>, cipher: borrowing AESGCM, header: [UInt8], service known: String? = nil
     ) throws -> (RecordID, RecordMetadata) {
         let plaintext = try cipher.open(sealedEntry, associatedData: entryAD(header), what: "a record")
@@ -68,7 +68,7 @@ enum RecordSealing {
 
     /// The whole record under `id`: its metadata and its secret, decrypted.
     /// - Throws: `.damaged` when a part does not authenticate or does not decode.
-    static func open(_ record: SealedRecord, id: RecordID, keys: FileKeys, header: [UInt8]) throws -> StoredRecord {
+    package static func open(_ record: SealedRecord, id: RecordID, keys: FileKeys, header: [UInt8]) throws -> StoredRecord {
         let metadata = try openMetadata(record, cipher: try AESGCM(key: keys.entry), header: header)
         return StoredRecord(id: id, metadata: metadata, secret: try openSecret(record, id: id, keys: keys, header: header))
     }

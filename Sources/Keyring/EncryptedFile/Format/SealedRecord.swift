@@ -4,19 +4,19 @@
 /// The index's key is the record's identity, decrypted when the file is read;
 /// its metadata and its secret stay sealed until asked for, so the index costs
 /// little more than the file itself (24 bytes a record beside the key).
-struct SealedRecord: Sendable {
+package struct SealedRecord: Sendable {
     let storage: SealedBytes
     /// Where the record starts in `storage`, and how many bytes it takes there.
     let offset: Int
     let length: Int
 
     /// The record as the file holds it, both length prefixes included.
-    var encoded: ArraySlice<UInt8> {
+    package var encoded: ArraySlice<UInt8> {
         storage.bytes[offset..<(offset + length)]
     }
 
     /// `nonce ‖ ciphertext ‖ tag` of the record's entry (names and metadata).
-    var sealedEntry: ArraySlice<UInt8> {
+    package var sealedEntry: ArraySlice<UInt8> {
         part(at: offset)
     }
 

@@ -3,7 +3,7 @@ import Foundation
 /// Reading a passphrase or key file: it must exist, be a regular file of this user
 /// (or root) that only its owner may write and other users may not read, and its
 /// bytes go straight into secure memory.
-enum SecretFile {
+package enum SecretFile {
     /// The largest passphrase or key file read, so a wrong path (a log, a device) is refused quickly.
     static let maximumBytes = 64 * 1024
 
@@ -13,7 +13,7 @@ enum SecretFile {
     ///   or changing while read; `.insecurePermissions` when it is not a regular file (a FIFO
     ///   is refused, not waited on), belongs to another user, is writable by its group, or
     ///   other users can read or write it.
-    static func read(_ path: String, field: String) throws -> SecureBytes {
+    package static func read(_ path: String, field: String) throws -> SecureBytes {
         let opened: (descriptor: Int32, info: stat)
         do {
             guard let found = try POSIX.openRegularFileIfPresent(path) else {

@@ -1,0 +1,153 @@
+internal import CCurl
+import Dispatch
+import Foundation
+import Keyring
+import Synchronization
+
+/// One libcurl handle pair (an easy handle inside its own multi handle) that makes
+/// HTTP/1.1 POSTs, keeping its connection to a member open between calls.
+///
+/// The multi interface is used so a call waits in `curl_multi_poll`, which another
+/// thread can wake with `curl_multi_wakeup`: that is how a cancelled operation ends
+/// its wait at once. The store keeps a pool of these, one in use per calling thread.
+final class CurlConnection: @unchecked Sendable {
+    // Used by one thread at a time: the pool hands a connection to one caller only.
+    private let easy: UnsafeMutableRawPointer
+    private let multi: UnsafeMutableRawPointer
+
+    /// How one exchange ended.
+    enum Outcome {
+        /// The server answered, with this status and body.
+        case answered(status: Int, body: Data)
+        /// No answer within the bound.
+        case timedOut
+        /// The connection could not be made or broke; the reason names no secret.
+        case failed(String)
+    }
+
+    /// libcurl's global set-up, once, before any handle is made.
+    private static let initialised: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+    init() throws {
+        guard Self.initialised, let easy = curl_easy_init(), let multi = curl_multi_init() else {
+            throw KeyringError.backend(domain: "libcurl", code: 0, message: "libcurl could not be initialised")
+        }
+        self.easy = easy
+        self.multi = multi
+    }
+
+    deinit {
+        curl_multi_cleanup(multi)
+        curl_easy_cleanup(easy)
+    }
+
+    /// Posts `body` to `url` and waits at most `seconds` for the whole answer.
+    /// - Throws: `CancellationError` when the operation bound to this thread is cancelled meanwhile.
+    func post(_ url: URL, body: Data, headers: [String], seconds: Double, tls: EtcdTLS) throws -> Outcome {
+        curl_easy_reset(easy)  // options only: the open connection and the TLS session stay
+        let response = ResponseBody()
+        let milliseconds = max(Int(seconds * 1000), 1)
+        skr_curl_setopt_pointer(easy, CURLOPT_URL, url.absoluteString)
+        skr_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        skr_curl_setopt_long(easy, CURLOPT_PROTOCOLS, Int(CURLPROTO_HTTP | CURLPROTO_HTTPS))
+        skr_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, milliseconds)
+        skr_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
+        skr_curl_setopt_long(easy, CURLOPT_POSTFIELDSIZE, body.count)
+        body.withUnsafeBytes { _ = skr_curl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) }
+        // No "Expect: 100-continue": it costs a round trip (or a second) on larger bodies.
+        var list: UnsafeMutablePointer<curl_slist>? = nil
+        for header in headers + ["Content-Type: application/json", "Expect:"] {
+            list = curl_slist_append(list, header)
+        }
+        defer { curl_slist_free_all(list) }
+        skr_curl_setopt_pointer(easy, CURLOPT_HTTPHEADER, list)
+        skr_curl_setopt_write_function(
+            easy,
+            { data, size, count, context in
+                guard let context, let data else { return 0 }
+                let body = Unmanaged<ResponseBody>.fromOpaque(context).takeUnretainedValue()
+                body.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: size * count))
+                return size * count
+            })
+        skr_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(response).toOpaque())
+        if let ca = tls.caFile { skr_curl_setopt_pointer(easy, CURLOPT_CAINFO, ca.path) }
+        if let certificate = tls.certificateFile { skr_curl_setopt_pointer(easy, CURLOPT_SSLCERT, certificate.path) }
+        if let key = tls.keyFile { skr_curl_setopt_pointer(easy, CURLOPT_SSLKEY, key.path) }
+
+        return try withExtendedLifetime(response) {
+            try perform(seconds: seconds, response: response)
+        }
+    }
+
+    private func perform(seconds: Double, response: ResponseBody) throws -> Outcome {
+        curl_multi_add_handle(multi, easy)
+        defer { curl_multi_remove_handle(multi, easy) }
+        let cancellation = OperationCancellation.current
+        let multi = UnsafeMultiHandle(multi)
+        let registration = cancellation?.register { curl_multi_wakeup(multi.pointer) }
+        defer { cancellation?.unregister(registration) }
+
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+        while true {
+            var running: Int32 = 0
+            curl_multi_perform(multi.pointer, &running)
+            var queued: Int32 = 0
+            if let message = curl_multi_info_read(multi.pointer, &queued), message.pointee.msg == CURLMSG_DONE {
+                return outcome(message.pointee.data.result, response: response)
+            }
+            try OperationCancellation.check()
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < deadline else { return .timedOut }
+            let wait = Int32(min((deadline - now) / 1_000_000 + 1, 1000))
+            curl_multi_poll(multi.pointer, nil, 0, wait, nil)
+        }
+    }
+
+    private func outcome(_ code: CURLcode, response: ResponseBody) -> Outcome {
+        switch code {
+        case CURLE_OK:
+            var status = 0
+            skr_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+            return .answered(status: status, body: Data(response.bytes))
+        case CURLE_OPERATION_TIMEDOUT:
+            return .timedOut
+        case CURLE_COULDNT_CONNECT:
+            return .failed("connection refused")
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
+            return .failed("the member's TLS certificate is not trusted (\(String(cString: curl_easy_strerror(code))))")
+        default:
+            return .failed(String(cString: curl_easy_strerror(code)))
+        }
+    }
+}
+
+/// The bytes of one answer, appended by libcurl's write callback on the calling thread.
+private final class ResponseBody {
+    var bytes: [UInt8] = []
+}
+
+/// The multi handle, for the cancellation handler: `curl_multi_wakeup` is the one
+/// libcurl call documented as safe from any thread.
+private struct UnsafeMultiHandle: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer
+    init(_ pointer: UnsafeMutableRawPointer) { self.pointer = pointer }
+}
+
+/// Connections not in use, so a store's calls from many threads each get one and
+/// a healthy cluster costs no new TCP (or TLS) handshake per call.
+final class CurlConnectionPool: Sendable {
+    private let idle = Mutex<[CurlConnection]>([])
+    /// More than this many idle connections are closed rather than kept.
+    private static let keep = 8
+
+    /// Runs `body` with a connection of its own, then keeps the connection for the next call.
+    func withConnection<Result>(_ body: (CurlConnection) throws -> Result) throws -> Result {
+        let connection = try idle.withLock { $0.popLast() } ?? CurlConnection()
+        defer {
+            idle.withLock { connections in
+                if connections.count < Self.keep { connections.append(connection) }
+            }
+        }
+        return try body(connection)
+    }
+}

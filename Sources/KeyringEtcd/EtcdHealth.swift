@@ -1,0 +1,43 @@
+import Foundation
+import Keyring
+
+/// How an etcd cluster looks from this host: each member's answer and the member count.
+/// Needs no passphrase and reads no record, so `swift-keyring doctor` can show it when a call fails.
+public struct EtcdHealth: Sendable, Codable, Hashable {
+    /// One member as asked on its own.
+    public struct Member: Sendable, Codable, Hashable {
+        /// The client URL asked.
+        public var endpoint: String
+        /// Whether it answered a status request.
+        public var healthy: Bool
+        /// Its etcd version, or why it did not answer.
+        public var detail: String
+        /// Whether it said it is the leader.
+        public var isLeader: Bool
+    }
+
+    /// Every configured endpoint, in order.
+    public var members: [Member]
+    /// How many members the cluster says it has, or `nil` when no member answered.
+    public var memberCount: Int?
+
+    /// Asks every endpoint for its status (each within `timeout`), then the cluster for its members.
+    /// - Parameter configuration: the endpoints and credentials; no sealing secret is read.
+    public static func check(_ configuration: EtcdConfiguration) -> EtcdHealth {
+        let login = try? EtcdStore.login(configuration)
+        let client = EtcdClient(
+            endpoints: configuration.endpoints, timeout: configuration.timeout, login: login, tls: configuration.tls)
+        let members = client.memberStatus(seconds: min(client.timeout, 2)).map { url, result in
+            switch result {
+            case .success(let status):
+                let leader = status.leader != nil && status.leader == status.header?.memberID
+                return Member(
+                    endpoint: url.absoluteString, healthy: true, detail: "etcd \(status.version ?? "?")", isLeader: leader)
+            case .failure(let error):
+                return Member(endpoint: url.absoluteString, healthy: false, detail: error.description, isLeader: false)
+            }
+        }
+        let list = try? client.call("/v3/cluster/member/list", Empty(), as: MemberListResponse.self, operation: "listing members")
+        return EtcdHealth(members: members, memberCount: list?.members?.count)
+    }
+}

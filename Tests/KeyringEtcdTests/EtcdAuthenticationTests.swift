@@ -1,0 +1,61 @@
+import Foundation
+import Keyring
+import KeyringEtcd
+import Testing
+
+/// etcd's user/password authentication, on a cluster of the test's own with authentication enabled.
+@Suite("etcd store authentication")
+struct EtcdAuthenticationTests {
+    @Test("A user with a password file reads and writes its prefix; without one, or with a wrong one, a clear error")
+    func userAndPasswordFile() throws {
+        let cluster = try EtcdCluster.start()
+        defer { cluster.stop() }
+        let prefix = Fixtures.prefix()
+        let password = "etcd-pw-\(UUID().uuidString.prefix(8))"
+        // Users, a role on the prefix only, then authentication on, as an operator would.
+        for arguments in [
+            ["user", "add", "root", "--new-user-password=root-\(password)"],
+            ["user", "grant-role", "root", "root"],
+            ["user", "add", "fleet", "--new-user-password=\(password)"],
+            ["role", "add", "fleet-rw"],
+            ["role", "grant-permission", "fleet-rw", "--prefix=true", "readwrite", prefix],
+            ["user", "grant-role", "fleet", "fleet-rw"],
+            ["auth", "enable"],
+        ] {
+            let result = try Command.run(
+                "etcdctl", ["--endpoints=\(cluster.endpointList)"] + arguments,
+                environment: ["ETCDCTL_API": "3", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"])
+            #expect(result.status == 0, "etcdctl \(arguments.prefix(2)): \(result.stderr)")
+        }
+        let passwordFile = Fixtures.folder.appendingPathComponent("etcd-password-\(UUID().uuidString.prefix(6))")
+        _ = FileManager.default.createFile(
+            atPath: passwordFile.path, contents: Data((password + "\n").utf8), attributes: [.posixPermissions: 0o600])
+        let keyFile = try Fixtures.keyFile()
+
+        func store(user: String?, passwordFile: URL?) throws -> EtcdStore {
+            try EtcdStore(
+                configuration: EtcdConfiguration(
+                    endpoints: cluster.endpoints, prefix: prefix, secret: .keyFile(keyFile),
+                    user: user, passwordFile: passwordFile, environment: [:]))
+        }
+        let keyring = try Keyring(service: "com.example.auth", store: store(user: "fleet", passwordFile: passwordFile))
+        try keyring.set(try Fixtures.credentials("alice", password: "record-pw"), forKey: "k")
+        #expect(try keyring.password(forKey: "k") == "record-pw")
+
+        #expect {
+            _ = try store(user: nil, passwordFile: nil)
+        } throws: { error in
+            guard case KeyringError.backend(let domain, _, let message) = error else { return false }
+            return domain == "etcd" && message.contains("requires authentication")
+        }
+        let wrongFile = Fixtures.folder.appendingPathComponent("etcd-wrong-\(UUID().uuidString.prefix(6))")
+        _ = FileManager.default.createFile(
+            atPath: wrongFile.path, contents: Data("not-it".utf8), attributes: [.posixPermissions: 0o600])
+        #expect {
+            _ = try store(user: "fleet", passwordFile: wrongFile)
+        } throws: { error in
+            guard case KeyringError.backend(_, _, let message) = error else { return false }
+            return message.contains("refused the user \"fleet\"") && !message.contains(password)
+        }
+    }
+}

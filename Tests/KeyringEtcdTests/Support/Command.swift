@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// What one run of a program printed and returned.
+struct CommandResult: Sendable {
+    var stdout: Data
+    var stderr: String
+    var status: Int32
+
+    var text: String { String(decoding: stdout, as: UTF8.self) }
+}
+
+/// Runs programs the etcd tests need: the built `swift-keyring`, `etcdctl`, and the cluster script.
+enum Command {
+    /// The `swift-keyring` binary `swift build --build-tests` put beside the test bundle.
+    static let tool: String = {
+        if let explicit = ProcessInfo.processInfo.environment["SWIFT_KEYRING_CLI"] { return explicit }
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("swift-keyring")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.path }
+            folder.deleteLastPathComponent()
+        }
+        return ".build/debug/swift-keyring"
+    }()
+
+    /// The project's Scripts folder, found from this file's place in the checkout.
+    static let scripts = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Scripts")
+
+    /// Runs `executable` (a path, or a name looked up on PATH) and waits at most `timeout` seconds.
+    static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        stdin: String? = nil, timeout: TimeInterval = 60
+    ) throws -> CommandResult {
+        let process = Process()
+        if executable.contains("/") {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [executable] + arguments
+        }
+        if let environment { process.environment = environment }
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        let finished = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in finished.signal() }
+        try process.run()
+        let collected = Collected()
+        let readers = DispatchGroup()
+        DispatchQueue.global().async(group: readers) { collected.setOut(output.fileHandleForReading.readDataToEndOfFile()) }
+        DispatchQueue.global().async(group: readers) { collected.setErr(errors.fileHandleForReading.readDataToEndOfFile()) }
+        if let stdin { try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8)) }
+        try? input.fileHandleForWriting.close()
+        if finished.wait(timeout: .now() + timeout) == .timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            finished.wait()
+            Issue.record("\(executable) \(arguments.first ?? "") did not finish within \(Int(timeout)) s")
+        }
+        readers.wait()
+        return CommandResult(
+            stdout: collected.out, stderr: String(decoding: collected.err, as: UTF8.self), status: process.terminationStatus)
+    }
+}
+
+/// Output written by the reader threads and read after `DispatchGroup.wait`, which orders the two.
+private final class Collected: @unchecked Sendable {
+    private(set) var out = Data()
+    private(set) var err = Data()
+    func setOut(_ data: Data) { out = data }
+    func setErr(_ data: Data) { err = data }
+}
