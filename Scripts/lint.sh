@@ -3,4 +3,4 @@
 # `swift format format --in-place --recursive <folder>` puts a file right.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift format lint --strict --recursive Sources Tests Benchmarks/Benchmarks Benchmarks/Sources Benchmarks/Compare
+swift format lint --strict --recursive Sources Tests Benchmarks/Benchmarks Benchmarks/Sources

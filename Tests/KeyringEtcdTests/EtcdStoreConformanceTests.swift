@@ -19,13 +19,13 @@ struct EtcdStoreConformanceTests {
     func fieldsRoundTrip() throws {
         let keyring = try keyring()
         defer { _ = try? keyring.removeAll() }
-        let url = URL(string: "HTTPS://Example.com:8443/path?q=1#frag")!
+        let url = URL(string: "HTTPS://Example.com:8443/path?q=1&r=%20")!
         let stored = try Credentials(
             username: "bøb 🦊", password: "pä55 wörd\u{0}tab\t", url: url, syncEnabled: true, backgroundAccess: true)
         try keyring.set(stored, forKey: "work ключ 🔑")
         let read = try #require(try keyring.credentials(forKey: "work ключ 🔑"))
         #expect(read == stored)
-        #expect(read.url.absoluteString == "HTTPS://Example.com:8443/path?q=1#frag")
+        #expect(read.url.absoluteString == "HTTPS://Example.com:8443/path?q=1&r=%20")
         #expect(try keyring.password(forKey: "work ключ 🔑") == stored.password)
     }
 
