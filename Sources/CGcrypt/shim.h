@@ -7,7 +7,7 @@
 
 /*
  * gcry_control is variadic, which Swift cannot call, so every use of it lives
- * here as a small fixed-argument function with the skr_ prefix.
+ * here as a small fixed-argument function with the swift_keyring_ prefix.
  */
 
 /*
@@ -22,7 +22,7 @@
  *
  * Returns the library's version, or NULL when it is older than `required`.
  */
-static inline const char *skr_gcry_initialise(const char *required, size_t secure_pool_bytes) {
+static inline const char *swift_keyring_gcry_initialise(const char *required, size_t secure_pool_bytes) {
     if (gcry_control(GCRYCTL_INITIALIZATION_FINISHED_P)) {
         return gcry_check_version(required);
     }
@@ -38,7 +38,7 @@ static inline const char *skr_gcry_initialise(const char *required, size_t secur
 }
 
 /* The version of the libgcrypt this process runs. */
-static inline const char *skr_gcry_running_version(void) {
+static inline const char *swift_keyring_gcry_running_version(void) {
     return gcry_check_version(NULL);
 }
 
@@ -46,7 +46,7 @@ static inline const char *skr_gcry_running_version(void) {
  * Overwrites `count` bytes with zeros through a volatile pointer, so the
  * compiler cannot drop the stores as dead before the memory is freed.
  */
-static inline void skr_wipe(void *bytes, size_t count) {
+static inline void swift_keyring_wipe(void *bytes, size_t count) {
     volatile unsigned char *cursor = (volatile unsigned char *)bytes;
     while (count--) {
         *cursor++ = 0;
@@ -61,7 +61,7 @@ static inline void skr_wipe(void *bytes, size_t count) {
  *
  * Returns 0 when both took effect, else the errno of the first that failed.
  */
-static inline int skr_process_forbid_dumps(void) {
+static inline int swift_keyring_process_forbid_dumps(void) {
     struct rlimit none = { 0, 0 };
     if (setrlimit(RLIMIT_CORE, &none) != 0) {
         return errno;

@@ -47,21 +47,21 @@ final class CurlConnection: @unchecked Sendable {
         curl_easy_reset(easy)  // options only: the open connection and the TLS session stay
         let response = ResponseBody()
         let milliseconds = max(Int(seconds * 1000), 1)
-        skr_curl_setopt_pointer(easy, CURLOPT_URL, url.absoluteString)
-        skr_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
-        skr_curl_setopt_long(easy, CURLOPT_PROTOCOLS, Int(CURLPROTO_HTTP | CURLPROTO_HTTPS))
-        skr_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, milliseconds)
-        skr_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
-        skr_curl_setopt_long(easy, CURLOPT_POSTFIELDSIZE, body.count)
-        body.withUnsafeBytes { _ = skr_curl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) }
+        swift_keyring_curl_setopt_pointer(easy, CURLOPT_URL, url.absoluteString)
+        swift_keyring_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        swift_keyring_curl_setopt_long(easy, CURLOPT_PROTOCOLS, Int(CURLPROTO_HTTP | CURLPROTO_HTTPS))
+        swift_keyring_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, milliseconds)
+        swift_keyring_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
+        swift_keyring_curl_setopt_long(easy, CURLOPT_POSTFIELDSIZE, body.count)
+        body.withUnsafeBytes { _ = swift_keyring_curl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) }
         // No "Expect: 100-continue": it costs a round trip (or a second) on larger bodies.
         var list: UnsafeMutablePointer<curl_slist>? = nil
         for header in headers + ["Content-Type: application/json", "Expect:"] {
             list = curl_slist_append(list, header)
         }
         defer { curl_slist_free_all(list) }
-        skr_curl_setopt_pointer(easy, CURLOPT_HTTPHEADER, list)
-        skr_curl_setopt_write_function(
+        swift_keyring_curl_setopt_pointer(easy, CURLOPT_HTTPHEADER, list)
+        swift_keyring_curl_setopt_write_function(
             easy,
             { data, size, count, context in
                 guard let context, let data else { return 0 }
@@ -69,10 +69,10 @@ final class CurlConnection: @unchecked Sendable {
                 body.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: size * count))
                 return size * count
             })
-        skr_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(response).toOpaque())
-        if let ca = tls.caFile { skr_curl_setopt_pointer(easy, CURLOPT_CAINFO, ca.path) }
-        if let certificate = tls.certificateFile { skr_curl_setopt_pointer(easy, CURLOPT_SSLCERT, certificate.path) }
-        if let key = tls.keyFile { skr_curl_setopt_pointer(easy, CURLOPT_SSLKEY, key.path) }
+        swift_keyring_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(response).toOpaque())
+        if let ca = tls.caFile { swift_keyring_curl_setopt_pointer(easy, CURLOPT_CAINFO, ca.path) }
+        if let certificate = tls.certificateFile { swift_keyring_curl_setopt_pointer(easy, CURLOPT_SSLCERT, certificate.path) }
+        if let key = tls.keyFile { swift_keyring_curl_setopt_pointer(easy, CURLOPT_SSLKEY, key.path) }
 
         return try withExtendedLifetime(response) {
             try perform(seconds: seconds, response: response)
@@ -107,7 +107,7 @@ final class CurlConnection: @unchecked Sendable {
         switch code {
         case CURLE_OK:
             var status = 0
-            skr_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+            swift_keyring_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
             return .answered(status: status, body: Data(response.bytes))
         case CURLE_OPERATION_TIMEDOUT:
             return .timedOut

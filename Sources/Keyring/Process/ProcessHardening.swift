@@ -10,7 +10,7 @@ package enum ProcessHardening {
     /// - Returns: the `errno` of the step that failed, or `nil` when both took effect.
     @discardableResult
     package static func forbidDumps() -> Int32? {
-        let code = skr_process_forbid_dumps()
+        let code = swift_keyring_process_forbid_dumps()
         return code == 0 ? nil : code
     }
 }

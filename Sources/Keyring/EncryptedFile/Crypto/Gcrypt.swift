@@ -13,7 +13,7 @@ enum Gcrypt {
     /// A static `let` runs its initialiser exactly once, and threads that race to
     /// it wait, so libgcrypt is initialised before any thread of ours uses it.
     static let initialisedVersion: String? = {
-        guard let version = skr_gcry_initialise(minimumVersion, securePoolBytes) else { return nil }
+        guard let version = swift_keyring_gcry_initialise(minimumVersion, securePoolBytes) else { return nil }
         return String(cString: version)
     }()
 
@@ -21,7 +21,7 @@ enum Gcrypt {
     /// - Throws: `KeyringError.backend` when the installed libgcrypt is too old.
     static func ensureReady() throws {
         guard initialisedVersion == nil else { return }
-        let found = skr_gcry_running_version().map { String(cString: $0) } ?? "unknown"
+        let found = swift_keyring_gcry_running_version().map { String(cString: $0) } ?? "unknown"
         throw KeyringError.backend(
             domain: "libgcrypt",
             code: 0,

@@ -73,7 +73,7 @@ package final class SecureBytes: @unchecked Sendable {
         // gcry_free wipes blocks of the secure pool, but not blocks it had to
         // take from ordinary memory, so wipe here too.
         if let start = buffer.baseAddress {
-            skr_wipe(start, buffer.count)
+            swift_keyring_wipe(start, buffer.count)
         }
         gcry_free(buffer.baseAddress)
     }
