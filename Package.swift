@@ -76,10 +76,10 @@ let package = Package(
         // What every test target shares: the stores under test (the Secret Service only
         // the private one of Scripts/with-secret-service.sh, never the developer's own),
         // real files in private folders, child processes.
-        .target(name: "KeyringTestSupport", dependencies: ["Keyring"], path: "Tests/KeyringTestSupport"),
+        .target(name: "KeyringTestSupport", dependencies: ["Keyring", "KeyringEtcd"], path: "Tests/KeyringTestSupport"),
         .testTarget(name: "KeyringTests", dependencies: ["Keyring", "KeyringTestSupport"]),
         // Against a real 3-node cluster (Scripts/with-etcd.sh); depends on the tool for its exit-status tests.
-        .testTarget(name: "KeyringEtcdTests", dependencies: ["KeyringEtcd", "Keyring", "swift-keyring"]),
+        .testTarget(name: "KeyringEtcdTests", dependencies: ["KeyringEtcd", "Keyring", "KeyringTestSupport", "swift-keyring"]),
         // Depends on the tool so `swift build --build-tests` builds the binary these tests run.
         .testTarget(name: "CLITests", dependencies: ["swift-keyring", "KeyringTestSupport"]),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import KeyringTestSupport
 import Keyring
 import KeyringEtcd
 import Testing
@@ -20,7 +21,7 @@ struct EtcdFailoverTests {
         // Two writers, each with a store of its own as two hosts would have, 60 records each;
         // a third thread kills the leader once 20 records are in.
         let acknowledged = Acknowledged()
-        let failures = Failures()
+        let failures = ConcurrentFailures()
         // Threads of their own: concurrentPerform may run fewer at once than asked, on two cores.
         let group = DispatchGroup()
         for worker in 0..<3 {
@@ -92,7 +93,7 @@ struct EtcdFailoverTests {
 
     private static func work(
         _ worker: Int, cluster: EtcdCluster, prefix: String, keyFile: URL, service: String, leader: Int,
-        acknowledged: Acknowledged, failures: Failures
+        acknowledged: Acknowledged, failures: ConcurrentFailures
     ) {
         do {
             if worker == 2 {

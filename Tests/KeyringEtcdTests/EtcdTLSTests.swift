@@ -1,4 +1,5 @@
 import Foundation
+import KeyringTestSupport
 import Keyring
 import KeyringEtcd
 import Testing

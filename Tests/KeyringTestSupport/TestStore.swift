@@ -1,5 +1,6 @@
 import Foundation
 import Keyring
+import KeyringEtcd
 import Testing
 
 /// The stores the conformance suite runs against. Each case makes a fresh,
@@ -11,6 +12,9 @@ package enum TestStore: String, CaseIterable, Sendable, CustomTestStringConverti
     /// The private Secret Service: gnome-keyring (`Scripts/with-secret-service.sh`)
     /// or KeePassXC (`Scripts/with-keepassxc.sh`), as `PrivateSecretService.daemon` says.
     case secretService
+    /// The fleet store on the 3-node etcd cluster of `Scripts/with-etcd.sh` (or one this
+    /// process starts), under a prefix of this process's own, sealed with a random raw key.
+    case etcd
 
     package var testDescription: String {
         self == .secretService ? "\(rawValue) (\(PrivateSecretService.daemon.rawValue))" : rawValue
@@ -31,8 +35,17 @@ package enum TestStore: String, CaseIterable, Sendable, CustomTestStringConverti
             return try Keyring(service: service, store: FileStoreFixture.store())
         case .secretService:
             return try Keyring(service: service, store: PrivateSecretService.makeStore())
+        case .etcd:
+            let configuration = try EtcdConfiguration(
+                endpoints: try EtcdCluster.shared().endpoints, prefix: Self.etcdPrefix, timeout: .seconds(5),
+                secret: .key(Self.etcdKey), environment: [:])
+            return try Keyring(service: service, store: EtcdStore(configuration: configuration))
         }
     }
+
+    /// One prefix and key for this process's etcd stores, as a fleet shares them.
+    private static let etcdPrefix = "test-\(UUID().uuidString.prefix(8).lowercased())/"
+    private static let etcdKey = FileStoreFixture.randomKey()
 
     /// A service name unique to one test, so tests sharing a daemon never see each other's records.
     package static func uniqueService(_ prefix: String = "test") -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import KeyringTestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

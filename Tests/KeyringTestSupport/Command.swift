@@ -2,18 +2,24 @@ import Foundation
 import Testing
 
 /// What one run of a program printed and returned.
-struct CommandResult: Sendable {
-    var stdout: Data
-    var stderr: String
-    var status: Int32
+package struct CommandResult: Sendable {
+    package var stdout: Data
+    package var stderr: String
+    package var status: Int32
 
-    var text: String { String(decoding: stdout, as: UTF8.self) }
+    package var text: String { String(decoding: stdout, as: UTF8.self) }
+
+    package init(stdout: Data, stderr: String, status: Int32) {
+        self.stdout = stdout
+        self.stderr = stderr
+        self.status = status
+    }
 }
 
 /// Runs programs the etcd tests need: the built `swift-keyring`, `etcdctl`, and the cluster script.
-enum Command {
+package enum Command {
     /// The `swift-keyring` binary `swift build --build-tests` put beside the test bundle.
-    static let tool: String = {
+    package static let tool: String = {
         if let explicit = ProcessInfo.processInfo.environment["SWIFT_KEYRING_CLI"] { return explicit }
         var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for _ in 0..<4 {
@@ -25,12 +31,12 @@ enum Command {
     }()
 
     /// The project's Scripts folder, found from this file's place in the checkout.
-    static let scripts = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    package static let scripts = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Scripts")
 
     /// Runs `executable` (a path, or a name looked up on PATH) and waits at most `timeout` seconds.
-    static func run(
+    package static func run(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
         stdin: String? = nil, timeout: TimeInterval = 60
     ) throws -> CommandResult {
@@ -73,6 +79,6 @@ enum Command {
 private final class Collected: @unchecked Sendable {
     private(set) var out = Data()
     private(set) var err = Data()
-    func setOut(_ data: Data) { out = data }
-    func setErr(_ data: Data) { err = data }
+    package func setOut(_ data: Data) { out = data }
+    package func setErr(_ data: Data) { err = data }
 }

@@ -1,12 +1,14 @@
 import Synchronization
 
 /// Collects errors thrown on worker threads, for the test thread to assert on.
-final class ConcurrentFailures: Sendable {
+package final class ConcurrentFailures: Sendable {
     private let messages = Mutex<[String]>([])
 
-    func record(_ message: String) {
+    package init() {}
+
+    package func record(_ message: String) {
         messages.withLock { $0.append(message) }
     }
 
-    var all: [String] { messages.withLock { $0 } }
+    package var all: [String] { messages.withLock { $0 } }
 }

@@ -8,14 +8,14 @@ import Testing
 /// that do not break it use it, each under a prefix of its own. Tests that kill members
 /// start a cluster of their own with `start()`. Both fail, never skip, when no cluster
 /// can be had.
-struct EtcdCluster: Sendable {
-    let directory: URL?
-    let endpoints: [URL]
+package struct EtcdCluster: Sendable {
+    package let directory: URL?
+    package let endpoints: [URL]
 
-    var endpointList: String { endpoints.map(\.absoluteString).joined(separator: ",") }
+    package var endpointList: String { endpoints.map(\.absoluteString).joined(separator: ",") }
 
     /// The cluster `Scripts/with-etcd.sh` started.
-    static func shared() throws -> EtcdCluster {
+    package static func shared() throws -> EtcdCluster {
         if let list = ProcessInfo.processInfo.environment["SWIFT_KEYRING_TEST_ETCD_ENDPOINTS"], !list.isEmpty {
             return EtcdCluster(directory: nil, endpoints: list.split(separator: ",").compactMap { URL(string: String($0)) })
         }
@@ -41,7 +41,7 @@ struct EtcdCluster: Sendable {
 
     /// A cluster of this test's own, to break; with `tls` (a folder of ca.pem, server.pem and
     /// server-key.pem) its clients speak https and must present a certificate.
-    static func start(tls: URL? = nil) throws -> EtcdCluster {
+    package static func start(tls: URL? = nil) throws -> EtcdCluster {
         let root = ProcessInfo.processInfo.environment["SWIFT_KEYRING_TEST_ETCD_ROOT"] ?? NSTemporaryDirectory()
         let directory = URL(fileURLWithPath: root).appendingPathComponent("cluster-\(UUID().uuidString.prefix(8))")
         var environment = ProcessInfo.processInfo.environment
@@ -55,14 +55,14 @@ struct EtcdCluster: Sendable {
     }
 
     /// Stops this test's own cluster and removes its data.
-    func stop() {
+    package func stop() {
         guard let directory else { return }
         _ = try? Command.run("bash", [Self.script, "stop", directory.path])
         try? FileManager.default.removeItem(at: directory)
     }
 
     /// Kills member `n` (1-3) with SIGKILL and waits until it is gone.
-    func kill(_ n: Int) throws {
+    package func kill(_ n: Int) throws {
         let pid = try pidOf(n)
         Glibc.kill(pid, SIGKILL)
         while FileManager.default.fileExists(atPath: "/proc/\(pid)/stat"),
@@ -74,13 +74,13 @@ struct EtcdCluster: Sendable {
     }
 
     /// Starts member `n` again on its own data.
-    func restart(_ n: Int) throws {
+    package func restart(_ n: Int) throws {
         let result = try Command.run("bash", [Self.script, "start-node", try ownDirectory().path, String(n)], timeout: 60)
         guard result.status == 0 else { throw ClusterFailure("member \(n) did not restart: \(result.stderr)") }
     }
 
     /// The member (1-3) that is the leader now.
-    func leader() throws -> Int {
+    package func leader() throws -> Int {
         for (index, endpoint) in endpoints.enumerated() {
             let result = try Command.run(
                 "etcdctl", ["--endpoints=\(endpoint.absoluteString)", "endpoint", "status", "-w", "fields"],
@@ -98,7 +98,7 @@ struct EtcdCluster: Sendable {
     }
 
     /// Every key and value in the cluster, as `etcdctl get --prefix ""` prints them.
-    func dump() throws -> Data {
+    package func dump() throws -> Data {
         let result = try Command.run(
             "etcdctl", ["--endpoints=\(endpointList)", "get", "--prefix", ""],
             environment: ["ETCDCTL_API": "3", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"])
@@ -123,7 +123,7 @@ struct EtcdCluster: Sendable {
     }
 }
 
-struct ClusterFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+package struct ClusterFailure: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
