@@ -16,7 +16,9 @@ package struct CommandResult: Sendable {
     }
 }
 
-/// Runs programs the etcd tests need: the built `swift-keyring`, `etcdctl`, and the cluster script.
+/// Runs the programs tests need, as a user would: the built `swift-keyring`, `secret-tool`,
+/// `etcdctl`, the project's scripts; arguments, environment and standard input through
+/// pipes, output captured, with a bound on how long each may take.
 package enum Command {
     /// The `swift-keyring` binary `swift build --build-tests` put beside the test bundle.
     package static let tool: String = {
@@ -35,11 +37,13 @@ package enum Command {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Scripts")
 
-    /// Runs `executable` (a path, or a name looked up on PATH) and waits at most `timeout` seconds.
+    /// Runs `executable` (a path, or a name looked up on PATH) and waits at most `timeout` seconds;
+    /// standard input is a pipe (never a terminal) carrying `stdinBytes`, or `stdin`, or nothing.
     package static func run(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-        stdin: String? = nil, timeout: TimeInterval = 60
+        stdin: String? = nil, stdinBytes: Data? = nil, timeout: TimeInterval = 60
     ) throws -> CommandResult {
+        ignoreBrokenPipes
         let process = Process()
         if executable.contains("/") {
             process.executableURL = URL(fileURLWithPath: executable)
@@ -62,12 +66,15 @@ package enum Command {
         let readers = DispatchGroup()
         DispatchQueue.global().async(group: readers) { collected.setOut(output.fileHandleForReading.readDataToEndOfFile()) }
         DispatchQueue.global().async(group: readers) { collected.setErr(errors.fileHandleForReading.readDataToEndOfFile()) }
-        if let stdin { try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8)) }
+        if let bytes = stdinBytes ?? stdin.map({ Data($0.utf8) }) {
+            // A program that exits before reading (a usage error) closes the pipe: that is not a test failure.
+            try? input.fileHandleForWriting.write(contentsOf: bytes)
+        }
         try? input.fileHandleForWriting.close()
         if finished.wait(timeout: .now() + timeout) == .timedOut {
             kill(process.processIdentifier, SIGKILL)
             finished.wait()
-            Issue.record("\(executable) \(arguments.first ?? "") did not finish within \(Int(timeout)) s")
+            Issue.record("\((executable as NSString).lastPathComponent) \(arguments.first ?? "") did not finish within \(Int(timeout)) s")
         }
         readers.wait()
         return CommandResult(
@@ -75,10 +82,13 @@ package enum Command {
     }
 }
 
+/// Writing to a program that already exited must be an error to ignore, not a signal that ends the test run.
+private let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
 /// Output written by the reader threads and read after `DispatchGroup.wait`, which orders the two.
 private final class Collected: @unchecked Sendable {
     private(set) var out = Data()
     private(set) var err = Data()
-    package func setOut(_ data: Data) { out = data }
-    package func setErr(_ data: Data) { err = data }
+    func setOut(_ data: Data) { out = data }
+    func setErr(_ data: Data) { err = data }
 }

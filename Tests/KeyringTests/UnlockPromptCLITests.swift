@@ -9,15 +9,7 @@ import KeyringTestSupport
 @Suite("Unlock prompts through the CLI")
 struct UnlockPromptCLITests {
     /// The tool `swift build --build-tests` put beside the test bundle.
-    private static let binary: String = {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("swift-keyring")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.path }
-            folder.deleteLastPathComponent()
-        }
-        return ".build/debug/swift-keyring"
-    }()
+    private static var binary: String { Command.tool }
 
     private static let password = "correct horse battery staple"
 
