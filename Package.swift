@@ -53,7 +53,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "KeyringTests", dependencies: ["Keyring"]),
+        .testTarget(
+            name: "KeyringTests",
+            dependencies: [
+                "Keyring",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ]
+        ),
         // Depends on the tool so `swift build --build-tests` builds the binary these tests run.
         .testTarget(name: "CLITests", dependencies: ["swift-keyring"]),
         .testTarget(
@@ -63,6 +70,7 @@ let package = Package(
                 "Keyring",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
         // Run by the encrypted file store's multi-process tests, which find it beside the test bundle.

@@ -1,16 +1,21 @@
 import Foundation
 import Keyring
+import Logging
 
 /// Opens the keyring the options describe, asking for the file's passphrase on a
 /// terminal when none of the sources gives one.
 enum KeyringOpener {
+    /// The tool's log: the library logs nowhere unless given a logger, and the tool
+    /// wants its lines on standard error at `SWIFT_KEYRING_LOG_LEVEL` (see `SwiftKeyring.main`).
+    static let logger = Logger(label: "swift-keyring")
+
     static func open(_ options: StoreOptions) throws -> Keyring {
         var configuration = try options.configuration()
         do {
-            return try Keyring(service: options.resolvedService, configuration: configuration)
+            return try Keyring(service: options.resolvedService, configuration: configuration, logger: logger)
         } catch KeyringError.passphraseRequired(let sources) where Terminal.isInteractive {
             configuration.fileSecret = try askPassphrase(for: configuration.fileURL, sources: sources)
-            return try Keyring(service: options.resolvedService, configuration: configuration)
+            return try Keyring(service: options.resolvedService, configuration: configuration, logger: logger)
         }
     }
 
@@ -27,7 +32,7 @@ enum KeyringOpener {
             passphrase = try Terminal.readNewSecret(what: "New passphrase")
         }
         guard !passphrase.isEmpty else {
-            throw KeyringError.invalidRecord(field: "passphrase", reason: "must not be empty")
+            throw CommandFailure(message: "Invalid passphrase: must not be empty.", status: ExitStatus.invalidInput)
         }
         return .passphrase(passphrase)
     }

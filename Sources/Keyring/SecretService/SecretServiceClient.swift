@@ -26,7 +26,7 @@ final class SecretServiceClient: @unchecked Sendable {
             swift_keyring_service_new(connection, cancellable, error)
         }
         guard let service else {
-            throw KeyringError.serviceUnavailable(reason: "no Secret Service daemon: libsecret made no service proxy")
+            throw KeyringError.serviceUnavailable(reason: .noDaemon(detail: "libsecret made no service proxy"))
         }
         self.service = service
         do {

@@ -22,7 +22,7 @@ enum UnlockPrompt {
     ///   - display: whether the caller has a display, so a prompt can have been shown
     ///     (see `SecretServiceStore.canShowPrompt`).
     /// - Throws: `KeyringError.promptDismissed`, `.locked` for a prompt that ended at once
-    ///   with no display to show it on, `.timedOut` naming the unlock prompt,
+    ///   with no display to show it on, `.promptTimedOut` when nobody answered it in time,
     ///   `CancellationError` for a cancelled task, or the calls' own errors.
     static func unlock(
         _ paths: [String],
@@ -66,7 +66,6 @@ enum UnlockPrompt {
         callTimeout: Duration,
         promptTimeout: Duration
     ) throws -> [String]? {
-        let promptOperation = "\(KeyringError.unlockPromptOperation) to \(operation)"
         // Subscribed before the prompt is shown, so a quick answer cannot be missed.
         let watch = swift_keyring_prompt_watch_new(bus.pointer, prompt)!
         defer { swift_keyring_prompt_watch_free(watch) }
@@ -75,7 +74,7 @@ enum UnlockPrompt {
         let promptDeadline = Deadline(promptTimeout)
         do {
             let reply = try bus.call(
-                promptOperation,
+                "show the unlock prompt to \(operation)",
                 destination: BusConnection.secretServiceName,
                 path: prompt,
                 interface: promptInterface,
@@ -85,8 +84,13 @@ enum UnlockPrompt {
                 deadline: Deadline(callTimeout)
             )
             g_variant_unref(reply)
-            _ = try GLibCall.run(promptOperation, deadline: promptDeadline) { cancellable, error in
-                swift_keyring_prompt_watch_wait(watch, cancellable, error)
+            do {
+                _ = try GLibCall.run("wait for the unlock prompt to \(operation)", deadline: promptDeadline) { cancellable, error in
+                    swift_keyring_prompt_watch_wait(watch, cancellable, error)
+                }
+            } catch KeyringError.timedOut(_, let seconds) {
+                // The daemon answered; the person did not. A case of its own, so callers can tell the two apart.
+                throw KeyringError.promptTimedOut(operation: operation, seconds: seconds)
             }
         } catch {
             dismiss(prompt, on: bus, callTimeout: callTimeout)
