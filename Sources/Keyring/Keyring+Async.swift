@@ -152,12 +152,12 @@ extension Keyring {
     /// - Parameters:
     ///   - service: the app's namespace, such as `com.example.mail`.
     ///   - configuration: which store, and its settings.
-    ///   - logger: where the keyring and the store it opens log; by default nowhere.
+    ///   - logger: where the keyring and the store it opens log; `nil` means nowhere.
     /// - Throws: as the synchronous initialiser, or `CancellationError`.
     public init(
         service: String,
         configuration: KeyringConfiguration = KeyringConfiguration(),
-        logger: Logger = .keyringSilent
+        logger: Logger? = nil
     ) async throws {
         self = try await BlockingExecutor(label: "swift-keyring open \(service)").run {
             try Keyring(service: service, configuration: configuration, logger: logger)

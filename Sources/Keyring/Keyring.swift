@@ -49,17 +49,17 @@ public struct Keyring: Sendable {
     /// - Parameters:
     ///   - service: the app's namespace, such as `com.example.mail`.
     ///   - configuration: which store, and its settings.
-    ///   - logger: where the keyring and the store it opens log; by default nowhere, so pass
+    ///   - logger: where the keyring and the store it opens log; `nil` means nowhere, so pass
     ///     the program's own to see the store selection and what was stored and removed.
     /// - Throws: `KeyringError.invalidRecord` for an empty service, `.invalidConfiguration` for an
     ///   unusable setting, or whatever opening the store throws.
     public init(
         service: String,
         configuration: KeyringConfiguration = KeyringConfiguration(),
-        logger: Logger = .keyringSilent
+        logger: Logger? = nil
     ) throws {
         try RecordValidation.checkService(service)
-        let (store, selection) = try StoreSelector.select(configuration, logger: logger)
+        let (store, selection) = try StoreSelector.select(configuration, logger: logger ?? .keyringSilent)
         self.init(service: service, store: store, selection: selection, logger: logger)
     }
 
@@ -67,9 +67,9 @@ public struct Keyring: Sendable {
     /// - Parameters:
     ///   - service: the app's namespace, such as `com.example.mail`.
     ///   - store: where the records live.
-    ///   - logger: where the keyring logs; by default nowhere.
+    ///   - logger: where the keyring logs; `nil` means nowhere.
     /// - Throws: `KeyringError.invalidRecord` for an empty service.
-    public init(service: String, store: any CredentialStore, logger: Logger = .keyringSilent) throws {
+    public init(service: String, store: any CredentialStore, logger: Logger? = nil) throws {
         try RecordValidation.checkService(service)
         self.init(
             service: service,
@@ -79,11 +79,11 @@ public struct Keyring: Sendable {
         )
     }
 
-    private init(service: String, store: any CredentialStore, selection: StoreSelection, logger: Logger) {
+    private init(service: String, store: any CredentialStore, selection: StoreSelection, logger: Logger?) {
         self.service = service
         self.store = store
         self.selection = selection
-        self.logger = logger
+        self.logger = logger ?? .keyringSilent
         self.executor = BlockingExecutor(label: "swift-keyring \(store.name) \(service)")
         self.immediateReads = store as? any ImmediateReads
     }

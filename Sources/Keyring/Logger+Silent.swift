@@ -8,6 +8,5 @@ extension Logger {
     /// make one with `Logger(label:)`, which would log through whatever the program
     /// bootstrapped; pass yours to `Keyring`, `SecretServiceStore`, `Session` or
     /// `SecretStore` to see their lines.
-    @usableFromInline
     static let keyringSilent = Logger(label: "swift-keyring") { _ in SwiftLogNoOpLogHandler() }
 }

@@ -46,7 +46,7 @@ public final class SecretServiceStore: CredentialStore {
     ///   - promptTimeout: how long an unlock prompt may wait for the person, 120 seconds unless given.
     ///   - environment: where `DBUS_SESSION_BUS_ADDRESS` (or `XDG_RUNTIME_DIR`) is read from.
     ///   - logger: where the store says, at notice level, that the daemon restarted and a new
-    ///     session was opened; by default nowhere.
+    ///     session was opened; `nil` means nowhere.
     /// - Throws: `KeyringError.serviceUnavailable` when there is no session bus or no
     ///   Secret Service daemon (the reason says which), `.timedOut` when they do not answer in time,
     ///   `.invalidConfiguration` naming `timeout` or `promptTimeout` when one is not longer than zero.
@@ -54,13 +54,13 @@ public final class SecretServiceStore: CredentialStore {
         timeout: Duration = .seconds(5),
         promptTimeout: Duration = SecretServiceStore.defaultPromptTimeout,
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        logger: Logger = .keyringSilent
+        logger: Logger? = nil
     ) throws {
         for (setting, value) in [("timeout", timeout), ("promptTimeout", promptTimeout)] where value <= .zero {
             throw KeyringError.invalidConfiguration(setting: setting, reason: "must be longer than zero")
         }
         let address = try SessionBusAddress.resolve(environment)
-        client = try ReopeningClient(address: address, deadline: Deadline(timeout), logger: logger)
+        client = try ReopeningClient(address: address, deadline: Deadline(timeout), logger: logger ?? .keyringSilent)
         self.timeout = timeout
         prompt = PromptBound(timeout: promptTimeout, display: Self.canShowPrompt(environment: environment))
     }
