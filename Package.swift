@@ -77,7 +77,15 @@ let package = Package(
         // the private one of Scripts/with-secret-service.sh, never the developer's own),
         // real files in private folders, child processes.
         .target(name: "KeyringTestSupport", dependencies: ["Keyring", "KeyringEtcd"], path: "Tests/KeyringTestSupport"),
-        .testTarget(name: "KeyringTests", dependencies: ["Keyring", "KeyringTestSupport"]),
+        .testTarget(
+            name: "KeyringTests",
+            dependencies: [
+                "Keyring",
+                "KeyringTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ]
+        ),
         // Against a real 3-node cluster (Scripts/with-etcd.sh); depends on the tool for its exit-status tests.
         .testTarget(name: "KeyringEtcdTests", dependencies: ["KeyringEtcd", "Keyring", "KeyringTestSupport", "swift-keyring"]),
         // Depends on the tool so `swift build --build-tests` builds the binary these tests run.
@@ -91,6 +99,7 @@ let package = Package(
                 "KeyringTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
         // Run by the encrypted file store's multi-process tests, which find it beside the test bundle.

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// The async face: the same calls, for async code.
 ///
@@ -148,10 +149,18 @@ extension Keyring {
     /// Opening may wait: selection asks the session bus (up to a second), the Secret
     /// Service store opens a session (up to its timeout), and a passphrase-protected
     /// file runs Argon2id (0.15 to 0.3 s). Here that runs on a thread of the library's own.
+    /// - Parameters:
+    ///   - service: the app's namespace, such as `com.example.mail`.
+    ///   - configuration: which store, and its settings.
+    ///   - logger: where the keyring and the store it opens log; `nil` means nowhere.
     /// - Throws: as the synchronous initialiser, or `CancellationError`.
-    public init(service: String, configuration: KeyringConfiguration = KeyringConfiguration()) async throws {
+    public init(
+        service: String,
+        configuration: KeyringConfiguration = KeyringConfiguration(),
+        logger: Logger? = nil
+    ) async throws {
         self = try await BlockingExecutor(label: "swift-keyring open \(service)").run {
-            try Keyring(service: service, configuration: configuration)
+            try Keyring(service: service, configuration: configuration, logger: logger)
         }
     }
 }

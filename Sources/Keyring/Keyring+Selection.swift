@@ -10,7 +10,7 @@ extension Keyring {
     /// let selection = try Keyring.selection(for: KeyringConfiguration())
     /// print(selection.backend, selection.reason)
     /// ```
-    /// - Throws: `KeyringError.invalidRecord` when `SWIFT_KEYRING_BACKEND` holds an unknown word.
+    /// - Throws: `KeyringError.invalidConfiguration` when `SWIFT_KEYRING_BACKEND` holds an unknown word.
     public static func selection(for configuration: KeyringConfiguration = KeyringConfiguration()) throws -> StoreSelection {
         try StoreSelector.decide(configuration)
     }

@@ -33,7 +33,9 @@ public struct Keyring: Sendable {
     /// Which store was chosen and why.
     public let selection: StoreSelection
 
-    let logger: Logger
+    /// Where this keyring logs (at debug level: what was stored and removed, never a
+    /// secret), and where a `Session` or `SecretStore` over it logs unless given another.
+    public let logger: Logger
     /// Where the async face runs this keyring's store calls, in order; copies of the keyring share it.
     package let executor: BlockingExecutor
     /// `store`, when it can answer some reads at once; cast once here, as a cast per call costs more than the read.
@@ -44,31 +46,44 @@ public struct Keyring: Sendable {
     /// With the default configuration the store comes from `SWIFT_KEYRING_BACKEND`
     /// or, when that is unset, from automatic selection (see `KeyringBackend.auto`).
     /// The choice and its reason are logged and kept in `selection`.
-    /// - Throws: `KeyringError.invalidRecord` for an empty service, or whatever opening the store throws.
-    public init(service: String, configuration: KeyringConfiguration = KeyringConfiguration()) throws {
+    /// - Parameters:
+    ///   - service: the app's namespace, such as `com.example.mail`.
+    ///   - configuration: which store, and its settings.
+    ///   - logger: where the keyring and the store it opens log; `nil` means nowhere, so pass
+    ///     the program's own to see the store selection and what was stored and removed.
+    /// - Throws: `KeyringError.invalidRecord` for an empty service, `.invalidConfiguration` for an
+    ///   unusable setting, or whatever opening the store throws.
+    public init(
+        service: String,
+        configuration: KeyringConfiguration = KeyringConfiguration(),
+        logger: Logger? = nil
+    ) throws {
         try RecordValidation.checkService(service)
-        let logger = Logger(label: "swift-keyring")
-        let (store, selection) = try StoreSelector.select(configuration, logger: logger)
+        let (store, selection) = try StoreSelector.select(configuration, logger: logger ?? .keyringSilent)
         self.init(service: service, store: store, selection: selection, logger: logger)
     }
 
     /// Opens the keyring of `service` on a store the caller made, such as a `MemoryStore` in tests.
+    /// - Parameters:
+    ///   - service: the app's namespace, such as `com.example.mail`.
+    ///   - store: where the records live.
+    ///   - logger: where the keyring logs; `nil` means nowhere.
     /// - Throws: `KeyringError.invalidRecord` for an empty service.
-    public init(service: String, store: any CredentialStore) throws {
+    public init(service: String, store: any CredentialStore, logger: Logger? = nil) throws {
         try RecordValidation.checkService(service)
         self.init(
             service: service,
             store: store,
             selection: StoreSelection(backend: Self.backend(of: store), reason: "given by the caller"),
-            logger: Logger(label: "swift-keyring")
+            logger: logger
         )
     }
 
-    private init(service: String, store: any CredentialStore, selection: StoreSelection, logger: Logger) {
+    private init(service: String, store: any CredentialStore, selection: StoreSelection, logger: Logger?) {
         self.service = service
         self.store = store
         self.selection = selection
-        self.logger = logger
+        self.logger = logger ?? .keyringSilent
         self.executor = BlockingExecutor(label: "swift-keyring \(store.name) \(service)")
         self.immediateReads = store as? any ImmediateReads
     }

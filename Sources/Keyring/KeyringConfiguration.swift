@@ -53,7 +53,7 @@ public struct KeyringConfiguration: Sendable {
     }
 
     /// The backend asked for: the explicit one, else `SWIFT_KEYRING_BACKEND`, else `.auto`.
-    /// - Throws: `KeyringError.invalidRecord` naming `SWIFT_KEYRING_BACKEND` when it holds an unknown word.
+    /// - Throws: `KeyringError.invalidConfiguration` naming `SWIFT_KEYRING_BACKEND` when it holds an unknown word.
     public func requestedBackend() throws -> KeyringBackend {
         if let backend { return backend }
         guard let word = environment["SWIFT_KEYRING_BACKEND"], !word.isEmpty else { return .auto }
@@ -65,19 +65,19 @@ public struct KeyringConfiguration: Sendable {
                     reason: "etcd is opened with KeyringEtcd's EtcdStore and Keyring(service:store:), not by Keyring itself")
             }
             let words = KeyringBackend.allCases.map(\.rawValue).joined(separator: ", ")
-            throw KeyringError.invalidRecord(field: "SWIFT_KEYRING_BACKEND", reason: "must be one of \(words), not \"\(word)\"")
+            throw KeyringError.invalidConfiguration(setting: "SWIFT_KEYRING_BACKEND", reason: "must be one of \(words), not \"\(word)\"")
         }
         return backend
     }
 
     /// The unlock prompt bound asked for: the explicit one, else `SWIFT_KEYRING_PROMPT_TIMEOUT`
     /// (a number of seconds, such as `120` or `2.5`), else `SecretServiceStore.defaultPromptTimeout`.
-    /// - Throws: `KeyringError.invalidRecord` naming `promptTimeout` or `SWIFT_KEYRING_PROMPT_TIMEOUT`
+    /// - Throws: `KeyringError.invalidConfiguration` naming `promptTimeout` or `SWIFT_KEYRING_PROMPT_TIMEOUT`
     ///   when it is not a number of seconds greater than zero.
     public func requestedPromptTimeout() throws -> Duration {
         if let promptTimeout {
             guard promptTimeout > .zero else {
-                throw KeyringError.invalidRecord(field: "promptTimeout", reason: "must be longer than zero")
+                throw KeyringError.invalidConfiguration(setting: "promptTimeout", reason: "must be longer than zero")
             }
             return promptTimeout
         }
@@ -85,8 +85,8 @@ public struct KeyringConfiguration: Sendable {
             return SecretServiceStore.defaultPromptTimeout
         }
         guard let seconds = Self.seconds(text) else {
-            throw KeyringError.invalidRecord(
-                field: "SWIFT_KEYRING_PROMPT_TIMEOUT",
+            throw KeyringError.invalidConfiguration(
+                setting: "SWIFT_KEYRING_PROMPT_TIMEOUT",
                 reason: "must be a number of seconds greater than zero, such as 120, not \"\(text)\""
             )
         }

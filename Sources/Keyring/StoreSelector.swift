@@ -33,7 +33,7 @@ enum StoreSelector {
     }
 
     /// Opens the store a decision names.
-    static func open(_ selection: StoreSelection, _ configuration: KeyringConfiguration) throws -> any CredentialStore {
+    static func open(_ selection: StoreSelection, _ configuration: KeyringConfiguration, logger: Logger) throws -> any CredentialStore {
         switch selection.backend {
         case .memory:
             return MemoryStore()
@@ -41,7 +41,8 @@ enum StoreSelector {
             return try SecretServiceStore(
                 timeout: configuration.timeout,
                 promptTimeout: configuration.requestedPromptTimeout(),
-                environment: configuration.environment
+                environment: configuration.environment,
+                logger: logger
             )
         case .file:
             let secret = try FileStoreSecret.resolve(explicit: configuration.fileSecret, environment: configuration.environment)
@@ -52,6 +53,6 @@ enum StoreSelector {
     static func select(_ configuration: KeyringConfiguration, logger: Logger) throws -> (any CredentialStore, StoreSelection) {
         let selection = try decide(configuration)
         logger.debug("keyring store selected", metadata: ["store": "\(selection.backend.rawValue)", "reason": "\(selection.reason)"])
-        return (try open(selection, configuration), selection)
+        return (try open(selection, configuration, logger: logger), selection)
     }
 }

@@ -67,10 +67,10 @@ public actor AuthenticatedClient<Property: SessionProperty> {
     ///   - timeout: the longest one attempt of a request or a login may take, whatever the transport does.
     ///   - isLoginRefusal: which errors of `login` mean "these credentials are refused";
     ///     by default `AuthenticationError.loginRefused`. Give your own to accept your app's "bad credentials" error.
-    ///   - logger: where requests are logged, at debug level.
+    ///   - logger: where requests are logged, at debug level; `nil` means the session's keyring's `logger`.
     ///   - login: logs in with the stored credentials and returns the new token. Throw
     ///     `AuthenticationError.loginRefused` (see `AuthenticationError.checkLoginResponse`) when refused.
-    /// - Throws: `KeyringError.invalidRecord` naming `tokenProperty` when it is not secure.
+    /// - Throws: `KeyringError.invalidConfiguration` naming `tokenProperty` when it is not secure.
     public init(
         session: Session<Property>,
         tokenProperty: Property,
@@ -79,12 +79,12 @@ public actor AuthenticatedClient<Property: SessionProperty> {
         retryPolicy: RetryPolicy = .default,
         timeout: Duration = .seconds(30),
         isLoginRefusal: @escaping @Sendable (any Error) -> Bool = AuthenticationError.isLoginRefusal,
-        logger: Logger = Logger(label: "swift-keyring.auth"),
+        logger: Logger? = nil,
         login: @escaping @Sendable (Credentials) async throws -> AccessToken
     ) throws {
         guard tokenProperty.isSecure else {
-            throw KeyringError.invalidRecord(
-                field: tokenProperty.rawValue,
+            throw KeyringError.invalidConfiguration(
+                setting: tokenProperty.rawValue,
                 reason: "holds the token, so it must be secure; otherwise the token would be written to the plain state file"
             )
         }
@@ -95,7 +95,7 @@ public actor AuthenticatedClient<Property: SessionProperty> {
         self.retryPolicy = retryPolicy
         self.timeout = timeout
         self.isLoginRefusal = isLoginRefusal
-        self.logger = logger
+        self.logger = logger ?? session.keyring.logger
         self.login = login
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 public import HTTPTypes
 
 /// The failures of quiet re-authentication that are neither transport nor keyring errors.
@@ -54,4 +55,9 @@ extension AuthenticationError: CustomStringConvertible {
             return "The session check answered \(status.code) \(status.reasonPhrase)."
         }
     }
+}
+
+extension AuthenticationError: LocalizedError {
+    /// The same sentence as `description`, so `error.localizedDescription` reads as one.
+    public var errorDescription: String? { description }
 }

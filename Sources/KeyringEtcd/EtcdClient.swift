@@ -89,14 +89,14 @@ final class EtcdClient: Sendable {
                     return (url, .success(status))
                 case .answered(let status, let body):
                     let error = try? JSONDecoder().decode(GatewayError.self, from: body)
-                    return (url, .failure(.serviceUnavailable(reason: error?.message ?? "HTTP \(status)")))
+                    return (url, .failure(.serviceUnavailable(reason: .noCluster(detail: error?.message ?? "HTTP \(status)"))))
                 case .timedOut:
                     return (url, .failure(.timedOut(operation: "a status request", seconds: seconds)))
                 case .failed(let reason):
-                    return (url, .failure(.serviceUnavailable(reason: reason)))
+                    return (url, .failure(.serviceUnavailable(reason: .noCluster(detail: reason))))
                 }
             } catch {
-                return (url, .failure(.serviceUnavailable(reason: "cancelled")))
+                return (url, .failure(.serviceUnavailable(reason: .noCluster(detail: "cancelled"))))
             }
         }
     }
@@ -158,7 +158,7 @@ final class EtcdClient: Sendable {
         guard let lastReason else {
             throw KeyringError.timedOut(operation: operation, seconds: timeout)
         }
-        throw KeyringError.serviceUnavailable(reason: "no etcd member could serve \(operation) (last: \(lastReason))")
+        throw KeyringError.serviceUnavailable(reason: .noCluster(detail: "\(operation) (last: \(lastReason))"))
     }
 
     /// Errors a member gives while the cluster elects a leader or is short of members.

@@ -62,7 +62,7 @@ public struct EtcdConfiguration: Sendable {
     ///   - passwordFile: `nil` reads `SWIFT_KEYRING_ETCD_PASSWORD_FILE`.
     ///   - tls: `nil` reads `SWIFT_KEYRING_ETCD_CA_FILE`, `…_CERT_FILE` and `…_KEY_FILE`.
     ///   - environment: where the `SWIFT_KEYRING_*` variables are read from.
-    /// - Throws: `KeyringError.invalidRecord` naming the variable when an endpoint is not an
+    /// - Throws: `KeyringError.invalidConfiguration` naming the variable when an endpoint is not an
     ///   `http` or `https` URL with a host, the prefix is empty, a TLS file is missing, or only
     ///   half of a pair (user and password file, certificate and key) is given.
     public init(
@@ -94,7 +94,7 @@ public struct EtcdConfiguration: Sendable {
     }
 
     /// Parses `SWIFT_KEYRING_ETCD_ENDPOINTS`: comma-separated URLs, blanks ignored; empty means the local default.
-    /// - Throws: `KeyringError.invalidRecord` naming the variable and the bad entry.
+    /// - Throws: `KeyringError.invalidConfiguration` naming the variable and the bad entry.
     public static func parseEndpoints(_ text: String) throws -> [URL] {
         let words = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard !words.isEmpty else { return [URL(string: defaultEndpoint)!] }
@@ -102,8 +102,8 @@ public struct EtcdConfiguration: Sendable {
             guard let url = URL(string: word), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
                 url.host?.isEmpty == false
             else {
-                throw KeyringError.invalidRecord(
-                    field: endpointsVariable, reason: "\"\(word)\" is not an http:// or https:// URL with a host")
+                throw KeyringError.invalidConfiguration(
+                    setting: endpointsVariable, reason: "\"\(word)\" is not an http:// or https:// URL with a host")
             }
             return url
         }
@@ -111,33 +111,33 @@ public struct EtcdConfiguration: Sendable {
 
     private func validate() throws {
         guard !endpoints.isEmpty else {
-            throw KeyringError.invalidRecord(field: Self.endpointsVariable, reason: "must name at least one member")
+            throw KeyringError.invalidConfiguration(setting: Self.endpointsVariable, reason: "must name at least one member")
         }
         for url in endpoints {
             guard let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host?.isEmpty == false else {
-                throw KeyringError.invalidRecord(
-                    field: Self.endpointsVariable,
+                throw KeyringError.invalidConfiguration(
+                    setting: Self.endpointsVariable,
                     reason: "\"\(url.absoluteString)\" is not an http:// or https:// URL with a host")
             }
         }
         guard !prefix.isEmpty else {
-            throw KeyringError.invalidRecord(field: Self.prefixVariable, reason: "must not be empty")
+            throw KeyringError.invalidConfiguration(setting: Self.prefixVariable, reason: "must not be empty")
         }
         for (variable, file) in [
             (Self.caFileVariable, tls.caFile), (Self.certFileVariable, tls.certificateFile), (Self.keyFileVariable, tls.keyFile),
         ] {
             if let file, !FileManager.default.fileExists(atPath: file.path) {
-                throw KeyringError.invalidRecord(field: variable, reason: "there is no file at \(file.path)")
+                throw KeyringError.invalidConfiguration(setting: variable, reason: "there is no file at \(file.path)")
             }
         }
         if (tls.certificateFile == nil) != (tls.keyFile == nil) {
-            throw KeyringError.invalidRecord(
-                field: tls.certificateFile == nil ? Self.certFileVariable : Self.keyFileVariable,
+            throw KeyringError.invalidConfiguration(
+                setting: tls.certificateFile == nil ? Self.certFileVariable : Self.keyFileVariable,
                 reason: "a client certificate needs both \(Self.certFileVariable) and \(Self.keyFileVariable)")
         }
         if (user == nil) != (passwordFile == nil) {
-            throw KeyringError.invalidRecord(
-                field: user == nil ? Self.userVariable : Self.passwordFileVariable,
+            throw KeyringError.invalidConfiguration(
+                setting: user == nil ? Self.userVariable : Self.passwordFileVariable,
                 reason: "etcd authentication needs both \(Self.userVariable) and \(Self.passwordFileVariable)")
         }
     }

@@ -44,7 +44,7 @@ public final class EtcdStore: CredentialStore {
     ///   `.invalidRecord` for a bad setting.
     public init(configuration: EtcdConfiguration) throws {
         if let problem = configuration.keyDerivation.problem {
-            throw KeyringError.invalidRecord(field: "keyDerivation", reason: problem)
+            throw KeyringError.invalidConfiguration(setting: "keyDerivation", reason: problem)
         }
         let secret = try FileStoreSecret.resolve(explicit: configuration.secret, environment: configuration.environment)
         let material = try SecretMaterial(secret)
@@ -195,8 +195,8 @@ public final class EtcdStore: CredentialStore {
             return bytes.isEmpty ? nil : String(validating: bytes, as: UTF8.self)
         }
         guard let password = text else {
-            throw KeyringError.invalidRecord(
-                field: EtcdConfiguration.passwordFileVariable, reason: "the file \(passwordFile.path) is empty or not UTF-8 text")
+            throw KeyringError.invalidConfiguration(
+                setting: EtcdConfiguration.passwordFileVariable, reason: "the file \(passwordFile.path) is empty or not UTF-8 text")
         }
         return EtcdClient.Login(user: user, password: password)
     }

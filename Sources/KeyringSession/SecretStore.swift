@@ -22,7 +22,7 @@ public struct SecretStore: Sendable {
     public let account: String
 
     let prefix: String
-    private let logger = Logger(label: "swift-keyring.secret-store")
+    private let logger: Logger
 
     private static let accountRules = Validator<String>()
         .field("account", \.self, .required(message: .reason("must not be empty")))
@@ -30,10 +30,16 @@ public struct SecretStore: Sendable {
         .field("key", \.self, .required(message: .reason("must not be empty")))
 
     /// Opens `account`'s secrets in `keyring`.
+    /// - Parameters:
+    ///   - keyring: where the secrets are kept.
+    ///   - account: whose secrets these are; must not be empty.
+    ///   - logger: where the quick path (the subscripts) logs the errors it swallows, naming the
+    ///     account and key, never the value; `nil` means the keyring's `logger`.
     /// - Throws: `KeyringError.invalidRecord` naming `account` when it is empty.
-    public init(keyring: Keyring, account: String) throws {
+    public init(keyring: Keyring, account: String, logger: Logger? = nil) throws {
         try Self.check(account, with: Self.accountRules)
         self.keyring = keyring
+        self.logger = logger ?? keyring.logger
         self.account = account
         self.prefix = SecretKeys.accountPrefix(account)
     }

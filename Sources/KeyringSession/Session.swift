@@ -48,7 +48,7 @@ public final class Session<Property: SessionProperty>: Sendable {
     private let broadcaster = StatusBroadcaster()
     /// The status observers were last told, and the tickets that order the readings of it.
     private let published = Mutex(PublishedStatus())
-    let logger = Logger(label: "swift-keyring.session")
+    let logger: Logger
 
     /// What observers were last told, by which reading.
     private struct PublishedStatus {
@@ -69,7 +69,9 @@ public final class Session<Property: SessionProperty>: Sendable {
     ///     Like the keyring file's folder, it is made with mode 0700, and an existing one must be yours and 0700.
     ///   - environment: where `XDG_STATE_HOME` and `HOME` are read from.
     ///   - lockTimeout: how long a write waits for another writer of the state file.
-    /// - Throws: `KeyringError.invalidRecord` naming a required property that is persisted;
+    ///   - logger: where status changes, saves and logouts are logged, at debug level (names
+    ///     of properties, never values); `nil` means the keyring's `logger`.
+    /// - Throws: `KeyringError.invalidConfiguration` naming a required property that is persisted;
     ///   `KeyringError.damaged` naming the state file when it cannot be parsed;
     ///   `KeyringError.insecurePermissions` when the state folder or file is open to others, belongs
     ///   to another user, or is a symbolic link; a keyring error.
@@ -78,11 +80,12 @@ public final class Session<Property: SessionProperty>: Sendable {
         requiredProperties: [Property],
         stateDirectory: URL? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        lockTimeout: Duration = .seconds(5)
+        lockTimeout: Duration = .seconds(5),
+        logger: Logger? = nil
     ) throws {
         if let persisted = requiredProperties.first(where: \.isPersisted) {
-            throw KeyringError.invalidRecord(
-                field: persisted.rawValue,
+            throw KeyringError.invalidConfiguration(
+                setting: persisted.rawValue,
                 reason: "is required, so it cannot be persisted: logout would leave the user logged in"
             )
         }
@@ -90,6 +93,7 @@ public final class Session<Property: SessionProperty>: Sendable {
             ?? StateFile.defaultFolder(service: keyring.service, environment: environment)
         while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
         self.keyring = keyring
+        self.logger = logger ?? keyring.logger
         self.requiredProperties = requiredProperties
         self.stateFile = StateFile(folder: folder, lockTimeout: lockTimeout)
         self.stateFileURL = URL(filePath: stateFile.path)
@@ -133,7 +137,7 @@ public final class Session<Property: SessionProperty>: Sendable {
     /// last required property is saved; this call is the checked way for login
     /// code to say "done", failing loudly when a value was forgotten.
     /// - Throws: `KeyringError.invalidRecord` naming the first required property with no value
-    ///   (or `requiredProperties` when there are none); the status stays `.loggedOut` then.
+    ///   (`.invalidConfiguration` naming `requiredProperties` when there are none); the status stays `.loggedOut` then.
     public func markLoggedIn() throws {
         try checkRequiredPropertiesExist()
         let ticket = takeTicket()
@@ -143,7 +147,7 @@ public final class Session<Property: SessionProperty>: Sendable {
     /// Throws when there are no required properties, so no login can be confirmed.
     func checkRequiredPropertiesExist() throws {
         guard !requiredProperties.isEmpty else {
-            throw KeyringError.invalidRecord(field: "requiredProperties", reason: "is empty, so the session is never logged in")
+            throw KeyringError.invalidConfiguration(setting: "requiredProperties", reason: "is empty, so the session is never logged in")
         }
     }
 

@@ -16,7 +16,9 @@ enum ExitStatus {
         switch error {
         case .notFound: return notFound
         case .invalidRecord: return invalidInput
-        case .serviceUnavailable, .locked, .promptDismissed, .timedOut, .backend: return unavailable
+        // A setting from the environment is part of how the tool was called, like the option it stands for.
+        case .invalidConfiguration: return usage
+        case .serviceUnavailable, .locked, .promptDismissed, .promptTimedOut, .timedOut, .backend: return unavailable
         case .damaged: return damaged
         case .wrongPassphrase, .insecurePermissions, .passphraseRequired: return permission
         }
@@ -49,7 +51,7 @@ extension ParsableCommand {
         switch error {
         case .serviceUnavailable:
             return " Run `swift-keyring doctor` to see why, or use --backend file."
-        case .timedOut(let operation, _) where operation.hasPrefix(KeyringError.unlockPromptOperation):
+        case .promptTimedOut:
             return " Unlock the keyring, or wait longer with --prompt-timeout or SWIFT_KEYRING_PROMPT_TIMEOUT."
         case .wrongPassphrase:
             return " Check SWIFT_KEYRING_PASSPHRASE, SWIFT_KEYRING_PASSPHRASE_FILE or SWIFT_KEYRING_KEY_FILE."

@@ -1,20 +1,26 @@
 import Foundation
 import Keyring
 import KeyringEtcd
+import Logging
 
 /// Opens the keyring the options describe, asking for the file's passphrase on a
 /// terminal when none of the sources gives one.
 enum KeyringOpener {
+    /// The tool's log: the library logs nowhere unless given a logger, and the tool
+    /// wants its lines on standard error at `SWIFT_KEYRING_LOG_LEVEL` (see `SwiftKeyring.main`).
+    static let logger = Logger(label: "swift-keyring")
+
     static func open(_ options: StoreOptions) throws -> Keyring {
         if options.selectsEtcd {
-            return try Keyring(service: options.resolvedService, store: EtcdStore(configuration: options.etcdConfiguration()))
+            return try Keyring(
+                service: options.resolvedService, store: EtcdStore(configuration: options.etcdConfiguration()), logger: logger)
         }
         var configuration = try options.configuration()
         do {
-            return try Keyring(service: options.resolvedService, configuration: configuration)
+            return try Keyring(service: options.resolvedService, configuration: configuration, logger: logger)
         } catch KeyringError.passphraseRequired(let sources) where Terminal.isInteractive {
             configuration.fileSecret = try askPassphrase(for: configuration.fileURL, sources: sources)
-            return try Keyring(service: options.resolvedService, configuration: configuration)
+            return try Keyring(service: options.resolvedService, configuration: configuration, logger: logger)
         }
     }
 
@@ -31,7 +37,7 @@ enum KeyringOpener {
             passphrase = try Terminal.readNewSecret(what: "New passphrase")
         }
         guard !passphrase.isEmpty else {
-            throw KeyringError.invalidRecord(field: "passphrase", reason: "must not be empty")
+            throw CommandFailure(message: "Invalid passphrase: must not be empty.", status: ExitStatus.invalidInput)
         }
         return .passphrase(passphrase)
     }

@@ -16,7 +16,8 @@ struct SwiftKeyring: ParsableCommand {
             SWIFT_KEYRING_ETCD_ENDPOINTS; see the README's "Fleets"). SWIFT_KEYRING_LOG_LEVEL (debug, \
             info, warning…) sets how much the library logs to standard error; warnings only by default.
 
-            Exit status: 0 success, 1 no such record, 64 usage error, 65 invalid input, \
+            Exit status: 0 success, 1 no such record, 64 usage error (an option or a SWIFT_KEYRING_* \
+            setting), 65 invalid input, \
             69 store unavailable, locked or timed out, 74 damaged keyring file, \
             77 wrong or missing passphrase, or unsafe file permissions.
             """,

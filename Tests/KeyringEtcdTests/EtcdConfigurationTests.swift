@@ -14,8 +14,8 @@ struct EtcdConfigurationTests {
         #expect(parsed.endpoints.map(\.absoluteString) == ["http://10.0.0.1:2379", "https://e2:2379"])
         #expect(try EtcdConfiguration(environment: [:]).endpoints.map(\.absoluteString) == ["http://127.0.0.1:2379"])
         #expect(
-            throws: KeyringError.invalidRecord(
-                field: "SWIFT_KEYRING_ETCD_ENDPOINTS",
+            throws: KeyringError.invalidConfiguration(
+                setting: "SWIFT_KEYRING_ETCD_ENDPOINTS",
                 reason: "\"unix:///run/etcd.sock\" is not an http:// or https:// URL with a host")
         ) {
             _ = try EtcdConfiguration(environment: ["SWIFT_KEYRING_ETCD_ENDPOINTS": "http://a:1,unix:///run/etcd.sock"])
@@ -25,7 +25,7 @@ struct EtcdConfigurationTests {
     @Test("A missing TLS file, or a certificate without its key, names the variable")
     func tlsFiles() throws {
         for variable in ["SWIFT_KEYRING_ETCD_CA_FILE", "SWIFT_KEYRING_ETCD_CERT_FILE", "SWIFT_KEYRING_ETCD_KEY_FILE"] {
-            #expect(throws: KeyringError.invalidRecord(field: variable, reason: "there is no file at /nonexistent/x.pem")) {
+            #expect(throws: KeyringError.invalidConfiguration(setting: variable, reason: "there is no file at /nonexistent/x.pem")) {
                 _ = try EtcdConfiguration(environment: [variable: "/nonexistent/x.pem"])
             }
         }
@@ -33,7 +33,7 @@ struct EtcdConfigurationTests {
         #expect {
             _ = try EtcdConfiguration(environment: ["SWIFT_KEYRING_ETCD_CERT_FILE": certificate.path])
         } throws: { error in
-            guard case KeyringError.invalidRecord(let field, _) = error else { return false }
+            guard case KeyringError.invalidConfiguration(let field, _) = error else { return false }
             return field == "SWIFT_KEYRING_ETCD_KEY_FILE"
         }
     }
@@ -43,7 +43,7 @@ struct EtcdConfigurationTests {
         #expect {
             _ = try EtcdConfiguration(environment: ["SWIFT_KEYRING_ETCD_USER": "fleet"])
         } throws: { error in
-            guard case KeyringError.invalidRecord(let field, _) = error else { return false }
+            guard case KeyringError.invalidConfiguration(let field, _) = error else { return false }
             return field == "SWIFT_KEYRING_ETCD_PASSWORD_FILE"
         }
         #expect(try EtcdConfiguration(environment: ["SWIFT_KEYRING_ETCD_PREFIX": "team-a/"]).prefix == "team-a/")
@@ -59,7 +59,7 @@ struct EtcdSelectionTests {
             _ = try Keyring(
                 service: "com.example.app", configuration: KeyringConfiguration(environment: ["SWIFT_KEYRING_BACKEND": "etcd"]))
         } throws: { error in
-            guard case KeyringError.invalidRecord(let field, let reason) = error else { return false }
+            guard case KeyringError.invalidConfiguration(let field, let reason) = error else { return false }
             return field == "SWIFT_KEYRING_BACKEND" && reason.contains("KeyringEtcd")
         }
     }

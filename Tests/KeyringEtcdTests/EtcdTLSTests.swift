@@ -34,8 +34,8 @@ struct EtcdTLSTests {
         #expect {
             _ = try store(EtcdTLS(certificateFile: file("client.pem"), keyFile: file("client-key.pem")))
         } throws: { error in
-            guard case KeyringError.serviceUnavailable(let reason) = error else { return false }
-            return reason.contains("not trusted")
+            guard case KeyringError.serviceUnavailable(.noCluster(let detail)) = error else { return false }
+            return detail.contains("not trusted")
         }
         // Without a client certificate the members refuse the connection.
         #expect {

@@ -39,7 +39,7 @@ struct SessionStatusTests {
             try fixture.session.set("value", for: property)
         }
         #expect(try fixture.session.status == .loggedOut)
-        #expect(throws: KeyringError.invalidRecord(field: "requiredProperties", reason: "is empty, so the session is never logged in")) {
+        #expect(throws: KeyringError.invalidConfiguration(setting: "requiredProperties", reason: "is empty, so the session is never logged in")) {
             try fixture.session.markLoggedIn()
         }
     }
@@ -63,8 +63,8 @@ struct SessionStatusTests {
         let keyring = try store.makeKeyring()
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let expected = KeyringError.invalidRecord(
-            field: "email", reason: "is required, so it cannot be persisted: logout would leave the user logged in")
+        let expected = KeyringError.invalidConfiguration(
+            setting: "email", reason: "is required, so it cannot be persisted: logout would leave the user logged in")
         #expect(throws: expected) {
             try Session<TestProperty>(keyring: keyring, requiredProperties: [.token, .email], stateDirectory: folder.url)
         }

@@ -152,8 +152,8 @@ struct ValidationRuleTests {
         #expect {
             _ = try ValidationRule<SignUpForm, String>.matches("[unclosed")
         } throws: { error in
-            guard case .invalidRecord(let field, let reason)? = error as? KeyringError else { return false }
-            return field == "pattern" && reason.hasPrefix("is not a regular expression")
+            guard case .invalidConfiguration(let setting, _)? = error as? KeyringError else { return false }
+            return setting == "pattern"
         }
     }
 

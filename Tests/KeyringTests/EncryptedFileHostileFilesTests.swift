@@ -84,7 +84,7 @@ struct EncryptedFileHostileFilesTests {
     func ruinousCostForNewFile() throws {
         let url = try FileStoreFixture.newFileURL()
         let cost = Argon2idParameters(iterations: 11, memoryKiB: 64, parallelism: 1)
-        #expect(throws: KeyringError.invalidRecord(field: "keyDerivation", reason: "iterations must be between 1 and 10, not 11")) {
+        #expect(throws: KeyringError.invalidConfiguration(setting: "keyDerivation", reason: "iterations must be between 1 and 10, not 11")) {
             try EncryptedFileStore(url: url, secret: .passphrase("pw"), keyDerivation: cost)
         }
     }

@@ -81,7 +81,7 @@ struct EncryptedFilePermissionsTests {
     @Test("A missing file is an error when creating is not allowed, and nothing is made")
     func missingWithoutCreate() throws {
         let url = try FileStoreFixture.newFileURL()
-        #expect(throws: KeyringError.serviceUnavailable(reason: "there is no keyring file at \(url.path)")) {
+        #expect(throws: KeyringError.serviceUnavailable(reason: .noKeyringFile(path: url.path))) {
             try EncryptedFileStore(url: url, secret: .key(FileStoreFixture.randomKey()), createIfMissing: false)
         }
         #expect(!FileManager.default.fileExists(atPath: url.path))

@@ -117,14 +117,14 @@ struct EncryptedFileSecretTests {
     func unusableSecrets() throws {
         let folder = try TemporaryFolder.make()
         let url = folder.appendingPathComponent("keyring.skr")
-        #expect(throws: KeyringError.invalidRecord(field: "passphrase", reason: "must not be empty")) {
+        #expect(throws: KeyringError.invalidConfiguration(setting: "passphrase", reason: "must not be empty")) {
             try store(url, .passphrase(""))
         }
-        #expect(throws: KeyringError.invalidRecord(field: "key", reason: "the key must hold exactly 32 bytes, not 31")) {
+        #expect(throws: KeyringError.invalidConfiguration(setting: "key", reason: "the key must hold exactly 32 bytes, not 31")) {
             try store(url, .key(Data(repeating: 7, count: 31)))
         }
         let shortKey = try FileStoreFixture.keyFile(Data(repeating: 7, count: 33))
-        #expect(throws: KeyringError.invalidRecord(field: "key file", reason: "\(shortKey.path) must hold exactly 32 bytes, not 33")) {
+        #expect(throws: KeyringError.invalidConfiguration(setting: "key file", reason: "\(shortKey.path) must hold exactly 32 bytes, not 33")) {
             try store(url, .keyFile(shortKey))
         }
         let openKey = try FileStoreFixture.keyFile()
@@ -134,7 +134,7 @@ struct EncryptedFileSecretTests {
         }
         let empty = folder.appendingPathComponent("empty")
         try FileStoreFixture.writePrivate(Data("\n".utf8), to: empty)
-        #expect(throws: KeyringError.invalidRecord(field: "SWIFT_KEYRING_PASSPHRASE_FILE", reason: "the file \(empty.path) is empty")) {
+        #expect(throws: KeyringError.invalidConfiguration(setting: "SWIFT_KEYRING_PASSPHRASE_FILE", reason: "the file \(empty.path) is empty")) {
             try FileStoreSecret.resolve(environment: ["SWIFT_KEYRING_PASSPHRASE_FILE": empty.path])
         }
         #expect(!FileManager.default.fileExists(atPath: url.path))

@@ -20,17 +20,17 @@ struct PromptTimeoutConfigurationTests {
         #expect {
             _ = try Keyring(service: "test.prompt-timeout", configuration: configuration)
         } throws: { error in
-            guard case KeyringError.invalidRecord(let field, let reason) = error else { return false }
-            return field == "SWIFT_KEYRING_PROMPT_TIMEOUT" && reason.contains("seconds greater than zero")
+            guard case KeyringError.invalidConfiguration(let setting, _) = error else { return false }
+            return setting == "SWIFT_KEYRING_PROMPT_TIMEOUT"
         }
     }
 
     @Test("A prompt bound of zero: the store refuses it, naming promptTimeout")
     func zeroForStore() {
-        #expect(throws: KeyringError.invalidRecord(field: "promptTimeout", reason: "must be longer than zero")) {
+        #expect(throws: KeyringError.invalidConfiguration(setting: "promptTimeout", reason: "must be longer than zero")) {
             _ = try SecretServiceStore(promptTimeout: .zero, environment: [:])
         }
-        #expect(throws: KeyringError.invalidRecord(field: "promptTimeout", reason: "must be longer than zero")) {
+        #expect(throws: KeyringError.invalidConfiguration(setting: "promptTimeout", reason: "must be longer than zero")) {
             _ = try KeyringConfiguration(promptTimeout: .seconds(-1)).requestedPromptTimeout()
         }
     }

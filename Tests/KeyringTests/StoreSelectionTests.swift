@@ -74,8 +74,8 @@ struct StoreSelectionTests {
     @Test("An unknown SWIFT_KEYRING_BACKEND is refused, naming the variable")
     func unknownBackend() throws {
         let environment = ["SWIFT_KEYRING_BACKEND": "carrier-pigeon"]
-        #expect(throws: KeyringError.invalidRecord(
-            field: "SWIFT_KEYRING_BACKEND", reason: "must be one of auto, secret-service, file, memory, not \"carrier-pigeon\"")) {
+        #expect(throws: KeyringError.invalidConfiguration(
+            setting: "SWIFT_KEYRING_BACKEND", reason: "must be one of auto, secret-service, file, memory, not \"carrier-pigeon\"")) {
             try Keyring(service: "s", configuration: KeyringConfiguration(environment: environment))
         }
     }

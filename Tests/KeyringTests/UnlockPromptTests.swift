@@ -61,17 +61,16 @@ struct UnlockPromptTests {
         #expect(try keyring.list().map(\.username) == ["kept"])
     }
 
-    @Test("A prompt nobody answers, with a 3 s prompt bound: .timedOut naming the prompt, and the daemon answers the next call")
+    @Test("A prompt nobody answers, with a 3 s prompt bound: .promptTimedOut, and the daemon answers the next call")
     func neverAnswered() throws {
         let locked = try Locked(.absent, timeout: .seconds(5), promptTimeout: .seconds(3))
         defer { locked.sandbox.stop() }
         let keyring = locked.keyring
         let error = BoundedCall.keyringError(within: .seconds(60)) { try keyring.credentials(forKey: "work") }
-        guard case .timedOut(let operation, let seconds) = error else {
-            Issue.record("expected .timedOut, got \(String(describing: error))")
+        guard case .promptTimedOut(_, let seconds) = error else {
+            Issue.record("expected .promptTimedOut, got \(String(describing: error))")
             return
         }
-        #expect(operation.hasPrefix("the unlock prompt to read"))
         #expect(seconds == 3)
         // The store dismissed its prompt: the daemon is free for the next call, and still running.
         #expect(try keyring.list().map(\.username) == ["kept"])
@@ -84,7 +83,7 @@ struct UnlockPromptTests {
         let locked = try Locked(MockPrompter(delay: .seconds(6), answers: [.password]), promptTimeout: .seconds(2))
         defer { locked.sandbox.stop() }
         let impatient = locked.keyring
-        guard case .timedOut = BoundedCall.keyringError(within: .seconds(60), { try impatient.credentials(forKey: "work") }) else {
+        guard case .promptTimedOut = BoundedCall.keyringError(within: .seconds(60), { try impatient.credentials(forKey: "work") }) else {
             Issue.record("the first read should time out at its 2 s prompt bound")
             return
         }

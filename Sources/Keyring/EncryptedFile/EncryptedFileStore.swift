@@ -48,8 +48,9 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
     /// - Throws: `KeyringError.wrongPassphrase` when the secret does not open the file;
     ///   `.damaged` when the file was changed, cut or has an unknown version (it is left as it is);
     ///   `.insecurePermissions` when the file or folder is open to others or belongs to another user;
-    ///   `.serviceUnavailable` when it is missing and `createIfMissing` is `false`;
-    ///   `.invalidRecord` for an empty passphrase, a key that is not 32 bytes, or bad `keyDerivation`;
+    ///   `.serviceUnavailable(reason: .noKeyringFile)` when it is missing and `createIfMissing` is `false`
+    ///   (`.noFolder` when its folder is missing too);
+    ///   `.invalidConfiguration` for an empty passphrase, a key that is not 32 bytes, or bad `keyDerivation`;
     ///   `.timedOut` when creating the file waits too long for the lock.
     public init(
         url: URL,
@@ -59,7 +60,7 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
         keyDerivation: Argon2idParameters = .recommended
     ) throws {
         if let problem = keyDerivation.problem {
-            throw KeyringError.invalidRecord(field: "keyDerivation", reason: problem)
+            throw KeyringError.invalidConfiguration(setting: "keyDerivation", reason: problem)
         }
         let paths = StorePaths(url)
         let material = try SecretMaterial(secret)
@@ -70,7 +71,7 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
         } else if createIfMissing {
             initial = try Self.create(paths, material: material, parameters: keyDerivation, lockTimeout: lockTimeout)
         } else {
-            throw KeyringError.serviceUnavailable(reason: "there is no keyring file at \(paths.file)")
+            throw KeyringError.serviceUnavailable(reason: .noKeyringFile(path: paths.file))
         }
         self.url = URL(fileURLWithPath: paths.file)
         self.paths = paths

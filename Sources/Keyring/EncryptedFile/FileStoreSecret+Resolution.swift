@@ -40,7 +40,7 @@ extension FileStoreSecret {
     ///   - explicit: a secret the caller already has; it wins over the environment.
     ///   - environment: where the variables are read; the process's own unless a test gives another.
     /// - Throws: `KeyringError.passphraseRequired` naming every source when none gives a secret;
-    ///   `.invalidRecord` naming the variable when a passphrase file cannot be read or is empty;
+    ///   `.invalidConfiguration` naming the variable when a passphrase file cannot be read or is empty;
     ///   `.insecurePermissions` when the passphrase file is not a regular file, belongs to another
     ///   user, is writable by its group, or other users can read or write it.
     public static func resolve(
@@ -80,7 +80,7 @@ extension FileStoreSecret {
     ///
     /// ASCII text (normalised already) never leaves secure memory. Other text is
     /// normalised through a `String`, which leaves a copy in ordinary memory.
-    /// - Throws: `.invalidRecord` naming `field` when the file is empty or not UTF-8, or what `SecretFile.read` throws.
+    /// - Throws: `.invalidConfiguration` naming `field` when the file is empty or not UTF-8, or what `SecretFile.read` throws.
     static func passphrase(inFile path: String, field: String) throws -> SecureBytes {
         let content = try SecretFile.read(path, field: field)
         let length = content.withBytes { bytes in
@@ -90,12 +90,12 @@ extension FileStoreSecret {
             return length
         }
         guard length > 0 else {
-            throw KeyringError.invalidRecord(field: field, reason: "the file \(path) is empty")
+            throw KeyringError.invalidConfiguration(setting: field, reason: "the file \(path) is empty")
         }
         return try content.withBytes { bytes in
             let text = UnsafeRawBufferPointer(rebasing: bytes[..<length])
             guard isUTF8(text) else {
-                throw KeyringError.invalidRecord(field: field, reason: "the file \(path) is not UTF-8 text")
+                throw KeyringError.invalidConfiguration(setting: field, reason: "the file \(path) is not UTF-8 text")
             }
             if text.allSatisfy({ $0 < 0x80 }) {
                 return try SecureBytes(copying: text)

@@ -6,12 +6,12 @@ package enum SecretMaterial: Sendable {
     case key(SecureBytes)
 
     /// Checks `secret` and copies it into secure memory; reads a key file.
-    /// - Throws: `.invalidRecord` for an empty passphrase or a key that is not 32 bytes.
+    /// - Throws: `.invalidConfiguration` for an empty passphrase or a key that is not 32 bytes.
     package init(_ secret: FileStoreSecret) throws {
         switch secret {
         case .passphrase(let text):
             guard !text.isEmpty else {
-                throw KeyringError.invalidRecord(field: "passphrase", reason: "must not be empty")
+                throw KeyringError.invalidConfiguration(setting: "passphrase", reason: "must not be empty")
             }
             self = .passphrase(try SecureBytes(copying: text.precomposedStringWithCanonicalMapping.utf8))
         case .passphraseFile(let url):
@@ -34,8 +34,8 @@ package enum SecretMaterial: Sendable {
 
     private static func checkLength(_ count: Int, field: String, origin: String) throws {
         guard count == FileStoreSecret.keyLength else {
-            throw KeyringError.invalidRecord(
-                field: field,
+            throw KeyringError.invalidConfiguration(
+                setting: field,
                 reason: "\(origin) must hold exactly \(FileStoreSecret.keyLength) bytes, not \(count)"
             )
         }

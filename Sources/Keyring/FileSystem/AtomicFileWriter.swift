@@ -10,7 +10,7 @@ package enum AtomicFileWriter {
     package static func replace(_ paths: StorePaths, with bytes: [UInt8]) throws -> PinnedFile {
         // The folder may have been opened up since the store was opened; the temporary file goes there.
         guard let folder = try POSIX.statIfPresent(paths.folder) else {
-            throw KeyringError.serviceUnavailable(reason: "the folder \(paths.folder) has gone")
+            throw KeyringError.serviceUnavailable(reason: .noFolder(path: paths.folder))
         }
         try FilePermissions.require(paths.folder, FilePermissions.folderProblem(folder))
         // A temporary file left by a writer that died: only a lock holder writes one.

@@ -59,11 +59,11 @@ package enum FilePermissions {
 
     /// Makes sure a private folder exists and is private, creating it (and any
     /// missing parent) with mode 0700 when `create` allows.
-    /// - Throws: `.insecurePermissions`, `.serviceUnavailable` when it is missing and may not be made, or `.backend`.
+    /// - Throws: `.insecurePermissions`, `.serviceUnavailable(reason: .noFolder)` when it is missing and may not be made, or `.backend`.
     package static func prepareFolder(_ path: String, create: Bool) throws {
         if try POSIX.statIfPresent(path) == nil {
             guard create else {
-                throw KeyringError.serviceUnavailable(reason: "the keyring folder \(path) does not exist")
+                throw KeyringError.serviceUnavailable(reason: .noFolder(path: path))
             }
             try makeFolders(path)
         }

@@ -14,7 +14,7 @@ final class BusConnection: @unchecked Sendable {
     let pointer: OpaquePointer
 
     /// Connects and authenticates (the bus's `Hello`) before the deadline.
-    /// - Throws: `KeyringError.serviceUnavailable` ("no session bus: …") or `.timedOut`.
+    /// - Throws: `KeyringError.serviceUnavailable(reason: .noSessionBus)` or `.timedOut`.
     init(address: String, deadline: Deadline) throws {
         let flags = GDBusConnectionFlags(
             G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue
@@ -23,7 +23,7 @@ final class BusConnection: @unchecked Sendable {
             g_dbus_connection_new_for_address_sync(address, flags, nil, cancellable, error)
         }
         guard let connection else {
-            throw KeyringError.serviceUnavailable(reason: "no session bus: \(address) gave no connection")
+            throw KeyringError.serviceUnavailable(reason: .noSessionBus(detail: "\(address) gave no connection"))
         }
         pointer = connection
     }
@@ -84,8 +84,8 @@ final class BusConnection: @unchecked Sendable {
         let reply: OpaquePointer
         do {
             reply = try callBus("GetNameOwner", arguments: swift_keyring_string_argument(name), deadline: deadline)
-        } catch KeyringError.serviceUnavailable(let reason) where reason.hasPrefix("no Secret Service daemon") {
-            // The bus answers NameHasNoOwner, which GLibFailure reports this way.
+        } catch KeyringError.serviceUnavailable(reason: .noDaemon) {
+            // The bus answers NameHasNoOwner, which GLibFailure reports as no daemon.
             return nil
         }
         defer { g_variant_unref(reply) }

@@ -16,14 +16,16 @@ import Synchronization
 /// same attributes, and a removal of what is already gone removes nothing.
 final class ReopeningClient: Sendable {
     private let address: String
+    private let logger: Logger
     /// The client in use and how many times it was replaced, so that threads
     /// which saw the same client fail replace it once, not once each.
     private let current: Mutex<(client: SecretServiceClient, generation: Int)>
 
     /// Connects and opens a session before `deadline`.
     /// - Throws: as `SecretServiceClient.init`.
-    init(address: String, deadline: Deadline) throws {
+    init(address: String, deadline: Deadline, logger: Logger) throws {
         self.address = address
+        self.logger = logger
         current = Mutex((try SecretServiceClient(address: address, deadline: deadline), 0))
     }
 
@@ -36,7 +38,7 @@ final class ReopeningClient: Sendable {
         } catch let error as KeyringError where Self.mayMeanDaemonGone(error) && !deadline.hasPassed
             && client.daemonIsGone(deadline: deadline) {
             let fresh = try reopen(after: generation, deadline: deadline)
-            Self.logger.notice(
+            logger.notice(
                 "the Secret Service daemon went away; a new session was opened",
                 metadata: ["operation": "\(operation)", "cause": "\(error)"]
             )
@@ -67,6 +69,4 @@ final class ReopeningClient: Sendable {
         default: return false
         }
     }
-
-    private static let logger = Logger(label: "swift-keyring")
 }

@@ -16,16 +16,21 @@ enum SecretPrompt {
     /// Shows the prompt at `prompt` and waits for its `Completed` signal, at most
     /// `promptTimeout`; returns the paths it gave (those unlocked, or the item
     /// created), or `nil` when it was dismissed.
-    /// - Throws: `.timedOut` naming `promptOperation`, `CancellationError` for a
-    ///   cancelled task, `.serviceUnavailable` when the daemon leaves the bus meanwhile,
-    ///   or the `Prompt` call's own error.
+    /// - Parameters:
+    ///   - operation: what the prompt is for, such as "read default/work", for errors.
+    ///   - unlocking: whether it is an unlock prompt (else a confirmation, as KeePassXC asks before a write).
+    /// - Throws: `.promptTimedOut` for an unlock prompt nobody answered in time (`.timedOut`
+    ///   for another prompt), `CancellationError` for a cancelled task, `.serviceUnavailable`
+    ///   when the daemon leaves the bus meanwhile, or the `Prompt` call's own error.
     static func complete(
         _ prompt: String,
         on bus: BusConnection,
-        _ promptOperation: String,
+        _ operation: String,
+        unlocking: Bool,
         callTimeout: Duration,
         promptTimeout: Duration
     ) throws -> [String]? {
+        let what = unlocking ? "the unlock prompt" : "the prompt"
         // Subscribed before the prompt is shown, so a quick answer cannot be missed.
         let watch = swift_keyring_prompt_watch_new(bus.pointer, prompt)!
         defer { swift_keyring_prompt_watch_free(watch) }
@@ -34,7 +39,7 @@ enum SecretPrompt {
         let promptDeadline = Deadline(promptTimeout)
         do {
             let reply = try bus.call(
-                promptOperation,
+                "show \(what) to \(operation)",
                 destination: BusConnection.secretServiceName,
                 path: prompt,
                 interface: promptInterface,
@@ -44,8 +49,13 @@ enum SecretPrompt {
                 deadline: Deadline(callTimeout)
             )
             g_variant_unref(reply)
-            _ = try GLibCall.run(promptOperation, deadline: promptDeadline) { cancellable, error in
-                swift_keyring_prompt_watch_wait(watch, cancellable, error)
+            do {
+                _ = try GLibCall.run("wait for \(what) to \(operation)", deadline: promptDeadline) { cancellable, error in
+                    swift_keyring_prompt_watch_wait(watch, cancellable, error)
+                }
+            } catch KeyringError.timedOut(_, let seconds) where unlocking {
+                // The daemon answered; the person did not. A case of its own, so callers can tell the two apart.
+                throw KeyringError.promptTimedOut(operation: operation, seconds: seconds)
             }
         } catch {
             dismiss(prompt, on: bus, callTimeout: callTimeout)

@@ -26,7 +26,7 @@ final class SecretServiceClient: @unchecked Sendable {
             swift_keyring_service_new(connection, cancellable, error)
         }
         guard let service else {
-            throw KeyringError.serviceUnavailable(reason: "no Secret Service daemon: libsecret made no service proxy")
+            throw KeyringError.serviceUnavailable(reason: .noDaemon(detail: "libsecret made no service proxy"))
         }
         self.service = service
         do {
@@ -179,7 +179,7 @@ final class SecretServiceClient: @unchecked Sendable {
     /// Shows a prompt a write asked for, within the prompt bound; `nil` when it was dismissed.
     private func completePrompt(_ path: String, _ operation: String, deadline: Deadline, prompt: PromptBound) throws -> [String]? {
         try SecretPrompt.complete(
-            path, on: bus, "the prompt to \(operation)", callTimeout: deadline.timeout, promptTimeout: prompt.timeout
+            path, on: bus, operation, unlocking: false, callTimeout: deadline.timeout, promptTimeout: prompt.timeout
         )
     }
 

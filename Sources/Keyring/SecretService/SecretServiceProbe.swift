@@ -67,15 +67,12 @@ extension SecretServiceStore {
         }
     }
 
-    /// The reason inside a `KeyringError`, without the "no session bus:" lead the probe's case already says.
+    /// The detail inside a `KeyringError`, without the kind the probe's case already says.
     private static func reason(_ error: any Error) -> String {
         guard let error = error as? KeyringError else { return "\(error)" }
         switch error {
         case .serviceUnavailable(let reason):
-            for lead in ["no session bus: ", "no Secret Service daemon: "] where reason.hasPrefix(lead) {
-                return String(reason.dropFirst(lead.count))
-            }
-            return reason
+            return reason.detail
         case .timedOut(let operation, let seconds):
             return "did not answer \(operation) within \(seconds) s"
         default:

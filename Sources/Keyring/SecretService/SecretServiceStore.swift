@@ -1,5 +1,6 @@
 internal import CLibSecretShims
 import Foundation
+import Logging
 import Synchronization
 
 /// A store in the desktop's Secret Service (gnome-keyring, KeePassXC, …), through libsecret.
@@ -15,7 +16,7 @@ import Synchronization
 /// prompt, and the call then waits for the person for up to `promptTimeout`
 /// (not `timeout`). A dismissed prompt is `KeyringError.promptDismissed`; a
 /// prompt nobody answers in time is dismissed by the store and reported as
-/// `.timedOut` naming the unlock prompt. Reading, storing and removing may
+/// `.promptTimedOut`. Reading, storing and removing may
 /// prompt; listing never does, since attributes are readable while locked. When the daemon restarts (after a
 /// crash, or a new login), the next call opens a new session and carries on.
 ///
@@ -44,19 +45,22 @@ public final class SecretServiceStore: CredentialStore {
     ///   - timeout: the bound on every D-Bus call of an operation, connecting included.
     ///   - promptTimeout: how long an unlock prompt may wait for the person, 120 seconds unless given.
     ///   - environment: where `DBUS_SESSION_BUS_ADDRESS` (or `XDG_RUNTIME_DIR`) is read from.
+    ///   - logger: where the store says, at notice level, that the daemon restarted and a new
+    ///     session was opened; `nil` means nowhere.
     /// - Throws: `KeyringError.serviceUnavailable` when there is no session bus or no
     ///   Secret Service daemon (the reason says which), `.timedOut` when they do not answer in time,
-    ///   `.invalidRecord` naming `timeout` or `promptTimeout` when one is not longer than zero.
+    ///   `.invalidConfiguration` naming `timeout` or `promptTimeout` when one is not longer than zero.
     public init(
         timeout: Duration = .seconds(5),
         promptTimeout: Duration = SecretServiceStore.defaultPromptTimeout,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        logger: Logger? = nil
     ) throws {
-        for (field, value) in [("timeout", timeout), ("promptTimeout", promptTimeout)] where value <= .zero {
-            throw KeyringError.invalidRecord(field: field, reason: "must be longer than zero")
+        for (setting, value) in [("timeout", timeout), ("promptTimeout", promptTimeout)] where value <= .zero {
+            throw KeyringError.invalidConfiguration(setting: setting, reason: "must be longer than zero")
         }
         let address = try SessionBusAddress.resolve(environment)
-        client = try ReopeningClient(address: address, deadline: Deadline(timeout))
+        client = try ReopeningClient(address: address, deadline: Deadline(timeout), logger: logger ?? .keyringSilent)
         self.timeout = timeout
         prompt = PromptBound(timeout: promptTimeout, display: Self.canShowPrompt(environment: environment))
     }

@@ -4,12 +4,12 @@ import Foundation
 /// so a test can aim a store at another bus (or none) in-process.
 enum SessionBusAddress {
     /// `DBUS_SESSION_BUS_ADDRESS`, else the `$XDG_RUNTIME_DIR/bus` socket that systemd sets up.
-    /// - Throws: `KeyringError.serviceUnavailable` saying why there is no bus to talk to.
+    /// - Throws: `KeyringError.serviceUnavailable(reason: .noSessionBus)` saying why there is no bus to talk to.
     static func resolve(_ environment: [String: String]) throws -> String {
         if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty {
             // autolaunch: would start a new bus (and dbus-launch) behind the caller's back.
             guard !address.hasPrefix("autolaunch:") else {
-                throw KeyringError.serviceUnavailable(reason: "no session bus: autolaunch addresses are not followed")
+                throw KeyringError.serviceUnavailable(reason: .noSessionBus(detail: "autolaunch addresses are not followed"))
             }
             return address
         }
@@ -20,7 +20,7 @@ enum SessionBusAddress {
             }
         }
         throw KeyringError.serviceUnavailable(
-            reason: "no session bus: DBUS_SESSION_BUS_ADDRESS is not set and $XDG_RUNTIME_DIR/bus does not exist"
+            reason: .noSessionBus(detail: "DBUS_SESSION_BUS_ADDRESS is not set and $XDG_RUNTIME_DIR/bus does not exist")
         )
     }
 

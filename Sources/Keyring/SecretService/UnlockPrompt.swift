@@ -19,7 +19,7 @@ enum UnlockPrompt {
     ///   - display: whether the caller has a display, so a prompt can have been shown
     ///     (see `SecretServiceStore.canShowPrompt`).
     /// - Throws: `KeyringError.promptDismissed`, `.locked` for a prompt that ended at once
-    ///   with no display to show it on, `.timedOut` naming the unlock prompt,
+    ///   with no display to show it on, `.promptTimedOut` when nobody answered it in time,
     ///   `CancellationError` for a cancelled task, or the calls' own errors.
     static func unlock(
         _ paths: [String],
@@ -47,8 +47,7 @@ enum UnlockPrompt {
         } ?? "/"
         guard prompt != "/" else { return unlocked }
         let answered = try SecretPrompt.complete(
-            prompt, on: bus, "\(KeyringError.unlockPromptOperation) to \(operation)",
-            callTimeout: deadline.timeout, promptTimeout: promptTimeout
+            prompt, on: bus, operation, unlocking: true, callTimeout: deadline.timeout, promptTimeout: promptTimeout
         )
         guard let answered else {
             // gnome-keyring with no display ends its prompt at once as dismissed: nobody

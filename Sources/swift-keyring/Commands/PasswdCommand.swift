@@ -50,7 +50,7 @@ struct PasswdCommand: ParsableCommand {
             )
         }
         guard !passphrase.isEmpty else {
-            throw KeyringError.invalidRecord(field: "new passphrase", reason: "must not be empty")
+            throw CommandFailure(message: "Invalid new passphrase: must not be empty.", status: ExitStatus.invalidInput)
         }
         return passphrase
     }

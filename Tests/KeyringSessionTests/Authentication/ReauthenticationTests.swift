@@ -120,8 +120,8 @@ struct ReauthenticationTests {
         do {
             _ = try AuthenticatedClient(session: fixture.session, tokenProperty: .draft) { _ in AccessToken("unused") }
             Issue.record("a plain token property was accepted")
-        } catch let KeyringError.invalidRecord(field, _) {
-            #expect(field == "draft")
+        } catch let KeyringError.invalidConfiguration(setting, _) {
+            #expect(setting == "draft")
         }
     }
 }

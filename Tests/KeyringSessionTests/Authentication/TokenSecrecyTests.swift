@@ -43,7 +43,7 @@ struct TokenSecrecyTests {
         fixture.server.expireTokens()
         _ = try? await client.send(fixture.request("/data"))
 
-        let log = fixture.logLines.all.joined(separator: "\n")
+        let log = fixture.log.text
         #expect(log.contains("method=POST"))
         #expect(log.contains("method=GET"))
         #expect(log.contains("path=/data"))

@@ -9,7 +9,7 @@ package enum SecretFile {
 
     /// The file's bytes, in secure memory; no copy is left in ordinary memory.
     /// - Parameter field: the setting that named the file, for the error.
-    /// - Throws: `.invalidRecord` naming `field` when the file is missing, unreadable, too large
+    /// - Throws: `.invalidConfiguration` naming `field` when the file is missing, unreadable, too large
     ///   or changing while read; `.insecurePermissions` when it is not a regular file (a FIFO
     ///   is refused, not waited on), belongs to another user, is writable by its group, or
     ///   other users can read or write it.
@@ -17,23 +17,23 @@ package enum SecretFile {
         let opened: (descriptor: Int32, info: stat)
         do {
             guard let found = try POSIX.openRegularFileIfPresent(path) else {
-                throw KeyringError.invalidRecord(field: field, reason: "there is no file at \(path)")
+                throw KeyringError.invalidConfiguration(setting: field, reason: "there is no file at \(path)")
             }
             opened = found
         } catch KeyringError.backend(_, let code, _) {
-            throw KeyringError.invalidRecord(field: field, reason: "cannot open \(path): \(String(cString: strerror(Int32(code))))")
+            throw KeyringError.invalidConfiguration(setting: field, reason: "cannot open \(path): \(String(cString: strerror(Int32(code))))")
         }
         defer { close(opened.descriptor) }
         try FilePermissions.require(path, FilePermissions.secretSourceProblem(opened.info))
         let size = Int(opened.info.st_size)
         guard size <= maximumBytes else {
-            throw KeyringError.invalidRecord(field: field, reason: "the file \(path) is larger than \(maximumBytes) bytes")
+            throw KeyringError.invalidConfiguration(setting: field, reason: "the file \(path) is larger than \(maximumBytes) bytes")
         }
         // One byte more than the size, so a file that grew since `fstat` is noticed rather than cut.
         return try SecureBytes(capacity: size + 1) { buffer in
             let count = try POSIX.read(opened.descriptor, into: buffer, path: path)
             guard count <= size else {
-                throw KeyringError.invalidRecord(field: field, reason: "the file \(path) changed while it was read")
+                throw KeyringError.invalidConfiguration(setting: field, reason: "the file \(path) changed while it was read")
             }
             return count
         }

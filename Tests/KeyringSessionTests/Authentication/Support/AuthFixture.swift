@@ -14,7 +14,7 @@ struct AuthFixture {
     let server: TestHTTPServer
     let base: SessionFixture
     /// What the clients made by `makeClient` logged.
-    let logLines = Collected<String>()
+    let log = CapturedLog()
 
     var session: Session<TestProperty> { base.session }
     var keyring: Keyring { base.keyring }
@@ -29,7 +29,7 @@ struct AuthFixture {
         base.tearDown()
     }
 
-    /// A client over the session, logging into `logLines`.
+    /// A client over the session, logging into `log`.
     func makeClient(
         transport: any HTTPTransport = URLSessionTransport(timeout: .seconds(10)),
         retryPolicy: RetryPolicy = RetryPolicy(initialDelay: .milliseconds(50)),
@@ -46,7 +46,7 @@ struct AuthFixture {
             retryPolicy: retryPolicy,
             timeout: timeout,
             isLoginRefusal: isLoginRefusal,
-            logger: CapturingLogHandler.logger(into: logLines),
+            logger: log.logger,
             login: login ?? Self.serverLogin
         )
     }
