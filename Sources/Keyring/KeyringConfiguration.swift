@@ -60,8 +60,8 @@ public struct KeyringConfiguration: Sendable {
         guard let backend = KeyringBackend(rawValue: word) else {
             if word == "etcd" {
                 // The fleet store lives in the KeyringEtcd product, which this module must not load.
-                throw KeyringError.invalidRecord(
-                    field: "SWIFT_KEYRING_BACKEND",
+                throw KeyringError.invalidConfiguration(
+                    setting: "SWIFT_KEYRING_BACKEND",
                     reason: "etcd is opened with KeyringEtcd's EtcdStore and Keyring(service:store:), not by Keyring itself")
             }
             let words = KeyringBackend.allCases.map(\.rawValue).joined(separator: ", ")
