@@ -1,19 +1,19 @@
-/// The storage behind a `Keyring`: the Secret Service, the encrypted file, or memory.
+/// The storage behind a ``Keyring``: the Secret Service, the encrypted file, or memory.
 ///
-/// A store keeps `StoredRecord`s by `RecordID`. It does not validate records:
-/// `Keyring` does that before a record reaches it. Every implementation must be
+/// A store keeps ``StoredRecord``s by ``RecordID``. It does not validate records:
+/// ``Keyring`` does that before a record reaches it. Every implementation must be
 /// safe to call from many threads at once, and every call that can wait (on
-/// D-Bus, a prompt or a file lock) must give up with `KeyringError.timedOut`
+/// D-Bus, a prompt or a file lock) must give up with ``KeyringError/timedOut(operation:seconds:)``
 /// rather than hang.
 ///
-/// Implement this protocol to plug another storage into `Keyring`; `MemoryStore`
+/// Implement this protocol to plug another storage into ``Keyring``; ``MemoryStore``
 /// is the smallest example.
 public protocol CredentialStore: Sendable {
     /// A short name for logs and `swift-keyring doctor`, such as `secret-service`.
     var name: String { get }
 
     /// Returns the record stored under `id`, or `nil` when there is none.
-    /// - Throws: `KeyringError`, for example `.locked` when the record exists but cannot be read.
+    /// - Throws: ``KeyringError``, for example `.locked` when the record exists but cannot be read.
     func record(for id: RecordID) throws -> StoredRecord?
 
     /// Returns only the secret stored under `id`, or `nil` when there is none.
@@ -25,7 +25,7 @@ public protocol CredentialStore: Sendable {
     func secret(for id: RecordID) throws -> [UInt8]?
 
     /// Stores `record`, replacing any record with the same `id`: afterwards exactly one exists.
-    /// - Throws: `KeyringError`; on failure the previous record is left as it was.
+    /// - Throws: ``KeyringError``; on failure the previous record is left as it was.
     func save(_ record: StoredRecord) throws
 
     /// Removes the record stored under `id`.

@@ -28,7 +28,7 @@ public struct Credentials: Sendable, Hashable {
     public var backgroundAccess: Bool
 
     /// Creates credentials and validates them.
-    /// - Throws: `KeyringError.invalidRecord` naming the field and the reason.
+    /// - Throws: ``KeyringError/invalidRecord(field:reason:)`` naming the field and the reason.
     public init(
         username: String,
         password: String,
@@ -52,13 +52,13 @@ public struct Credentials: Sendable, Hashable {
         self.backgroundAccess = backgroundAccess
     }
 
-    /// Checks every field, as `Keyring` does before storing.
+    /// Checks every field, as ``Keyring`` does before storing.
     ///
-    /// The checks are `Validator` rules: a non-empty username without NUL or
+    /// The checks are ``Validator`` rules: a non-empty username without NUL or
     /// other control characters, a password of at most 1 MiB, and an
     /// `http`/`https` URL with a host and neither a password nor a fragment in
     /// it, each name at most 4096 UTF-8 bytes.
-    /// - Throws: `KeyringError.invalidRecord` for the first rule that fails.
+    /// - Throws: ``KeyringError/invalidRecord(field:reason:)`` for the first rule that fails.
     public func validate() throws {
         try RecordValidation.checkCredentials(self)
     }

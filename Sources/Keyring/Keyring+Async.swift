@@ -25,14 +25,14 @@ extension Keyring {
     // MARK: Keyed credentials
 
     /// Stores `credentials` under `key`, replacing what was there; the async face of `set(_:forKey:)`.
-    /// - Throws: `KeyringError.invalidRecord` naming the bad field (nothing is stored then), a store
+    /// - Throws: ``KeyringError/invalidRecord(field:reason:)`` naming the bad field (nothing is stored then), a store
     ///   error, or `CancellationError` (the old record or the new one is kept then).
     public func set(_ credentials: Credentials, forKey key: String) async throws {
         try await executor.run { try self.set(credentials, forKey: key) }
     }
 
     /// The credentials stored under `key`, or `nil`; the async face of `credentials(forKey:)`.
-    /// - Throws: `KeyringError.locked` when they exist but cannot be read now, another store error,
+    /// - Throws: ``KeyringError/locked`` when they exist but cannot be read now, another store error,
     ///   or `CancellationError`.
     public func credentials(forKey key: String) async throws -> Credentials? {
         if case .answered(let record) = try immediateRecord(key, .credentials) {

@@ -17,7 +17,7 @@ extension Keyring {
     ///   - source: the keyring to copy from; it may use another store, or the same one with another service.
     ///   - removingFromSource: whether to remove the source's records once all are copied.
     /// - Returns: how many records were copied.
-    /// - Throws: `KeyringError` from either store; records copied before the failure stay copied.
+    /// - Throws: ``KeyringError`` from either store; records copied before the failure stay copied.
     @discardableResult
     public func migrate(from source: Keyring, removingFromSource: Bool = false) throws -> Int {
         let summaries = try source.store.summaries(service: source.service, kind: nil)

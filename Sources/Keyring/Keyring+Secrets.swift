@@ -5,7 +5,7 @@ import Foundation
 /// session layer build on these calls.
 extension Keyring {
     /// Stores `secret` under `key`, replacing what was there. Any bytes round-trip.
-    /// - Throws: `KeyringError.invalidRecord` for an empty key, one with a control character, or a secret over 16 MiB.
+    /// - Throws: ``KeyringError/invalidRecord(field:reason:)`` for an empty key, one with a control character, or a secret over 16 MiB.
     public func setSecret(_ secret: Data, forKey key: String) throws {
         let id = try recordID(key, .secret, forWriting: true)
         try RecordValidation.checkSecret(secret)

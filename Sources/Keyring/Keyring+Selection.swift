@@ -4,13 +4,13 @@ extension Keyring {
     /// With `.auto` this asks the session bus (within a second) whether a Secret
     /// Service is there: if so, the Secret Service; otherwise the encrypted file.
     /// A locked Secret Service is still chosen: locking is reported as
-    /// `KeyringError.locked` by the calls, never a reason to fall back.
+    /// ``KeyringError/locked`` by the calls, never a reason to fall back.
     ///
     /// ```swift
     /// let selection = try Keyring.selection(for: KeyringConfiguration())
     /// print(selection.backend, selection.reason)
     /// ```
-    /// - Throws: `KeyringError.invalidConfiguration` when `SWIFT_KEYRING_BACKEND` holds an unknown word.
+    /// - Throws: ``KeyringError/invalidConfiguration(setting:reason:)`` when `SWIFT_KEYRING_BACKEND` holds an unknown word.
     public static func selection(for configuration: KeyringConfiguration = KeyringConfiguration()) throws -> StoreSelection {
         try StoreSelector.decide(configuration)
     }

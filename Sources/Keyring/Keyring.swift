@@ -3,8 +3,8 @@ import Logging
 
 /// An app's credentials, kept safe in the Secret Service or an encrypted file.
 ///
-/// A `Keyring` is a namespace (`service`, such as `com.example.mail`) over a
-/// `CredentialStore`. It validates every record before it reaches the store,
+/// A ``Keyring`` is a namespace (`service`, such as `com.example.mail`) over a
+/// ``CredentialStore``. It validates every record before it reaches the store,
 /// keeps one default record for the single-account case and any number of
 /// keyed ones, and `removeAll()` removes exactly this service's records.
 ///
@@ -18,7 +18,7 @@ import Logging
 /// try keyring.removeAll()                          // at logout
 /// ```
 ///
-/// `Keyring` is a value that is safe to share between threads and tasks.
+/// ``Keyring`` is a value that is safe to share between threads and tasks.
 /// Every call has an async overload of the same name for async code
 /// (`try await keyring.credentials(forKey:)`), which runs the store's blocking
 /// work on the library's own threads and stops when its task is cancelled.
@@ -51,7 +51,7 @@ public struct Keyring: Sendable {
     ///   - configuration: which store, and its settings.
     ///   - logger: where the keyring and the store it opens log; `nil` means nowhere, so pass
     ///     the program's own to see the store selection and what was stored and removed.
-    /// - Throws: `KeyringError.invalidRecord` for an empty service, `.invalidConfiguration` for an
+    /// - Throws: ``KeyringError/invalidRecord(field:reason:)`` for an empty service, `.invalidConfiguration` for an
     ///   unusable setting, or whatever opening the store throws.
     public init(
         service: String,
@@ -63,12 +63,12 @@ public struct Keyring: Sendable {
         self.init(service: service, store: store, selection: selection, logger: logger)
     }
 
-    /// Opens the keyring of `service` on a store the caller made, such as a `MemoryStore` in tests.
+    /// Opens the keyring of `service` on a store the caller made, such as a ``MemoryStore`` in tests.
     /// - Parameters:
     ///   - service: the app's namespace, such as `com.example.mail`.
     ///   - store: where the records live.
     ///   - logger: where the keyring logs; `nil` means nowhere.
-    /// - Throws: `KeyringError.invalidRecord` for an empty service.
+    /// - Throws: ``KeyringError/invalidRecord(field:reason:)`` for an empty service.
     public init(service: String, store: any CredentialStore, logger: Logger? = nil) throws {
         try RecordValidation.checkService(service)
         self.init(
@@ -108,7 +108,7 @@ public struct Keyring: Sendable {
     ///
     /// A key or username with a control character (a tab, a newline, an escape …) is refused,
     /// since both are printed one record a line; such records written by others can still be read.
-    /// - Throws: `KeyringError.invalidRecord` naming the bad field (nothing is stored then), or a store error.
+    /// - Throws: ``KeyringError/invalidRecord(field:reason:)`` naming the bad field (nothing is stored then), or a store error.
     public func set(_ credentials: Credentials, forKey key: String) throws {
         let id = try recordID(key, .credentials, forWriting: true)
         try credentials.validate()
@@ -119,7 +119,7 @@ public struct Keyring: Sendable {
     }
 
     /// The credentials stored under `key`, or `nil` when there are none.
-    /// - Throws: `KeyringError.locked` when they exist but cannot be read now, or another store error.
+    /// - Throws: ``KeyringError/locked`` when they exist but cannot be read now, or another store error.
     public func credentials(forKey key: String) throws -> Credentials? {
         guard var record = try store.record(for: try recordID(key, .credentials)) else { return nil }
         defer { record.secret.wipe() }  // the password lives on in the returned String only
@@ -130,7 +130,7 @@ public struct Keyring: Sendable {
     ///
     /// The quick path for callers that need nothing else: on the Secret Service it
     /// makes one D-Bus call fewer than `credentials(forKey:)`.
-    /// - Throws: `KeyringError.locked` when the record exists but cannot be read now, or another store error.
+    /// - Throws: ``KeyringError/locked`` when the record exists but cannot be read now, or another store error.
     public func password(forKey key: String) throws -> String? {
         let id = try recordID(key, .credentials)
         guard var secret = try store.secret(for: id) else { return nil }

@@ -1,4 +1,4 @@
-/// Which store a `Keyring` uses.
+/// Which store a ``Keyring`` uses.
 ///
 /// The raw values are the words of `SWIFT_KEYRING_BACKEND` and the CLI's `--backend`.
 public enum KeyringBackend: String, Sendable, Hashable, CaseIterable, Codable {
@@ -12,7 +12,7 @@ public enum KeyringBackend: String, Sendable, Hashable, CaseIterable, Codable {
     case memory
 }
 
-/// The store a `Keyring` chose, and why: logged at start and shown by `swift-keyring doctor`.
+/// The store a ``Keyring`` chose, and why: logged at start and shown by `swift-keyring doctor`.
 public struct StoreSelection: Sendable, Hashable {
     /// The store in use (never `.auto`).
     public var backend: KeyringBackend

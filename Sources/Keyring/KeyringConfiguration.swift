@@ -7,7 +7,7 @@ import Foundation
 public struct KeyringConfiguration: Sendable {
     /// The store to use; `nil` means `SWIFT_KEYRING_BACKEND`, or `.auto` when that is unset.
     public var backend: KeyringBackend?
-    /// How long any call that talks to D-Bus may wait before `KeyringError.timedOut`.
+    /// How long any call that talks to D-Bus may wait before ``KeyringError/timedOut(operation:seconds:)``.
     public var timeout: Duration
     /// How long an unlock prompt of a locked Secret Service may wait for the person;
     /// `nil` means `SWIFT_KEYRING_PROMPT_TIMEOUT` (seconds), else 120 seconds.
@@ -21,7 +21,7 @@ public struct KeyringConfiguration: Sendable {
     /// `FileStoreSecret.resolve(explicit:environment:)` reads, in its order.
     public var fileSecret: FileStoreSecret?
     /// How long a write to the encrypted file may wait for another process's lock
-    /// before `KeyringError.timedOut`.
+    /// before ``KeyringError/timedOut(operation:seconds:)``.
     public var fileLockTimeout: Duration
 
     /// Creates a configuration.
@@ -53,7 +53,7 @@ public struct KeyringConfiguration: Sendable {
     }
 
     /// The backend asked for: the explicit one, else `SWIFT_KEYRING_BACKEND`, else `.auto`.
-    /// - Throws: `KeyringError.invalidConfiguration` naming `SWIFT_KEYRING_BACKEND` when it holds an unknown word.
+    /// - Throws: ``KeyringError/invalidConfiguration(setting:reason:)`` naming `SWIFT_KEYRING_BACKEND` when it holds an unknown word.
     public func requestedBackend() throws -> KeyringBackend {
         if let backend { return backend }
         guard let word = environment["SWIFT_KEYRING_BACKEND"], !word.isEmpty else { return .auto }
@@ -72,7 +72,7 @@ public struct KeyringConfiguration: Sendable {
 
     /// The unlock prompt bound asked for: the explicit one, else `SWIFT_KEYRING_PROMPT_TIMEOUT`
     /// (a number of seconds, such as `120` or `2.5`), else `SecretServiceStore.defaultPromptTimeout`.
-    /// - Throws: `KeyringError.invalidConfiguration` naming `promptTimeout` or `SWIFT_KEYRING_PROMPT_TIMEOUT`
+    /// - Throws: ``KeyringError/invalidConfiguration(setting:reason:)`` naming `promptTimeout` or `SWIFT_KEYRING_PROMPT_TIMEOUT`
     ///   when it is not a number of seconds greater than zero.
     public func requestedPromptTimeout() throws -> Duration {
         if let promptTimeout {

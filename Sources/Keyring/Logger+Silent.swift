@@ -6,7 +6,7 @@ extension Logger {
     ///
     /// swift-log's advice for libraries is to take the caller's `Logger` rather than
     /// make one with `Logger(label:)`, which would log through whatever the program
-    /// bootstrapped; pass yours to `Keyring`, `SecretServiceStore`, `Session` or
+    /// bootstrapped; pass yours to ``Keyring``, ``SecretServiceStore``, `Session` or
     /// `SecretStore` to see their lines.
     static let keyringSilent = Logger(label: "swift-keyring") { _ in SwiftLogNoOpLogHandler() }
 }

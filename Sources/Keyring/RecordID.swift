@@ -2,7 +2,7 @@
 ///
 /// Stored as the `kind` attribute, so the two never collide under one key.
 public enum RecordKind: String, Sendable, Hashable, Codable, CaseIterable {
-    /// A `Credentials` record: username, password, URL and flags.
+    /// A ``Credentials`` record: username, password, URL and flags.
     case credentials
     /// A generic secret value, as kept by `SecretStore` and the session layer.
     case secret
@@ -10,7 +10,7 @@ public enum RecordKind: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// The identity of one stored record: the app's service, the key, and the kind.
 ///
-/// A store holds at most one record per `RecordID`; saving again replaces it.
+/// A store holds at most one record per ``RecordID``; saving again replaces it.
 public struct RecordID: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The app's namespace, for example `com.example.mail`.
     public var service: String
@@ -19,7 +19,7 @@ public struct RecordID: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Whether this is a credentials record or a generic secret.
     public var kind: RecordKind
 
-    /// Creates an identity. Validation happens in `Keyring`, which names the bad field.
+    /// Creates an identity. Validation happens in ``Keyring``, which names the bad field.
     public init(service: String, key: String, kind: RecordKind) {
         self.service = service
         self.key = key

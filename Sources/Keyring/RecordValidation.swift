@@ -1,6 +1,6 @@
 import Foundation
 
-/// The checks `Keyring` applies before anything reaches a store, written with
+/// The checks ``Keyring`` applies before anything reaches a store, written with
 /// the validation rules so apps see the same sentences.
 ///
 /// Stores keep names as C strings (Secret Service attributes) and the file
@@ -71,7 +71,7 @@ enum RecordValidation {
     private static let secretSize = Validator<Int>()
         .field("secret", \.self, .custom("is longer than 16 MiB") { $0 <= maximumSecretBytes })
 
-    /// Throws the first failure of `value` as `KeyringError.invalidRecord`.
+    /// Throws the first failure of `value` as ``KeyringError/invalidRecord(field:reason:)``.
     static func check<Root>(_ value: Root, with validator: Validator<Root>) throws {
         if let failure = validator.validate(value).first {
             throw KeyringError(failure)

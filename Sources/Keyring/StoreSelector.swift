@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 
-/// Turns a `KeyringConfiguration` into a store, and says why.
+/// Turns a ``KeyringConfiguration`` into a store, and says why.
 ///
 /// Deciding and opening are separate so `swift-keyring doctor` can show the
 /// decision without needing the file's passphrase.

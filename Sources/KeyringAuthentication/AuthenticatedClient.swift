@@ -61,7 +61,7 @@ public actor AuthenticatedClient<Property: SessionProperty> {
     /// - Parameters:
     ///   - session: the session; its keyring's default credentials are used to log in again.
     ///   - tokenProperty: the property that holds the token; it must be secure, so the token stays in the keyring.
-    ///   - transport: how requests are sent; `URLSessionTransport` by default.
+    ///   - transport: how requests are sent; ``URLSessionTransport`` by default.
     ///   - tokenAttachment: how the token goes into a request; `Authorization: Bearer <token>` by default.
     ///   - retryPolicy: how requests (and logins) that got no answer are retried; two retries by default.
     ///   - timeout: the longest one attempt of a request or a login may take, whatever the transport does.
@@ -113,7 +113,7 @@ public actor AuthenticatedClient<Property: SessionProperty> {
     ///     the login, since the server refused the request without acting on it.
     /// - Returns: the response and its body.
     /// - Throws: `AuthenticationError.sessionExpired` after logging the user out, when the
-    ///   login was refused or no credentials are stored; `TransportError` when no answer came
+    ///   login was refused or no credentials are stored; ``TransportError`` when no answer came
     ///   after the retries; the login's own error when it failed another way (the session is kept);
     ///   a keyring error when the token cannot be read or saved.
     public func send(_ request: HTTPRequest, body: Data? = nil, safeToRepeat: Bool = true) async throws -> (HTTPResponse, Data) {
@@ -133,7 +133,7 @@ public actor AuthenticatedClient<Property: SessionProperty> {
     /// - Parameter statusRequest: a cheap request that needs the token, such as `GET /me`.
     /// - Returns: whether the token was valid, renewed, or the user was logged out.
     /// - Throws: `AuthenticationError.unexpectedStatus` when the endpoint answers neither success
-    ///   nor 401 (nothing is changed then); `TransportError`, the login's own error or a keyring
+    ///   nor 401 (nothing is changed then); ``TransportError``, the login's own error or a keyring
     ///   error, as for `send`.
     public func validateSession(statusRequest: HTTPRequest) async throws -> SessionValidation {
         let used = try await storedToken()

@@ -53,7 +53,7 @@ public struct RetryPolicy: Sendable {
         return min(delay, maxDelay)
     }
 
-    /// `true` for a `TransportError` that may go away on its own (`TransportError.isTransient`).
+    /// `true` for a ``TransportError`` that may go away on its own (`TransportError.isTransient`).
     public static func isTransient(_ error: any Error) -> Bool {
         (error as? TransportError)?.isTransient ?? false
     }

@@ -3,13 +3,13 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The redirect rule of `URLSessionTransport`: a redirect is followed only to the
+/// The redirect rule of ``URLSessionTransport``: a redirect is followed only to the
 /// origin (scheme, host, port) of the request the app sent; any other 3xx comes
 /// back to the caller as it is.
 ///
 /// Foundation copies every header, `Authorization` included, onto the redirected
 /// request, so following a redirect to another host would hand it the token.
-/// Stripping the header is not enough: a `TokenAttachment` may put the token in
+/// Stripping the header is not enough: a ``TokenAttachment`` may put the token in
 /// any header, the path or the query, and only the app knows where. Not following
 /// is the one rule that keeps the token at its origin whatever the attachment;
 /// https → http is another origin (the scheme differs), so it is never followed either.

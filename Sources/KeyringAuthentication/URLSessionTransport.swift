@@ -5,7 +5,7 @@ public import FoundationNetworking
 public import HTTPTypes
 import HTTPTypesFoundation
 
-/// The default `HTTPTransport`: Foundation's `URLSession`, with no cache, no cookies and a timeout.
+/// The default ``HTTPTransport``: Foundation's `URLSession`, with no cache, no cookies and a timeout.
 ///
 /// Redirects are followed only within the request's origin (scheme, host and port).
 /// A redirect to another origin, https → http included, is not followed: its 3xx
@@ -36,7 +36,7 @@ public struct URLSessionTransport: HTTPTransport {
     private static let redirects = SameOriginRedirects()
 
     /// Sends `request` through the session; a redirect to another origin comes back as its 3xx answer.
-    /// - Throws: `TransportError` when no answer came; `CancellationError` when the task was cancelled.
+    /// - Throws: ``TransportError`` when no answer came; `CancellationError` when the task was cancelled.
     public func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
         let data: Data
         let response: HTTPResponse
@@ -48,7 +48,7 @@ public struct URLSessionTransport: HTTPTransport {
         return (response, data)
     }
 
-    /// The `TransportError` for a `URLError`; its text is left out because it can quote the URL.
+    /// The ``TransportError`` for a `URLError`; its text is left out because it can quote the URL.
     static func transportError(_ error: URLError) -> any Error {
         let code = "URL error \(error.code.rawValue)"
         switch error.code {

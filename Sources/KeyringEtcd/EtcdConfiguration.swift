@@ -1,7 +1,7 @@
 import Foundation
 import Keyring
 
-/// Where an `EtcdStore` finds the cluster, and how it opens the records kept there.
+/// Where an ``EtcdStore`` finds the cluster, and how it opens the records kept there.
 ///
 /// Every field has a default read from the `SWIFT_KEYRING_ETCD_*` environment, so a
 /// fleet host needs only the variables:

@@ -1,6 +1,6 @@
 /// The keyring keys the session layer writes, in two namespaces that cannot
 /// meet: `session/<property>` for secure session properties and
-/// `account/<escaped account>/<key>` for `SecretStore`. The account is escaped
+/// `account/<escaped account>/<key>` for ``SecretStore``. The account is escaped
 /// (`NameEncoding`) so it holds no `/`: account `a` never sees the keys of `ab`
 /// or of `a/b`. Apps that call `Keyring.setSecret` themselves should avoid
 /// keys starting with `session/` or `account/`.

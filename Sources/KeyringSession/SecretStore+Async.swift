@@ -1,7 +1,7 @@
 import Foundation
 import Keyring
 
-/// The async face of `SecretStore`: the same calls, through the keyring's async
+/// The async face of ``SecretStore``: the same calls, through the keyring's async
 /// face, so the blocking work runs on the library's own threads and a cancelled
 /// task throws `CancellationError` at once (see `Keyring`'s async calls).
 extension SecretStore {

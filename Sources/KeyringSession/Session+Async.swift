@@ -1,7 +1,7 @@
 import Foundation
 import Keyring
 
-/// The async face of `Session`: the same calls, for async code.
+/// The async face of ``Session``: the same calls, for async code.
 ///
 /// Secure properties and the default credentials go through the keyring's async
 /// face; the state file is read and written on the session's own

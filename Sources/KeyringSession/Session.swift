@@ -5,7 +5,7 @@ import Synchronization
 
 /// Whether the user is logged in, and the values that make it so.
 ///
-/// A session keeps the app's `SessionProperty` values: secure ones as secrets
+/// A session keeps the app's ``SessionProperty`` values: secure ones as secrets
 /// of the keyring's service, the others in a plain JSON state file under
 /// `$XDG_STATE_HOME/swift-keyring/<service>/`. The user is logged in when
 /// every required property has a value; `logout()` forgets every property that
@@ -22,10 +22,10 @@ import Synchronization
 /// ```
 ///
 /// Every read goes to the keyring and the state file again, so several
-/// `Session`s (in one process or several) on the same service see each other's
+/// ``Session``s (in one process or several) on the same service see each other's
 /// saves. A session's own changes of status reach its observers once each, in
-/// order; a change made by another `Session` reaches them when this one next
-/// reads or writes. `Session` is safe to use from many threads and tasks.
+/// order; a change made by another ``Session`` reaches them when this one next
+/// reads or writes. ``Session`` is safe to use from many threads and tasks.
 ///
 /// From async code, call the async overloads of the same names
 /// (`try await session.set(token, for: .token)`, `try await session.logout()`):

@@ -3,7 +3,7 @@ import Synchronization
 
 /// Hands each status change to every observer's stream, in the order given.
 ///
-/// `Session` calls `yield` while it holds its own lock, so changes from many
+/// ``Session`` calls `yield` while it holds its own lock, so changes from many
 /// threads reach every observer in one order.
 final class StatusBroadcaster: Sendable {
     private let continuations = Mutex<[UUID: AsyncStream<LoginStatus>.Continuation]>([:])

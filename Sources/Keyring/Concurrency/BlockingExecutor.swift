@@ -12,7 +12,7 @@ import Synchronization
 /// The queue is serial, so work submitted through one executor runs one piece
 /// at a time, in the order it was submitted: a `set` awaited by one task and a
 /// read started after it by another run in that order, as two calls on one
-/// thread do. Each `Keyring` (with its copies) has its own executor, so a
+/// thread do. Each ``Keyring`` (with its copies) has its own executor, so a
 /// call hung on one store never holds up another store.
 ///
 /// Cancelling the awaiting task cancels the `OperationCancellation` bound

@@ -28,7 +28,7 @@ extension EncryptedFileStore {
     ///
     /// Unlike the record calls it does not refuse an insecure file: it reports
     /// the problem in `permissionProblem`, so a person can see what to fix.
-    /// - Throws: `KeyringError.backend` when the file or folder cannot be examined.
+    /// - Throws: ``KeyringError/backend(domain:code:message:)`` when the file or folder cannot be examined.
     public static func inspect(_ url: URL) throws -> EncryptedFileLocation {
         let paths = StorePaths(url)
         let file = try POSIX.lstatIfPresent(paths.file)

@@ -20,7 +20,7 @@ extension EncryptedFileStore {
     ///
     /// Unlike the record calls it does not refuse an insecure file: it reports
     /// the problem in `location.permissionProblem`, so a person can see what to fix.
-    /// - Throws: `KeyringError.backend` when the file or folder cannot be examined.
+    /// - Throws: ``KeyringError/backend(domain:code:message:)`` when the file or folder cannot be examined.
     public func status() throws -> EncryptedFileStatus {
         let (count, header) = state.withLock { ($0.records.count, $0.header) }
         return EncryptedFileStatus(

@@ -39,7 +39,7 @@ extension FileStoreSecret {
     /// - Parameters:
     ///   - explicit: a secret the caller already has; it wins over the environment.
     ///   - environment: where the variables are read; the process's own unless a test gives another.
-    /// - Throws: `KeyringError.passphraseRequired` naming every source when none gives a secret;
+    /// - Throws: ``KeyringError/passphraseRequired(sources:)`` naming every source when none gives a secret;
     ///   `.invalidConfiguration` naming the variable when a passphrase file cannot be read or is empty;
     ///   `.insecurePermissions` when the passphrase file is not a regular file, belongs to another
     ///   user, is writable by its group, or other users can read or write it.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A `FileStoreSecret` checked and copied into secure memory, ready to make the master key.
+/// A ``FileStoreSecret`` checked and copied into secure memory, ready to make the master key.
 package enum SecretMaterial: Sendable {
     case passphrase(SecureBytes)
     case key(SecureBytes)

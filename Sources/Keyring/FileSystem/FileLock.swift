@@ -10,8 +10,8 @@ import Foundation
 package enum FileLock {
     /// Runs `body` while holding the exclusive lock of the file at `paths`.
     /// - Parameters:
-    ///   - operation: what waited, as `KeyringError.timedOut` names it.
-    /// - Throws: `KeyringError.timedOut` when the lock is not free within `timeout`,
+    ///   - operation: what waited, as ``KeyringError/timedOut(operation:seconds:)`` names it.
+    /// - Throws: ``KeyringError/timedOut(operation:seconds:)`` when the lock is not free within `timeout`,
     ///   `.insecurePermissions` when the lock file is a symbolic link, or what `body` throws.
     package static func withExclusiveLock<Result>(
         _ paths: StorePaths,

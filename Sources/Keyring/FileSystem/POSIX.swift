@@ -2,7 +2,7 @@ import Foundation
 
 /// The system calls of every file this package keeps (the keyring file, the
 /// session state file, the files a secret is read from): `EINTR` is retried, and
-/// a failure becomes `KeyringError.backend(domain: "errno", …)` naming the
+/// a failure becomes ``KeyringError/backend(domain:code:message:)`` naming the
 /// operation and the path. Shared with `KeyringSession` through `package` access,
 /// so both modules follow one set of rules.
 package enum POSIX {

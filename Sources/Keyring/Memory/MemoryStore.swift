@@ -3,7 +3,7 @@ import Synchronization
 /// A store that keeps records in memory, for an app's own tests and previews.
 ///
 /// Nothing is written anywhere; the records live as long as the instance.
-/// Copies of a `Keyring` built on one `MemoryStore` share its records.
+/// Copies of a ``Keyring`` built on one ``MemoryStore`` share its records.
 ///
 /// ```swift
 /// let keyring = try Keyring(service: "com.example.mail", store: MemoryStore())

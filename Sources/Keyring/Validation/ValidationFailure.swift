@@ -2,7 +2,7 @@
 ///
 /// `message` is the sentence to show a person ("Username should have at least
 /// 4 characters."); `field` and `reason` are for code, such as
-/// `KeyringError.invalidRecord(field:reason:)`. No part holds the field's value.
+/// ``KeyringError/invalidRecord(field:reason:)``. No part holds the field's value.
 public struct ValidationFailure: Sendable, Hashable, CustomStringConvertible {
     /// The field's identifier, as given to `Validator.field`, such as `username`.
     public var field: String
@@ -28,7 +28,7 @@ public struct ValidationFailure: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension KeyringError {
-    /// The error `Keyring` throws for a failed rule: the field's identifier and the reason.
+    /// The error ``Keyring`` throws for a failed rule: the field's identifier and the reason.
     public init(_ failure: ValidationFailure) {
         self = .invalidRecord(field: failure.field, reason: failure.reason)
     }

@@ -27,7 +27,7 @@ extension ValidationRule where Value == String {
     /// - Parameters:
     ///   - pattern: Swift `Regex` syntax; it must match the whole text.
     ///   - message: replaces the rule's words when given.
-    /// - Throws: `KeyringError.invalidConfiguration` naming `pattern` when it is not a regular expression.
+    /// - Throws: ``KeyringError/invalidConfiguration(setting:reason:)`` naming `pattern` when it is not a regular expression.
     public static func matches(_ pattern: String, message: ValidationMessage? = nil) throws -> Self {
         do {
             _ = try Regex(pattern)

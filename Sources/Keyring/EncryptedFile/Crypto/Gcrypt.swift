@@ -1,6 +1,6 @@
 internal import CGcrypt
 
-/// libgcrypt's one-time set-up, and the one place where its error codes become `KeyringError`s.
+/// libgcrypt's one-time set-up, and the one place where its error codes become ``KeyringError``s.
 enum Gcrypt {
     /// `gcry_kdf_open` (Argon2) arrived in 1.10.
     static let minimumVersion = "1.10.0"
@@ -18,7 +18,7 @@ enum Gcrypt {
     }()
 
     /// Initialises libgcrypt when that has not happened yet.
-    /// - Throws: `KeyringError.backend` when the installed libgcrypt is too old.
+    /// - Throws: ``KeyringError/backend(domain:code:message:)`` when the installed libgcrypt is too old.
     static func ensureReady() throws {
         guard initialisedVersion == nil else { return }
         let found = swift_keyring_gcry_running_version().map { String(cString: $0) } ?? "unknown"

@@ -7,7 +7,7 @@ package enum KeyDerivation {
     static let keyLength = 32
 
     /// The 32-byte master key for `passphrase`, with Argon2id (version 1.3).
-    /// - Throws: `KeyringError.backend` when libgcrypt fails (for example, out of memory).
+    /// - Throws: ``KeyringError/backend(domain:code:message:)`` when libgcrypt fails (for example, out of memory).
     static func argon2id(passphrase: SecureBytes, salt: [UInt8], parameters: Argon2idParameters) throws -> SecureBytes {
         let cost: [UInt] = [UInt(keyLength), UInt(parameters.iterations), UInt(parameters.memoryKiB), UInt(parameters.parallelism)]
         var handle: gcry_kdf_hd_t?

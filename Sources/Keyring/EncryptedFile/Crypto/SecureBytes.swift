@@ -12,7 +12,7 @@ package final class SecureBytes: @unchecked Sendable {
     private let buffer: UnsafeMutableRawBufferPointer
 
     /// Allocates `count` zeroed bytes of secure memory and lets `fill` write them.
-    /// - Throws: `KeyringError.backend` when secure memory is exhausted, or what `fill` throws.
+    /// - Throws: ``KeyringError/backend(domain:code:message:)`` when secure memory is exhausted, or what `fill` throws.
     convenience init(count: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Void) throws {
         try self.init(capacity: count) { buffer in
             try fill(buffer)
@@ -23,7 +23,7 @@ package final class SecureBytes: @unchecked Sendable {
     /// Allocates `capacity` zeroed bytes of secure memory and lets `fill` write the
     /// first of them, for a secret whose length is known only once it is read.
     /// - Parameter fill: writes the bytes and returns how many it wrote.
-    /// - Throws: `KeyringError.backend` when secure memory is exhausted, or what `fill` throws.
+    /// - Throws: ``KeyringError/backend(domain:code:message:)`` when secure memory is exhausted, or what `fill` throws.
     init(capacity: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Int) throws {
         try Gcrypt.ensureReady()
         guard let start = gcry_malloc_secure(max(capacity, 1)) else {

@@ -83,7 +83,7 @@ package struct FileHeader: Sendable, Equatable {
     /// The order of the checks decides the error: not our file, then a version
     /// this build cannot read, then any changed byte (the checksum), then values
     /// no writer makes. A wrong key is found later, by `verify`.
-    /// - Throws: `KeyringError.damaged` naming what is wrong.
+    /// - Throws: ``KeyringError/damaged(reason:)`` naming what is wrong.
     package static func decode(_ bytes: [UInt8]) throws -> FileHeader {
         try Gcrypt.ensureReady()
         guard bytes.count >= magic.count, bytes.starts(with: magic) else {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What an `EncryptedFileStore` knows: its secret and keys, and the index of the
+/// What an ``EncryptedFileStore`` knows: its secret and keys, and the index of the
 /// file version it last read or wrote. Only touched under the store's mutex.
 struct FileStoreState: Sendable {
     /// The passphrase or key, in secure memory, so a file rewritten with a new
