@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Keyring
 
 /// What `doctor` found; never a secret, since it opens no store that needs one.

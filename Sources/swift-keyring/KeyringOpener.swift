@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Keyring
 
 /// Opens the keyring the options describe, asking for the file's passphrase on a

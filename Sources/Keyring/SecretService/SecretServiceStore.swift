@@ -1,5 +1,9 @@
 internal import CLibSecretShims
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// A store in the desktop's Secret Service (gnome-keyring, KeePassXC, …), through libsecret.

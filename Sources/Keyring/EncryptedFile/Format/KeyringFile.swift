@@ -65,7 +65,7 @@ enum KeyringFile {
         return records
     }
 
-    private static func mac(_ bytes: ArraySlice<UInt8>, keys: FileKeys) throws -> [UInt8] {
+    static func mac(_ bytes: ArraySlice<UInt8>, keys: FileKeys) throws -> [UInt8] {
         let mac = try HMACSHA256(key: keys.fileMAC)
         try mac.update(bytes)
         return try mac.finish()
