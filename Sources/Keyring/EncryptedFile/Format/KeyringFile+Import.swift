@@ -48,29 +48,35 @@ extension KeyringFile {
         }
         bytes.append(contentsOf: try mac(bytes[...], keys: keys))
         let storage = SealedBytes(bytes)
-        // Values are replaced in place, without rehashing any key.
-        for index in records.values.indices {
-            let slot = records.values[index]
-            records.values[index] = SealedRecord(storage: storage, offset: slot.offset, length: slot.length)
-        }
+        records.replaceValues { SealedRecord(storage: storage, offset: $0.offset, length: $0.length) }
         return (bytes, records)
     }
 
     /// Moves the records still in the index down over the bytes of those replaced
     /// since, in place, so a re-import costs no second buffer.
     private static func dropReplaced(_ bytes: inout [UInt8], _ records: inout [RecordID: SealedRecord], from start: Int) {
-        let live = records.values.indices.sorted { records.values[$0].offset < records.values[$1].offset }
+        // Where each live record starts now, in file order, and where it moves to.
+        let offsets = records.values.map(\.offset).sorted()
+        var moved = [Int: Int](minimumCapacity: offsets.count)
         var end = start
         bytes.withUnsafeMutableBytes { buffer in
-            for index in live {
-                let slot = records.values[index]
-                if slot.offset != end {
-                    memmove(buffer.baseAddress! + end, buffer.baseAddress! + slot.offset, slot.length)
-                    records.values[index] = SealedRecord(storage: slot.storage, offset: end, length: slot.length)
+            for offset in offsets {
+                let length = Self.recordLength(buffer, at: offset)
+                if offset != end {
+                    memmove(buffer.baseAddress! + end, buffer.baseAddress! + offset, length)
                 }
-                end += slot.length
+                moved[offset] = end
+                end += length
             }
         }
         bytes.removeSubrange(end...)
+        records.replaceValues { SealedRecord(storage: $0.storage, offset: moved[$0.offset]!, length: $0.length) }
+    }
+
+    /// The length of the record at `offset`: its two length-prefixed parts, prefixes included.
+    private static func recordLength(_ bytes: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
+        func prefix(_ at: Int) -> Int { (0..<4).reduce(0) { $0 << 8 | Int(bytes[at + $1]) } }
+        let entry = 4 + prefix(offset)
+        return entry + 4 + prefix(offset + entry)
     }
 }
