@@ -8,6 +8,8 @@ packages=(libsecret-1-dev libgcrypt20-dev gnome-keyring dbus libsecret-tools pkg
 packages+=(libgcr-3-dev gcc)
 # KeePassXC: the second Secret Service the tests run against (Scripts/with-keepassxc.sh); python3 edits its database export.
 packages+=(keepassxc python3)
+# valgrind: compare.sh counts the client's instructions per lookup with callgrind (CI's benchmark smoke pass runs it).
+packages+=(valgrind)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

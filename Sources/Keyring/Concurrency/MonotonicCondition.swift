@@ -37,10 +37,13 @@ final class MonotonicCondition: @unchecked Sendable {
     func wait() { pthread_cond_wait(condition, mutex) }
 
     /// Waits, with the lock held, until signalled, woken spuriously, or `duration` has passed.
+    ///
+    /// A wait longer than a day ends after a day (callers wait in a loop), so no
+    /// duration can overflow the deadline's seconds.
     func wait(for duration: Duration) {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
-        let (seconds, attoseconds) = max(duration, .zero).components
+        let (seconds, attoseconds) = min(max(duration, .zero), .seconds(86_400)).components
         var nanoseconds = Int(now.tv_nsec) + Int(attoseconds / 1_000_000_000)
         var end = timespec(tv_sec: now.tv_sec + Int(seconds) + nanoseconds / 1_000_000_000, tv_nsec: 0)
         nanoseconds %= 1_000_000_000
