@@ -2,7 +2,7 @@
 # The comparison of issue 5, one command: swift-keyring against the tools users
 # would pick instead, on one machine in one run, inside a private Secret Service.
 #
-#   bash Benchmarks/compare.sh [--count N] [--large-count N] [--cli-runs N] [--no-write]
+#   bash Benchmarks/compare.sh [--count N] [--large-count N] [--cli-runs N] [--instruction-count N] [--no-write]
 #
 # Workload: store N records, look each up, remove them all (N = 1,000 unless
 # given), against
@@ -12,7 +12,10 @@
 #   - libsecret's own file backend (the same C program with SECRET_BACKEND=file),
 #   - the etcd fleet store on a private 3-node loopback cluster, against a range round trip,
 # plus file-store lookups and peak memory at --large-count records (100,000), and
-# `swift-keyring get` against `secret-tool lookup` (and, on etcd, `etcdctl get`) as whole processes (hyperfine).
+# `swift-keyring get` against `secret-tool lookup` (and, on etcd, `etcdctl get`) as whole
+# processes (hyperfine), and the client's instructions per lookup against C's (callgrind; each
+# program looks up N records and 1 record, and the difference over N - 1 leaves out the
+# process start, the connection and the session: --instruction-count N, 100 unless given).
 # Prints the tables and writes them, with the machine, date and command, into
 # Benchmarks/BENCHMARKS.md (the hand-written analysis there is kept).
 set -euo pipefail
@@ -23,6 +26,7 @@ root=$(cd "$here/.." && pwd)
 count=1000
 large_count=100000
 cli_runs=50
+instruction_count=100
 write=1
 # Every tool run is bounded: a stuck D-Bus call fails the run instead of hanging it.
 step_timeout=${SWIFT_KEYRING_COMPARE_STEP_TIMEOUT:-3600}
@@ -32,8 +36,9 @@ while [ $# -gt 0 ]; do
         --count) count=$2; shift 2 ;;
         --large-count) large_count=$2; shift 2 ;;
         --cli-runs) cli_runs=$2; shift 2 ;;
+        --instruction-count) instruction_count=$2; shift 2 ;;
         --no-write) write=0; shift ;;
-        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
         *) echo "$0: unknown argument $1 (try --help)" >&2; exit 64 ;;
     esac
 done
@@ -63,6 +68,37 @@ if [ "${SWIFT_KEYRING_COMPARE_INSIDE:-}" = "1" ]; then
     # "Timeout was reached" at 1,000 items (BENCHMARKS.md), so the floor removes record by record.
     measure libsecret-c secret-service "$csecret" "$count" "compare.c.$run_id" store lookup remove
     measure python-keyring secret-service /usr/bin/python3 "$here/Compare/python-keyring-bench.py" "$count" "compare.py.$run_id"
+
+    echo "Client instructions per Secret Service lookup (callgrind), N = $instruction_count" >&2
+    # callgrind_count COMMAND…: the instructions COMMAND ran, the whole process.
+    callgrind_count() {
+        timeout "$step_timeout" valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+            sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+    }
+    # per_lookup TOOL PHASE I(N) I(1): the set-up (start, connection, session, one lookup) cancels out.
+    per_lookup() {
+        if [ -z "$3" ] || [ -z "$4" ]; then
+            echo "$0: callgrind gave no count for $1 $2" >&2
+            return 1
+        fi
+        printf '%s\tsecret-service\tinstructions-%s\t%s\t%s\n' "$1" "$2" "$instruction_count" \
+            "$(( ($3 - $4) / (instruction_count - 1) ))" | tee -a "$results" >&2
+    }
+    # A stripped copy: valgrind 3.19 gives up on the debug information of Swift 6.3's binaries.
+    stripped="$work/keyring-compare.stripped"
+    strip -o "$stripped" "$compare"
+    export SWIFT_KEYRING_COMPARE_SERVICE="compare.ir.$run_id"
+    "$compare" secret-service "$instruction_count" store >/dev/null
+    for phase in lookup lookup-password; do
+        per_lookup swift-keyring "$phase" \
+            "$(callgrind_count "$stripped" secret-service "$instruction_count" "$phase")" \
+            "$(callgrind_count "$stripped" secret-service 1 "$phase")"
+    done
+    unset SWIFT_KEYRING_COMPARE_SERVICE
+    "$csecret" "$instruction_count" "compare.cir.$run_id" store >/dev/null
+    per_lookup libsecret-c lookup \
+        "$(callgrind_count "$csecret" "$instruction_count" "compare.cir.$run_id" lookup)" \
+        "$(callgrind_count "$csecret" 1 "compare.cir.$run_id" lookup)"
 
     echo "Encrypted file, N = $count" >&2
     file_folder="$work/files"
@@ -127,7 +163,7 @@ fi
 # Outside: install, build, then run the part above inside a private Secret Service.
 cd "$root"
 bash Scripts/setup.sh
-extra=(python3-keyring hyperfine libsecret-tools)
+extra=(python3-keyring hyperfine libsecret-tools valgrind)
 missing=()
 for package in "${extra[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
@@ -153,8 +189,10 @@ cc -O2 -Wall -I "$shims/include" -o "$work/libsecret-bench" "$here/Compare/libse
     $(pkg-config --cflags --libs libsecret-1)
 (cd "$here" && swift build -c release --product keyring-compare >&2)
 compare_bin="$(cd "$here" && swift build -c release --show-bin-path)/keyring-compare"
-swift build -c release --product swift-keyring >&2
-cli_bin="$(swift build -c release --show-bin-path)/swift-keyring"
+# Built as the README says: the Swift runtime linked in (a build flag, never in Package.swift,
+# where it would reach every package that depends on this one), in a folder of its own.
+swift build -c release --static-swift-stdlib --scratch-path .build-static --product swift-keyring >&2
+cli_bin="$(swift build -c release --static-swift-stdlib --scratch-path .build-static --show-bin-path)/swift-keyring"
 
 : >"$work/results.tsv"
 started=$(date -u +"%Y-%m-%d %H:%M UTC")
@@ -162,10 +200,11 @@ revision=$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)
 env SWIFT_KEYRING_COMPARE_INSIDE=1 SWIFT_KEYRING_COMPARE_WORK="$work" \
     SWIFT_KEYRING_COMPARE_BIN="$compare_bin" SWIFT_KEYRING_COMPARE_CLI="$cli_bin" \
     bash Scripts/with-secret-service.sh bash "$here/compare.sh" \
-    --count "$count" --large-count "$large_count" --cli-runs "$cli_runs"
+    --count "$count" --large-count "$large_count" --cli-runs "$cli_runs" --instruction-count "$instruction_count"
 
 {
-    printf 'command\tbash Benchmarks/compare.sh --count %s --large-count %s --cli-runs %s\n' "$count" "$large_count" "$cli_runs"
+    printf 'command\tbash Benchmarks/compare.sh --count %s --large-count %s --cli-runs %s --instruction-count %s\n' \
+        "$count" "$large_count" "$cli_runs" "$instruction_count"
     printf 'date\t%s\n' "$started"
     printf 'revision\t%s\n' "$revision"
     printf 'nproc\t%s\n' "$(nproc)"

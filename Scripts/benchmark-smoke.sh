@@ -34,4 +34,4 @@ if grep -E -q "setup failed|teardown failed| failed with |failed during runtime|
 fi
 
 echo "== comparison (smoke size, BENCHMARKS.md untouched)" >&2
-timeout 900 bash Benchmarks/compare.sh --count 5 --large-count 100 --cli-runs 3 --no-write
+timeout 900 bash Benchmarks/compare.sh --count 5 --large-count 100 --cli-runs 3 --instruction-count 3 --no-write

@@ -10,6 +10,8 @@ packages+=(libgcr-3-dev gcc)
 packages+=(keepassxc python3)
 # The etcd fleet store: libcurl for its client; a 3-node cluster on loopback for its tests (Scripts/with-etcd.sh).
 packages+=(etcd-server etcd-client libcurl4-openssl-dev)
+# valgrind: compare.sh counts the client's instructions per lookup with callgrind (CI's benchmark smoke pass runs it).
+packages+=(valgrind)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

@@ -144,6 +144,23 @@ def processes_table(results):
     ])
 
 
+def instructions_table(results):
+    counts = [key for key in results if key[2].startswith("instructions-")]
+    if not counts:
+        return "Client instructions per lookup: not measured."
+    n = counts[0][3]
+    c = results.get(("libsecret-c", "secret-service", "instructions-lookup", n))
+    rows = [f"| client instructions per lookup (callgrind, N = {n:,}, set-up subtracted) | instructions | vs C |",
+            "| --- | ---: | ---: |"]
+    for tool, phase, label in [("swift-keyring", "instructions-lookup", "`credentials(forKey:)`"),
+                               ("swift-keyring", "instructions-lookup-password", "`password(forKey:)`"),
+                               ("libsecret-c", "instructions-lookup", "C `secret_password_lookupv_sync`")]:
+        value = results.get((tool, "secret-service", phase, n))
+        versus = f"{value / c:.2f}×" if value is not None and c else "n/a"
+        rows.append(f"| {label} | {number(value)} | {versus} |")
+    return "\n".join(rows)
+
+
 def main():
     results = load(sys.argv[1])
     meta = {}
@@ -177,6 +194,8 @@ def main():
         timings_table(results),
         "",
         processes_table(results),
+        "",
+        instructions_table(results),
         "",
         memory_table(results, large),
         END,

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One credentials record as `Keyring.list` shows it: everything but the password.
 public struct CredentialsSummary: Sendable, Hashable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Generic secrets: arbitrary bytes under a key, kept beside the credentials
 /// with `kind` = `secret`, so the two never collide. `SecretStore` and the

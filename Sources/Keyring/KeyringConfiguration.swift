@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How `Keyring(service:configuration:)` chooses and sets up its store.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The checks ``Keyring`` applies before anything reaches a store, written with
 /// the validation rules so apps see the same sentences.

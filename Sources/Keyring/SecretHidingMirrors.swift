@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // `dump`, `print(Mirror(reflecting:))` and the debugger walk a value's stored
 // properties through its mirror and ignore `description`; these mirrors give

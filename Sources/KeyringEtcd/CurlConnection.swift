@@ -1,6 +1,10 @@
 internal import CCurl
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Keyring
 import Synchronization
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Keyring
 
 /// Where an ``EtcdStore`` finds the cluster, and how it opens the records kept there.
@@ -96,7 +100,9 @@ public struct EtcdConfiguration: Sendable {
     /// Parses `SWIFT_KEYRING_ETCD_ENDPOINTS`: comma-separated URLs, blanks ignored; empty means the local default.
     /// - Throws: `KeyringError.invalidConfiguration` naming the variable and the bad entry.
     public static func parseEndpoints(_ text: String) throws -> [URL] {
-        let words = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let words = text.split(separator: ",").map { word in
+            String(word.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        }.filter { !$0.isEmpty }
         guard !words.isEmpty else { return [URL(string: defaultEndpoint)!] }
         return try words.map { word in
             guard let url = URL(string: word), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),

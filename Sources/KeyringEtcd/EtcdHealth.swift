@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
+import Glibc
 import Keyring
 
 /// How an etcd cluster looks from this host: each member's answer and the member count.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // The JSON of etcd's gateway (`/v3/kv/*`, grpc-gateway over the v3 API): keys and values in
 // base64, 64-bit numbers as strings, and fields at their zero value left out of answers.

@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
+import Glibc
 import Keyring
 
 /// A `CredentialStore` in an etcd v3 cluster, for a fleet of hosts that share credentials.

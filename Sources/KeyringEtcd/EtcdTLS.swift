@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The TLS files for `https://` members: a CA to trust (instead of the system's), and a
 /// client certificate and key for clusters that ask for one (`--client-cert-auth`).

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Keyring
 
 /// The tool's exit statuses (sysexits.h), in one place so scripts can rely on them.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The one way a secret's bytes become text, whether they came through a pipe or
 /// were typed on a terminal, so both refuse the same input the same way.

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Questions asked on a terminal: only when standard input is one, so a script
 /// or CI job never waits on a prompt nobody can answer.
@@ -9,7 +14,7 @@ enum Terminal {
     /// Asks for a secret with echo off; `nil` at end of input.
     /// - Throws: `CommandFailure` (65) when the line is not UTF-8, exactly as for a piped secret.
     static func readSecret(prompt: String, field: String) throws -> String? {
-        FileHandle.standardError.write(Data(prompt.utf8))
+        Console.write(prompt, to: STDERR_FILENO)
         var saved = termios()
         let hasTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
         if hasTerminal {
@@ -20,7 +25,7 @@ enum Terminal {
         defer {
             if hasTerminal {
                 tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
-                FileHandle.standardError.write(Data("\n".utf8))
+                Console.write("\n", to: STDERR_FILENO)
             }
         }
         return try readLineBytes().map { try SecretText.decode($0, field: field) }
@@ -57,8 +62,8 @@ enum Terminal {
 
     /// Asks a yes/no question; only `y` or `yes` count as yes.
     static func confirm(_ question: String) -> Bool {
-        FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
-        let answer = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces).lowercased()
+        Console.write("\(question) [y/N] ", to: STDERR_FILENO)
+        let answer = readLine(strippingNewline: true).map { String($0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()).lowercased() }
         return answer == "y" || answer == "yes"
     }
 }

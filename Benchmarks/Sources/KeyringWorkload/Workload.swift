@@ -17,7 +17,7 @@ public enum Workload {
     /// one by one elsewhere.
     public static func bulkStore(_ count: Int, in keyring: Keyring) throws {
         guard let file = keyring.store as? EncryptedFileStore else { return try storeEach(count, in: keyring) }
-        try file.save(contentsOf: (0..<count).map { WorkloadAccounts.record($0, service: keyring.service) })
+        try file.save(contentsOf: (0..<count).lazy.map { WorkloadAccounts.record($0, service: keyring.service) })
     }
 
     /// Looks up records `0..<count`, checking each password.

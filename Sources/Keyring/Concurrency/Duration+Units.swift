@@ -1,6 +1,6 @@
 extension Duration {
     /// The duration in seconds, for APIs and messages that count in seconds
-    /// (`DispatchTime`, `Thread.sleep`, ``KeyringError/timedOut(operation:seconds:)``).
+    /// (`DispatchTime`, ``KeyringError/timedOut(operation:seconds:)``).
     package var inSeconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Where an encrypted keyring file is and who may read it, as found on disk
 /// without opening it: what `swift-keyring doctor` can show before any passphrase is given.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What `swift-keyring doctor` shows about an encrypted keyring file: where it
 /// is, who may read it, and how it is protected. It holds no key material.

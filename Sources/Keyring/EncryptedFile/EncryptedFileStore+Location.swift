@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension EncryptedFileStore {
     /// The variable naming the keyring file; it wins over the XDG default.

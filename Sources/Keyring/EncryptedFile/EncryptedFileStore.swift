@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// A store that keeps records in one libgcrypt-encrypted file, for hosts
@@ -135,12 +139,17 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
 
     /// Stores many records with one write of the file, for imports and migrations from another store:
     /// either all of them are stored or, when it throws, none.
+    ///
+    /// The records are read once, in order, and each is sealed straight into the
+    /// file's bytes, so a lazy sequence (`(0..<n).lazy.map { … }`, or records read from
+    /// another store as they come) is never held whole.
     public func save(contentsOf newRecords: some Sequence<StoredRecord>) throws {
-        try modify { records, keys, header in
-            for record in newRecords {
-                records[record.id] = try RecordSealing.seal(record, keys: keys, header: header)
+        try Self.withWriteLock(paths, timeout: lockTimeout) {
+            try OperationCancellation.check()
+            try state.withLock { state in
+                try state.refresh(paths)
+                try state.write(adding: newRecords, paths)
             }
-            return ((), true)
         }
     }
 

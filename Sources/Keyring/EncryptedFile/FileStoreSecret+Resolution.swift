@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension FileStoreSecret {
     /// The variable holding the passphrase itself.
@@ -100,7 +104,7 @@ extension FileStoreSecret {
             if text.allSatisfy({ $0 < 0x80 }) {
                 return try SecureBytes(copying: text)
             }
-            return try SecureBytes(copying: String(decoding: text, as: UTF8.self).precomposedStringWithCanonicalMapping.utf8)
+            return try SecureBytes(composing: String(decoding: text, as: UTF8.self))
         }
     }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What opens an encrypted keyring file: a passphrase, or a raw 32-byte key.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A ``FileStoreSecret`` checked and copied into secure memory, ready to make the master key.
 package enum SecretMaterial: Sendable {
@@ -13,7 +17,7 @@ package enum SecretMaterial: Sendable {
             guard !text.isEmpty else {
                 throw KeyringError.invalidConfiguration(setting: "passphrase", reason: "must not be empty")
             }
-            self = .passphrase(try SecureBytes(copying: text.precomposedStringWithCanonicalMapping.utf8))
+            self = .passphrase(try SecureBytes(composing: text))
         case .passphraseFile(let url):
             self = .passphrase(try FileStoreSecret.passphrase(inFile: url.path, field: "passphrase file"))
         case .key(let data):

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Replaces a private file so that a reader or a crash sees either the old
 /// version or the new one, whole: write a temporary file (0600 from its

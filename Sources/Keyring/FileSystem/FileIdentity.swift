@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// What tells one version of the keyring file from another without reading it:
 /// device, inode, size and modification time.

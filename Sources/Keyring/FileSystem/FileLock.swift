@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// The advisory lock (`flock`) that writers of one private file take, in any process.
 ///
@@ -34,7 +39,7 @@ package enum FileLock {
             }
             // Polling rather than a blocking flock keeps the timeout; the pause grows
             // so a long wait costs little CPU, and stays short so a free lock is taken soon.
-            Thread.sleep(forTimeInterval: pause.inSeconds)
+            usleep(useconds_t(pause / .microseconds(1)))
             pause = min(pause * 2, .milliseconds(10))
         }
         return try body()

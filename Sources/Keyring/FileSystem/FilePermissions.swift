@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// The ownership and mode rules of the private files this package keeps (the
 /// keyring file, the session state file), their folders, and the files a secret is read from.
@@ -76,7 +81,7 @@ package enum FilePermissions {
     /// `mkdir -p` with mode 0700 for every folder it makes: made private, never
     /// opened up and closed again, so there is no moment when others could enter.
     private static func makeFolders(_ path: String) throws {
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = PathName.parent(of: path)
         if !parent.isEmpty, parent != path, try POSIX.statIfPresent(parent) == nil {
             try makeFolders(parent)
         }

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// The system calls of every file this package keeps (the keyring file, the
 /// session state file, the files a secret is read from): `EINTR` is retried, and

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The paths one private file uses: the file, its folder, its lock file and its temporary file.
 /// The keyring file and the session state file are both kept this way.
@@ -19,10 +23,10 @@ package struct StorePaths: Sendable {
     /// The paths of `file`, with the lock file named `lockName` in the same folder
     /// (`<file>.lock` when `nil`), for files whose lock name is already in use on disk.
     package init(file: String, lockName: String?) {
-        let folder = (file as NSString).deletingLastPathComponent
+        let folder = PathName.parent(of: file)
         self.file = file
         self.folder = folder
-        lock = lockName.map { (folder as NSString).appendingPathComponent($0) } ?? file + ".lock"
+        lock = lockName.map { PathName.join(folder, $0) } ?? file + ".lock"
         temporary = file + ".tmp"
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The XDG base directories (the freedesktop.org Base Directory specification),
 /// where the keyring file (`XDG_DATA_HOME`) and the session state (`XDG_STATE_HOME`) go.
@@ -16,8 +20,8 @@ package enum XDGBaseDirectory {
         if let value = environment[variable], value.hasPrefix("/") {
             return value
         }
-        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory()
-        return (home as NSString).appendingPathComponent(fallback)
+        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? FileManager.default.homeDirectoryForCurrentUser.path
+        return PathName.join(home, fallback)
     }
 
     private var variable: String {

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Cancels the D-Bus calls whose deadline has passed, from one thread for the
 /// whole process.
 ///
@@ -16,16 +14,14 @@ final class DeadlineWatcher: @unchecked Sendable {
     /// so its thread starts with the first D-Bus call.
     static let shared = DeadlineWatcher()
 
-    private let condition = NSCondition()
+    private let condition = MonotonicCondition()
     private var watches: [UInt64: (end: ContinuousClock.Instant, guardian: CancellationGuard)] = [:]
     private var lastID: UInt64 = 0
     /// The deadline the thread sleeps until; `nil` while it waits for any watch.
     private var wakeAt: ContinuousClock.Instant?
 
     private init() {
-        let thread = Thread { [self] in run() }
-        thread.name = "swift-keyring deadlines"
-        thread.start()
+        DetachedThread.start { [self] in run() }
     }
 
     /// Fires `guardian` at `end` unless `unwatch` comes first; returns the watch's id.
@@ -58,10 +54,7 @@ final class DeadlineWatcher: @unchecked Sendable {
             }
             wakeAt = watches.values.map(\.end).min()
             if let wakeAt {
-                // NSCondition waits on the wall clock; waking at least once a second
-                // keeps a clock set back from delaying a timeout by more than that.
-                let sleep = min(wakeAt - now, .seconds(1))
-                _ = condition.wait(until: Date(timeIntervalSinceNow: sleep.inSeconds))
+                condition.wait(for: wakeAt - now)
             } else {
                 condition.wait()
             }

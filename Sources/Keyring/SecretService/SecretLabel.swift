@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The label a person sees for an item in Seahorse or `secret-tool search`.
 enum SecretLabel {

@@ -1,5 +1,9 @@
 internal import CLibSecretShims
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The program that owns `org.freedesktop.secrets` on the session bus, such as
 /// `gnome-keyring-daemon` or `keepassxc`, as `swift-keyring doctor` shows it.
@@ -40,7 +44,7 @@ public struct SecretServiceOwner: Sendable, Hashable, CustomStringConvertible {
             return name.hasSuffix(" (deleted)") ? String(name.dropLast(" (deleted)".count)) : name
         }
         guard let comm = try? String(contentsOfFile: "/proc/\(processID)/comm", encoding: .utf8) else { return nil }
-        let name = comm.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = String(comm.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
         return name.isEmpty ? nil : name
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Whether a Secret Service can be used here, as automatic store selection
 /// and `swift-keyring doctor` see it.

@@ -1,5 +1,9 @@
 internal import CLibSecretShims
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import Synchronization
 

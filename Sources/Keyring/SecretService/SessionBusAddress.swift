@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Finds the session bus from an environment rather than the process's own,
 /// so a test can aim a store at another bus (or none) in-process.
@@ -30,7 +34,12 @@ enum SessionBusAddress {
         return value.utf8.map { byte in
             let isPlain = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
                 || (byte >= 0x61 && byte <= 0x7A) || plain.contains(byte)
-            return isPlain ? String(UnicodeScalar(byte)) : String(format: "%%%02X", byte)
+            return isPlain ? String(UnicodeScalar(byte)) : "%" + hex(byte)
         }.joined()
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
     }
 }

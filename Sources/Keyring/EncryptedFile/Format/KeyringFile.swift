@@ -17,10 +17,9 @@ enum KeyringFile {
         let storage = SealedBytes(bytes)
         var offset = header.count + 4
         // Values are replaced in place, in the order they were written, without rehashing any key.
-        for index in records.values.indices {
-            let length = records.values[index].length
-            records.values[index] = SealedRecord(storage: storage, offset: offset, length: length)
-            offset += length
+        records.replaceValues { record in
+            defer { offset += record.length }
+            return SealedRecord(storage: storage, offset: offset, length: record.length)
         }
         return bytes
     }
@@ -65,7 +64,7 @@ enum KeyringFile {
         return records
     }
 
-    private static func mac(_ bytes: ArraySlice<UInt8>, keys: FileKeys) throws -> [UInt8] {
+    static func mac(_ bytes: ArraySlice<UInt8>, keys: FileKeys) throws -> [UInt8] {
         let mac = try HMACSHA256(key: keys.fileMAC)
         try mac.update(bytes)
         return try mac.finish()

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What an ``EncryptedFileStore`` knows: its secret and keys, and the index of the
 /// file version it last read or wrote. Only touched under the store's mutex.
@@ -83,6 +87,19 @@ struct FileStoreState: Sendable {
     /// `newRecords` then point into the bytes written (see `KeyringFile.encode`).
     mutating func write(_ newRecords: inout [RecordID: SealedRecord], _ paths: StorePaths) throws {
         let bytes = try KeyringFile.encode(header: headerBytes, records: &newRecords, keys: keys)
+        let pinned = try AtomicFileWriter.replace(paths, with: bytes)
+        identity = FileIdentity(try POSIX.fstat(pinned.descriptor, path: paths.file))
+        self.pinned = pinned
+        records = newRecords
+    }
+}
+
+extension FileStoreState {
+    /// Writes the index's records and `added` as the next version of the file, each
+    /// added record sealed straight into the bytes written (see `KeyringFile.encode(header:keeping:adding:keys:)`).
+    /// The caller holds the file lock and has refreshed first; when this throws, nothing changed.
+    mutating func write(adding added: some Sequence<StoredRecord>, _ paths: StorePaths) throws {
+        let (bytes, newRecords) = try KeyringFile.encode(header: headerBytes, keeping: records, adding: added, keys: keys)
         let pinned = try AtomicFileWriter.replace(paths, with: bytes)
         identity = FileIdentity(try POSIX.fstat(pinned.descriptor, path: paths.file))
         self.pinned = pinned

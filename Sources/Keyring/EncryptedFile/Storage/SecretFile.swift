@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Reading a passphrase or key file: it must exist, be a regular file of this user
 /// (or root) that only its owner may write and other users may not read, and its
