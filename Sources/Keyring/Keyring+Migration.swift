@@ -34,9 +34,11 @@ extension Keyring {
                 try source.store.removeRecord(for: summary.id)
             }
         }
-        logger.debug("migrated records", metadata: [
-            "from": "\(source.store.name):\(source.service)", "to": "\(store.name):\(service)", "count": "\(copied)",
-        ])
+        logger.debug(
+            "migrated records",
+            metadata: [
+                "from": "\(source.store.name):\(source.service)", "to": "\(store.name):\(service)", "count": "\(copied)",
+            ])
         return copied
     }
 }

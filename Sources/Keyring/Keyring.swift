@@ -1,9 +1,10 @@
+import Logging
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Logging
 
 /// An app's credentials, kept safe in the Secret Service or an encrypted file.
 ///

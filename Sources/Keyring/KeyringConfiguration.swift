@@ -69,7 +69,8 @@ public struct KeyringConfiguration: Sendable {
                     reason: "etcd is opened with KeyringEtcd's EtcdStore and Keyring(service:store:), not by Keyring itself")
             }
             let words = KeyringBackend.allCases.map(\.rawValue).joined(separator: ", ")
-            throw KeyringError.invalidConfiguration(setting: "SWIFT_KEYRING_BACKEND", reason: "must be one of \(words), not \"\(word)\"")
+            throw KeyringError.invalidConfiguration(
+                setting: "SWIFT_KEYRING_BACKEND", reason: "must be one of \(words), not \"\(word)\"")
         }
         return backend
     }
@@ -101,7 +102,7 @@ public struct KeyringConfiguration: Sendable {
     /// and at most a day (a longer wait is a mistake, not a person typing).
     static func seconds(_ text: String) -> Duration? {
         guard text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-              let value = Double(text), value.isFinite, value > 0, value <= 86_400
+            let value = Double(text), value.isFinite, value > 0, value <= 86_400
         else { return nil }
         return .milliseconds(Int64((value * 1000).rounded(.up)))
     }

@@ -47,7 +47,8 @@ enum RecordValidation {
 
     /// The rules of new credentials: the stored ones, a username without control
     /// characters, and a URL without a fragment.
-    static let credentials = storedCredentials
+    static let credentials =
+        storedCredentials
         .field("username", \.username, rules: [printableRule()])
         .field("url", \.url, displayName: "URL", rules: newURLRules)
 
@@ -69,7 +70,7 @@ enum RecordValidation {
     /// What only a new URL is refused: a fragment is never sent to a server, so one in a
     /// stored URL is only a place for a secret (an OAuth `#access_token=`) to leak into.
     private static let newURLRules: [ValidationRule<Credentials, URL>] = [
-        .custom("must not contain a fragment (#…)") { $0.fragment == nil },
+        .custom("must not contain a fragment (#…)") { $0.fragment == nil }
     ]
 
     private static let secretSize = Validator<Int>()

@@ -17,20 +17,23 @@ func hiddenSecret(bytes count: Int) -> String {
 extension Credentials: CustomReflectable {
     /// Every field but the password, which shows only its length.
     public var customMirror: Mirror {
-        Mirror(self, children: [
-            "username": username,
-            "password": hiddenSecret(bytes: password.utf8.count),
-            "url": url,
-            "syncEnabled": syncEnabled,
-            "backgroundAccess": backgroundAccess,
-        ], displayStyle: .struct)
+        Mirror(
+            self,
+            children: [
+                "username": username,
+                "password": hiddenSecret(bytes: password.utf8.count),
+                "url": url,
+                "syncEnabled": syncEnabled,
+                "backgroundAccess": backgroundAccess,
+            ], displayStyle: .struct)
     }
 }
 
 extension StoredRecord: CustomReflectable {
     /// Identity and metadata; the secret shows only its length.
     public var customMirror: Mirror {
-        Mirror(self, children: ["id": id, "metadata": metadata, "secret": hiddenSecret(bytes: secret.count)], displayStyle: .struct)
+        Mirror(
+            self, children: ["id": id, "metadata": metadata, "secret": hiddenSecret(bytes: secret.count)], displayStyle: .struct)
     }
 }
 
@@ -44,13 +47,15 @@ extension FileStoreSecret: CustomReflectable {
 extension KeyringConfiguration: CustomReflectable {
     /// Every field; of the environment only the names, since it can hold `SWIFT_KEYRING_PASSPHRASE`.
     public var customMirror: Mirror {
-        Mirror(self, children: [
-            "backend": backend as Any,
-            "timeout": timeout,
-            "environment": environment.keys.sorted().map { "\($0)=<hidden>" },
-            "fileURL": fileURL,
-            "fileSecret": fileSecret as Any,
-            "fileLockTimeout": fileLockTimeout,
-        ], displayStyle: .struct)
+        Mirror(
+            self,
+            children: [
+                "backend": backend as Any,
+                "timeout": timeout,
+                "environment": environment.keys.sorted().map { "\($0)=<hidden>" },
+                "fileURL": fileURL,
+                "fileSecret": fileSecret as Any,
+                "fileLockTimeout": fileLockTimeout,
+            ], displayStyle: .struct)
     }
 }

@@ -1,9 +1,10 @@
+import Logging
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Logging
 
 /// Turns a ``KeyringConfiguration`` into a store, and says why.
 ///
@@ -37,7 +38,9 @@ enum StoreSelector {
     }
 
     /// Opens the store a decision names.
-    static func open(_ selection: StoreSelection, _ configuration: KeyringConfiguration, logger: Logger) throws -> any CredentialStore {
+    static func open(_ selection: StoreSelection, _ configuration: KeyringConfiguration, logger: Logger) throws
+        -> any CredentialStore
+    {
         switch selection.backend {
         case .memory:
             return MemoryStore()
@@ -56,7 +59,8 @@ enum StoreSelector {
 
     static func select(_ configuration: KeyringConfiguration, logger: Logger) throws -> (any CredentialStore, StoreSelection) {
         let selection = try decide(configuration)
-        logger.debug("keyring store selected", metadata: ["store": "\(selection.backend.rawValue)", "reason": "\(selection.reason)"])
+        logger.debug(
+            "keyring store selected", metadata: ["store": "\(selection.backend.rawValue)", "reason": "\(selection.reason)"])
         return (try open(selection, configuration, logger: logger), selection)
     }
 }

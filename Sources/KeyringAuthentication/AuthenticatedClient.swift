@@ -206,7 +206,7 @@ public actor AuthenticatedClient<Property: SessionProperty> {
             token = try await withRetries(safeToRepeat: true, what: "login") { [login] in
                 try await login(credentials)
             }
-        } catch where isLoginRefusal(error) {
+        } catch  where isLoginRefusal(error) {
             logger.debug("login refused", metadata: ["ms": "\(Self.milliseconds(since: started))"])
             throw await endSession(.credentialsRefused)
         }
@@ -232,7 +232,9 @@ public actor AuthenticatedClient<Property: SessionProperty> {
 
     // MARK: Sending
 
-    private func transmit(_ request: HTTPRequest, body: Data?, token: AccessToken?, safeToRepeat: Bool) async throws -> (HTTPResponse, Data) {
+    private func transmit(_ request: HTTPRequest, body: Data?, token: AccessToken?, safeToRepeat: Bool) async throws -> (
+        HTTPResponse, Data
+    ) {
         let prepared = token.map { tokenAttachment.attaching($0, to: request) } ?? request
         let method = request.method.rawValue
         let path = (request.path ?? "").split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
@@ -240,16 +242,20 @@ public actor AuthenticatedClient<Property: SessionProperty> {
             let started = ContinuousClock.now
             do {
                 let (response, data) = try await transport.send(prepared, body: body)
-                logger.debug("HTTP request", metadata: [
-                    "method": "\(method)", "path": "\(path)", "status": "\(response.status.code)",
-                    "ms": "\(Self.milliseconds(since: started))",
-                ])
+                logger.debug(
+                    "HTTP request",
+                    metadata: [
+                        "method": "\(method)", "path": "\(path)", "status": "\(response.status.code)",
+                        "ms": "\(Self.milliseconds(since: started))",
+                    ])
                 return (response, data)
             } catch {
-                logger.debug("HTTP request got no answer", metadata: [
-                    "method": "\(method)", "path": "\(path)", "error": "\(Self.loggable(error))",
-                    "ms": "\(Self.milliseconds(since: started))",
-                ])
+                logger.debug(
+                    "HTTP request got no answer",
+                    metadata: [
+                        "method": "\(method)", "path": "\(path)", "error": "\(Self.loggable(error))",
+                        "ms": "\(Self.milliseconds(since: started))",
+                    ])
                 throw error
             }
         }
@@ -265,18 +271,22 @@ public actor AuthenticatedClient<Property: SessionProperty> {
         var retry = 0
         while true {
             do {
-                return try await TimeLimit.run(within: timeout, orThrow: {
-                    TransportError(.timedOut, reason: "no answer within \(seconds) s")
-                }, attempt)
+                return try await TimeLimit.run(
+                    within: timeout,
+                    orThrow: {
+                        TransportError(.timedOut, reason: "no answer within \(seconds) s")
+                    }, attempt)
             } catch {
                 guard safeToRepeat, retry < retryPolicy.maxRetries, !isLoginRefusal(error), retryPolicy.shouldRetry(error) else {
                     throw error
                 }
                 retry += 1
                 let delay = retryPolicy.delay(beforeRetry: retry)
-                logger.debug("retrying after a transport failure", metadata: [
-                    "request": "\(what)", "retry": "\(retry)", "delay-ms": "\(delay.inMilliseconds)",
-                ])
+                logger.debug(
+                    "retrying after a transport failure",
+                    metadata: [
+                        "request": "\(what)", "retry": "\(retry)", "delay-ms": "\(delay.inMilliseconds)",
+                    ])
                 try await Task.sleep(for: delay)
             }
         }

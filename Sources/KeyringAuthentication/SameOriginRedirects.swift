@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -32,7 +33,7 @@ package final class SameOriginRedirects: NSObject, URLSessionTaskDelegate, Senda
     /// Whether `a` and `b` have the same scheme, host and port (a missing port is the scheme's default).
     package static func isSameOrigin(_ a: URL, _ b: URL) -> Bool {
         guard let schemeA = a.scheme?.lowercased(), let schemeB = b.scheme?.lowercased(), schemeA == schemeB,
-              let hostA = a.host?.lowercased(), let hostB = b.host?.lowercased(), hostA == hostB
+            let hostA = a.host?.lowercased(), let hostB = b.host?.lowercased(), hostA == hostB
         else { return false }
         return effectivePort(a, scheme: schemeA) == effectivePort(b, scheme: schemeB)
     }

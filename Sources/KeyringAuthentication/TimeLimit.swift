@@ -15,19 +15,21 @@ enum TimeLimit {
         let race = Race<Value>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                race.start(continuation, tasks: [
-                    Task {
-                        do {
-                            race.finish(.success(try await operation()))
-                        } catch {
-                            race.finish(.failure(error))
-                        }
-                    },
-                    Task {
-                        guard (try? await Task.sleep(for: limit)) != nil else { return }
-                        race.finish(.failure(timeout()))
-                    },
-                ])
+                race.start(
+                    continuation,
+                    tasks: [
+                        Task {
+                            do {
+                                race.finish(.success(try await operation()))
+                            } catch {
+                                race.finish(.failure(error))
+                            }
+                        },
+                        Task {
+                            guard (try? await Task.sleep(for: limit)) != nil else { return }
+                            race.finish(.failure(timeout()))
+                        },
+                    ])
             }
         } onCancel: {
             race.finish(.failure(CancellationError()))

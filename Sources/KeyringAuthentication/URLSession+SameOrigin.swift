@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPTypes
 import HTTPTypesFoundation
 import Synchronization
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 extension URLSession {
     /// Sends `request` (with `body`, when given) on a task whose own delegate is `SameOriginRedirects`.
@@ -12,7 +13,9 @@ extension URLSession {
     /// The task is made and its `delegate` set by hand because FoundationNetworking
     /// does not consult the delegate passed to `data(for:delegate:)` on a redirect;
     /// a task's `delegate` property it does, ahead of the session's delegate.
-    func sameOriginResponse(for request: HTTPRequest, body: Data?, redirects: SameOriginRedirects) async throws -> (HTTPResponse, Data) {
+    func sameOriginResponse(for request: HTTPRequest, body: Data?, redirects: SameOriginRedirects) async throws -> (
+        HTTPResponse, Data
+    ) {
         guard let urlRequest = URLRequest(httpRequest: request) else { throw URLError(.badURL) }
         let running = RunningTask()
         return try await withTaskCancellationHandler {
@@ -26,7 +29,8 @@ extension URLSession {
                         continuation.resume(throwing: URLError(.badServerResponse))
                     }
                 }
-                let task = body.map { uploadTask(with: urlRequest, from: $0, completionHandler: finish) }
+                let task =
+                    body.map { uploadTask(with: urlRequest, from: $0, completionHandler: finish) }
                     ?? dataTask(with: urlRequest, completionHandler: finish)
                 task.delegate = redirects
                 running.start(task)

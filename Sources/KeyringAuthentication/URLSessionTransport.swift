@@ -1,9 +1,10 @@
 public import Foundation
+public import HTTPTypes
+import HTTPTypesFoundation
+
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
-public import HTTPTypes
-import HTTPTypesFoundation
 
 /// The default ``HTTPTransport``: Foundation's `URLSession`, with no cache, no cookies and a timeout.
 ///

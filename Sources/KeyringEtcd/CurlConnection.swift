@@ -1,12 +1,13 @@
 internal import CCurl
 import Dispatch
+import Keyring
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Keyring
-import Synchronization
 
 /// One libcurl handle pair (an easy handle inside its own multi handle) that makes
 /// HTTP/1.1 POSTs, keeping its connection to a member open between calls.

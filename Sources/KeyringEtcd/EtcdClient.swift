@@ -1,12 +1,13 @@
+import Dispatch
+import Glibc
+import Keyring
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Dispatch
-import Glibc
-import Keyring
-import Synchronization
 
 /// etcd's JSON gateway over HTTP/1.1 (libcurl): one call is one POST, retried on the other
 /// members when one is down, has no leader or does not answer, all within one bound.

@@ -1,9 +1,10 @@
+import Keyring
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Keyring
 
 /// Where an ``EtcdStore`` finds the cluster, and how it opens the records kept there.
 ///

@@ -1,11 +1,12 @@
+import Dispatch
+import Glibc
+import Keyring
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Dispatch
-import Glibc
-import Keyring
 
 /// How an etcd cluster looks from this host: each member's answer and the member count.
 /// Needs no passphrase and reads no record, so `swift-keyring doctor` can show it when a call fails.

@@ -1,11 +1,12 @@
+import Dispatch
+import Glibc
+import Keyring
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Dispatch
-import Glibc
-import Keyring
 
 /// A `CredentialStore` in an etcd v3 cluster, for a fleet of hosts that share credentials.
 ///
@@ -202,7 +203,8 @@ public final class EtcdStore: CredentialStore {
         }
         guard let password = text else {
             throw KeyringError.invalidConfiguration(
-                setting: EtcdConfiguration.passwordFileVariable, reason: "the file \(passwordFile.path) is empty or not UTF-8 text")
+                setting: EtcdConfiguration.passwordFileVariable,
+                reason: "the file \(passwordFile.path) is empty or not UTF-8 text")
         }
         return EtcdClient.Login(user: user, password: password)
     }

@@ -65,7 +65,8 @@ public struct SecretStore: Sendable {
     /// `data` as text, or the error that says it is not.
     func text(of data: Data, key: String) throws -> String {
         guard let text = String(validating: data, as: UTF8.self) else {
-            throw KeyringError.invalidRecord(field: "secret", reason: "under the key \"\(key)\" is not UTF-8 text; read it with data(forKey:)")
+            throw KeyringError.invalidRecord(
+                field: "secret", reason: "under the key \"\(key)\" is not UTF-8 text; read it with data(forKey:)")
         }
         return text
     }
@@ -153,7 +154,8 @@ public struct SecretStore: Sendable {
         do {
             return try body()
         } catch {
-            logger.error("secret store \(action) failed", metadata: ["account": "\(account)", "key": "\(key)", "error": "\(error)"])
+            logger.error(
+                "secret store \(action) failed", metadata: ["account": "\(account)", "key": "\(key)", "error": "\(error)"])
             return nil
         }
     }

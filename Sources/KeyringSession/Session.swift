@@ -89,7 +89,8 @@ public final class Session<Property: SessionProperty>: Sendable {
                 reason: "is required, so it cannot be persisted: logout would leave the user logged in"
             )
         }
-        var folder = stateDirectory?.absoluteURL.standardizedFileURL.path(percentEncoded: false)
+        var folder =
+            stateDirectory?.absoluteURL.standardizedFileURL.path(percentEncoded: false)
             ?? StateFile.defaultFolder(service: keyring.service, environment: environment)
         while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
         self.keyring = keyring
@@ -147,7 +148,8 @@ public final class Session<Property: SessionProperty>: Sendable {
     /// Throws when there are no required properties, so no login can be confirmed.
     func checkRequiredPropertiesExist() throws {
         guard !requiredProperties.isEmpty else {
-            throw KeyringError.invalidConfiguration(setting: "requiredProperties", reason: "is empty, so the session is never logged in")
+            throw KeyringError.invalidConfiguration(
+                setting: "requiredProperties", reason: "is empty, so the session is never logged in")
         }
     }
 
@@ -226,9 +228,10 @@ public final class Session<Property: SessionProperty>: Sendable {
     /// - Returns: the observation; the calls stop when it is cancelled or released.
     public func observeStatus(_ handler: @escaping @Sendable (LoginStatus) -> Void) -> StatusObservation {
         let changes = broadcaster.stream()
-        return StatusObservation(task: Task {
-            for await status in changes { handler(status) }
-        })
+        return StatusObservation(
+            task: Task {
+                for await status in changes { handler(status) }
+            })
     }
 
     // MARK: Values
@@ -273,7 +276,8 @@ public final class Session<Property: SessionProperty>: Sendable {
     ///   a keyring error, or a state file error.
     public func value<Value: Decodable>(_ type: Value.Type = Value.self, for property: Property) throws -> Value? {
         if property.isSecure {
-            return try Self.decode(Value.self, secret: try keyring.secret(forKey: SecretKeys.property(property.rawValue)), of: property)
+            return try Self.decode(
+                Value.self, secret: try keyring.secret(forKey: SecretKeys.property(property.rawValue)), of: property)
         }
         return try Self.decode(Value.self, json: try stateFile.read()[property.rawValue], of: property)
     }
@@ -293,7 +297,8 @@ public final class Session<Property: SessionProperty>: Sendable {
     static func change<Value: Encodable>(_ value: Value?, for property: Property) throws -> Change {
         do {
             if property.isSecure {
-                return .secret(key: SecretKeys.property(property.rawValue), bytes: try value.flatMap { try SecretCoding.bytes(of: $0) })
+                return .secret(
+                    key: SecretKeys.property(property.rawValue), bytes: try value.flatMap { try SecretCoding.bytes(of: $0) })
             }
             let json = try value.map { try JSONValue(encoding: $0) }
             return .plain(name: property.rawValue, json: json == .null ? nil : json)

@@ -53,7 +53,8 @@ struct StateFile: Sendable {
             throw KeyringError.damaged(reason: "\(Self.name) \(path) is not valid JSON of the expected shape")
         }
         guard document.format == Self.format else {
-            throw KeyringError.damaged(reason: "\(Self.name) \(path) has format \(document.format), which this version cannot read")
+            throw KeyringError.damaged(
+                reason: "\(Self.name) \(path) has format \(document.format), which this version cannot read")
         }
         return document.values
     }

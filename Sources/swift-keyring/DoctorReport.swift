@@ -1,10 +1,11 @@
+import Keyring
+import KeyringEtcd
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Keyring
-import KeyringEtcd
 
 /// What `doctor` found; never a secret, since it opens no store that needs one.
 struct DoctorReport: Encodable {
@@ -51,13 +52,15 @@ struct DoctorReport: Encodable {
     /// - Parameter etcd: the etcd store's settings when `--backend etcd` or `SWIFT_KEYRING_BACKEND=etcd`
     ///   selects it: `Keyring`'s own selection does not know that store.
     static func gather(_ configuration: KeyringConfiguration, etcd: EtcdConfiguration? = nil) throws -> DoctorReport {
-        let selection = try etcd.map { StoreSelection(backend: .memory, reason: "asked for; prefix \($0.prefix)") }
+        let selection =
+            try etcd.map { StoreSelection(backend: .memory, reason: "asked for; prefix \($0.prefix)") }
             ?? Keyring.selection(for: configuration)
         let probe = SecretServiceStore.probe(timeout: configuration.timeout, environment: configuration.environment)
         let bus: Bus
         switch probe {
         case .available:
-            let locked = try? SecretServiceStore(timeout: configuration.timeout, environment: configuration.environment).isLocked()
+            let locked = try? SecretServiceStore(timeout: configuration.timeout, environment: configuration.environment)
+                .isLocked()
             let owner = SecretServiceStore.owner(timeout: configuration.timeout, environment: configuration.environment)
             bus = Bus(
                 answers: true, secretService: true, detail: probe.description, collectionLocked: locked, owner: owner?.description
@@ -99,9 +102,10 @@ struct DoctorReport: Encodable {
             "session bus:      \(sessionBus.answers ? "answers" : "does not answer")",
             "secret service:   \(sessionBus.secretService ? "available, default collection \(locked)" : "not available") (\(sessionBus.detail))",
             "service owner:    \(sessionBus.owner ?? "none")",
-            "unlock prompt:    " + (unlockPrompt.canShow
-                ? "can be shown (a display is set); waits up to \(seconds(unlockPrompt.timeoutSeconds)) s for you"
-                : "cannot be shown (neither DISPLAY nor WAYLAND_DISPLAY is set): a locked keyring cannot ask for its password"),
+            "unlock prompt:    "
+                + (unlockPrompt.canShow
+                    ? "can be shown (a display is set); waits up to \(seconds(unlockPrompt.timeoutSeconds)) s for you"
+                    : "cannot be shown (neither DISPLAY nor WAYLAND_DISPLAY is set): a locked keyring cannot ask for its password"),
             "file:             \(file.path)",
             "file permissions: " + (file.exists ? "\(file.mode ?? "?") in a \(file.folderMode ?? "?") folder" : "no file yet")
                 + (file.problem.map { " — unsafe: \($0)" } ?? ""),
@@ -115,7 +119,8 @@ struct DoctorReport: Encodable {
     private var etcdLines: [String] {
         guard let etcd else { return [] }
         let members = etcd.members.map { member in
-            "etcd endpoint:    \(member.endpoint) " + (member.healthy ? "healthy, \(member.detail)" : "unhealthy: \(member.detail)")
+            "etcd endpoint:    \(member.endpoint) "
+                + (member.healthy ? "healthy, \(member.detail)" : "unhealthy: \(member.detail)")
                 + (member.isLeader ? ", leader" : "")
         }
         return members + ["etcd members:     " + (etcd.memberCount.map(String.init) ?? "unknown (no member answered)")]

@@ -1,10 +1,11 @@
 import ArgumentParser
+import Keyring
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Keyring
 
 /// The tool's exit statuses (sysexits.h), in one place so scripts can rely on them.
 enum ExitStatus {

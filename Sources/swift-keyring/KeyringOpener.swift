@@ -1,11 +1,12 @@
+import Keyring
+import KeyringEtcd
+import Logging
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Keyring
-import KeyringEtcd
-import Logging
 
 /// Opens the keyring the options describe, asking for the file's passphrase on a
 /// terminal when none of the sources gives one.

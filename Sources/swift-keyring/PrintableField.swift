@@ -19,7 +19,8 @@ enum PrintableField {
             case "\u{1B}": result += "\\e"
             case _ where scalar.isControlCharacter:
                 let hex = String(scalar.value, radix: 16, uppercase: true)
-                result += scalar.value <= 0x7F
+                result +=
+                    scalar.value <= 0x7F
                     ? "\\x" + String(repeating: "0", count: 2 - hex.count) + hex
                     : "\\u{" + hex + "}"
             default:

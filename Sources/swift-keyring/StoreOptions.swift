@@ -1,26 +1,32 @@
 import ArgumentParser
+import Keyring
+import KeyringEtcd
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Keyring
-import KeyringEtcd
 
 /// The options every subcommand takes, each with an environment variable of the same meaning.
 struct StoreOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The app's namespace (default: $SWIFT_KEYRING_SERVICE, else \"default\").", valueName: "name"))
     var service: String?
 
-    @Option(help: ArgumentHelp("auto, secret-service, file, memory or etcd (default: $SWIFT_KEYRING_BACKEND, else auto).", valueName: "backend"))
+    @Option(
+        help: ArgumentHelp(
+            "auto, secret-service, file, memory or etcd (default: $SWIFT_KEYRING_BACKEND, else auto).", valueName: "backend"))
     var backend: String?
 
-    @Option(help: ArgumentHelp(
-        "The etcd members' client URLs, comma-separated (default: $SWIFT_KEYRING_ETCD_ENDPOINTS, else http://127.0.0.1:2379).",
-        valueName: "urls"))
+    @Option(
+        help: ArgumentHelp(
+            "The etcd members' client URLs, comma-separated (default: $SWIFT_KEYRING_ETCD_ENDPOINTS, else http://127.0.0.1:2379).",
+            valueName: "urls"))
     var etcdEndpoints: String?
 
-    @Option(help: ArgumentHelp("The encrypted keyring file (default: $SWIFT_KEYRING_FILE, else the XDG data folder).", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "The encrypted keyring file (default: $SWIFT_KEYRING_FILE, else the XDG data folder).", valueName: "path"))
     var file: String?
 
     @Option(
@@ -53,7 +59,8 @@ struct StoreOptions: ParsableArguments {
         if let promptTimeout {
             let checked = KeyringConfiguration(environment: ["SWIFT_KEYRING_PROMPT_TIMEOUT": promptTimeout])
             guard !promptTimeout.isEmpty, (try? checked.requestedPromptTimeout()) != nil else {
-                throw ValidationError("--prompt-timeout must be a number of seconds greater than zero, such as 120, not \"\(promptTimeout)\"")
+                throw ValidationError(
+                    "--prompt-timeout must be a number of seconds greater than zero, such as 120, not \"\(promptTimeout)\"")
             }
             environment["SWIFT_KEYRING_PROMPT_TIMEOUT"] = promptTimeout
         }

@@ -1,11 +1,12 @@
 import ArgumentParser
+import Keyring
+import Logging
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Keyring
-import Logging
 
 /// The `swift-keyring` command: store, read, list and remove credentials from a shell or a script.
 @main

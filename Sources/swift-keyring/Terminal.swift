@@ -51,7 +51,8 @@ enum Terminal {
     static func readNewSecret(what: String) throws -> String {
         let field = what.lowercased()
         guard let first = try readSecret(prompt: "\(what): ", field: field),
-              let second = try readSecret(prompt: "Repeat \(field): ", field: field) else {
+            let second = try readSecret(prompt: "Repeat \(field): ", field: field)
+        else {
             throw CommandFailure(message: "No \(what.lowercased()) was entered.", status: ExitStatus.invalidInput)
         }
         guard first == second else {
@@ -63,7 +64,9 @@ enum Terminal {
     /// Asks a yes/no question; only `y` or `yes` count as yes.
     static func confirm(_ question: String) -> Bool {
         Console.write("\(question) [y/N] ", to: STDERR_FILENO)
-        let answer = readLine(strippingNewline: true).map { String($0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()).lowercased() }
+        let answer = readLine(strippingNewline: true).map {
+            String($0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()).lowercased()
+        }
         return answer == "y" || answer == "yes"
     }
 }

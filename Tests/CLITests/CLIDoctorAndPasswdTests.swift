@@ -9,7 +9,8 @@ struct CLIDoctorAndPasswdTests {
         let sandbox = try Sandbox()
         var env = sandbox.passphraseEnvironment(["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(sandbox.folder.path)/no-bus"])
         env.removeValue(forKey: "SWIFT_KEYRING_BACKEND")
-        #expect(try CLI.run(["set", "--username", "a", "--url", "https://x.example"], stdin: "the-pw", environment: env).status == 0)
+        #expect(
+            try CLI.run(["set", "--username", "a", "--url", "https://x.example"], stdin: "the-pw", environment: env).status == 0)
         env.removeValue(forKey: "SWIFT_KEYRING_PASSPHRASE")
         let doctor = try CLI.run(["doctor"], environment: env)
         #expect(doctor.status == 0, "doctor failed: \(doctor.stderr)")
@@ -39,18 +40,23 @@ struct CLIDoctorAndPasswdTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: sandbox.keyringFile.path)
         let doctor = try CLI.run(["doctor"], environment: env)
         #expect(doctor.status == 0)
-        #expect(doctor.stdout.contains("file permissions: 0644 in a 0700 folder — unsafe: \(sandbox.keyringFile.path): its mode 0644"))
+        #expect(
+            doctor.stdout.contains("file permissions: 0644 in a 0700 folder — unsafe: \(sandbox.keyringFile.path): its mode 0644")
+        )
     }
 
     @Test("doctor inside a desktop session: the Secret Service, unlocked")
     func doctorWithDaemon() throws {
-        try #require(ProcessInfo.processInfo.environment["SWIFT_KEYRING_PRIVATE_SECRET_SERVICE"] == "1",
-                     "run the tests through Scripts/with-secret-service.sh (Scripts/test.sh does)")
+        try #require(
+            ProcessInfo.processInfo.environment["SWIFT_KEYRING_PRIVATE_SECRET_SERVICE"] == "1",
+            "run the tests through Scripts/with-secret-service.sh (Scripts/test.sh does)")
         let sandbox = try Sandbox()
         var env = sandbox.secretServiceEnvironment()
         env.removeValue(forKey: "SWIFT_KEYRING_BACKEND")
         let doctor = try CLI.run(["doctor"], environment: env)
-        #expect(doctor.stdout.hasPrefix("store:            secret-service (a session bus answers and org.freedesktop.secrets is there)\n"))
+        #expect(
+            doctor.stdout.hasPrefix(
+                "store:            secret-service (a session bus answers and org.freedesktop.secrets is there)\n"))
         #expect(doctor.stdout.contains("secret service:   available, default collection unlocked"))
         #expect(doctor.stdout.contains("service owner:    gnome-keyring-daemon (pid "))
         env.removeValue(forKey: "DISPLAY")
@@ -62,8 +68,9 @@ struct CLIDoctorAndPasswdTests {
         #expect(desktop.stdout.contains("unlock prompt:    can be shown (a display is set); waits up to 30 s for you"))
     }
 
-    @Test("A prompt timeout that is not a number of seconds above zero: a clear error naming it, whichever store",
-          arguments: ["abc", "0", "-3", "1e3", "99999999"])
+    @Test(
+        "A prompt timeout that is not a number of seconds above zero: a clear error naming it, whichever store",
+        arguments: ["abc", "0", "-3", "1e3", "99999999"])
     func badPromptTimeout(_ value: String) throws {
         let sandbox = try Sandbox()
         let env = sandbox.passphraseEnvironment()

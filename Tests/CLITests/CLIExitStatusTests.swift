@@ -13,13 +13,15 @@ struct CLIExitStatusTests {
         #expect(try CLI.run(["remove", "missing"], environment: sandbox.fileEnvironment()).status == 1)
     }
 
-    @Test("64: usage errors", arguments: [
-        ["get", "--no-such-option"],
-        ["set", "--username", "alice"],
-        ["frobnicate"],
-        ["remove-all"],
-        ["list", "--backend", "carrier-pigeon"],
-    ])
+    @Test(
+        "64: usage errors",
+        arguments: [
+            ["get", "--no-such-option"],
+            ["set", "--username", "alice"],
+            ["frobnicate"],
+            ["remove-all"],
+            ["list", "--backend", "carrier-pigeon"],
+        ])
     func usage(arguments: [String]) throws {
         let sandbox = try Sandbox()
         let result = try CLI.run(arguments, stdin: "pw", environment: sandbox.fileEnvironment())
@@ -27,11 +29,13 @@ struct CLIExitStatusTests {
         #expect(!result.stderr.isEmpty)
     }
 
-    @Test("65: invalid input names the field and stores nothing", arguments: [
-        (["--username", "alice", "--url", "ftp://files.example.com"], "Invalid url: must use http or https, not ftp."),
-        (["--username", "alice", "--url", "example.com"], "Invalid url: must be absolute, with an http or https scheme."),
-        (["--username", "", "--url", "https://example.com"], "Invalid username: must not be empty."),
-    ])
+    @Test(
+        "65: invalid input names the field and stores nothing",
+        arguments: [
+            (["--username", "alice", "--url", "ftp://files.example.com"], "Invalid url: must use http or https, not ftp."),
+            (["--username", "alice", "--url", "example.com"], "Invalid url: must be absolute, with an http or https scheme."),
+            (["--username", "", "--url", "https://example.com"], "Invalid username: must not be empty."),
+        ])
     func invalidInput(options: [String], message: String) throws {
         let sandbox = try Sandbox()
         let env = sandbox.fileEnvironment()
@@ -46,8 +50,9 @@ struct CLIExitStatusTests {
     func binaryPassword() throws {
         let sandbox = try Sandbox()
         let env = sandbox.fileEnvironment()
-        let result = try CLI.run(["set", "--username", "a", "--url", "https://x.example"],
-                                 stdinBytes: Data([0x70, 0xFF, 0xFE, 0x0A]), environment: env)
+        let result = try CLI.run(
+            ["set", "--username", "a", "--url", "https://x.example"],
+            stdinBytes: Data([0x70, 0xFF, 0xFE, 0x0A]), environment: env)
         #expect(result.status == 65)
         #expect(result.stderr == "swift-keyring: The password is not UTF-8 text; nothing was changed.\n")
         #expect(try CLI.run(["get"], environment: env).status == 1)
@@ -92,7 +97,9 @@ struct CLIExitStatusTests {
         none.removeValue(forKey: "SWIFT_KEYRING_PASSPHRASE")
         let missing = try CLI.run(["get"], environment: none)
         #expect(missing.status == 77)
-        for source in ["SWIFT_KEYRING_PASSPHRASE", "SWIFT_KEYRING_PASSPHRASE_FILE", "CREDENTIALS_DIRECTORY", "SWIFT_KEYRING_KEY_FILE"] {
+        for source in [
+            "SWIFT_KEYRING_PASSPHRASE", "SWIFT_KEYRING_PASSPHRASE_FILE", "CREDENTIALS_DIRECTORY", "SWIFT_KEYRING_KEY_FILE",
+        ] {
             #expect(missing.stderr.contains(source))
         }
 

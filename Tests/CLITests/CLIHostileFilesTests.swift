@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import KeyringTestSupport
+import Testing
 
 /// Files someone else put in the tool's way: it refuses them with a status a
 /// script can act on, and never waits forever.
@@ -43,7 +43,9 @@ struct CLIHostileFilesTests {
         #expect(result.stderr.contains(path) && result.stderr.contains("it is not a regular file"))
     }
 
-    @Test("77: a key or passphrase file its group can write is refused", arguments: ["SWIFT_KEYRING_KEY_FILE", "SWIFT_KEYRING_PASSPHRASE_FILE"])
+    @Test(
+        "77: a key or passphrase file its group can write is refused",
+        arguments: ["SWIFT_KEYRING_KEY_FILE", "SWIFT_KEYRING_PASSPHRASE_FILE"])
     func groupWritableSecretFile(variable: String) throws {
         let sandbox = try Sandbox()
         let path = sandbox.folder.appendingPathComponent("secret").path
@@ -85,7 +87,8 @@ struct CLIHostileFilesTests {
         try weak.write(to: sandbox.keyringFile)
         let doctor = try CLI.run(["doctor"], environment: env)
         #expect(doctor.status == 0)
-        #expect(doctor.stdout.contains(
-            "key derivation:   argon2id t=1 m=8 KiB p=1 — warning: argon2id t=1 m=8 KiB p=1 is weaker than the default"))
+        #expect(
+            doctor.stdout.contains(
+                "key derivation:   argon2id t=1 m=8 KiB p=1 — warning: argon2id t=1 m=8 KiB p=1 is weaker than the default"))
     }
 }

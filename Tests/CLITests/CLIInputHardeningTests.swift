@@ -12,8 +12,9 @@ struct CLIInputHardeningTests {
     func pipedBOM() throws {
         let sandbox = try Sandbox()
         let env = sandbox.fileEnvironment()
-        let set = try CLI.run(["set", "--username", "alice", "--url", "https://example.com"],
-                              stdinBytes: Data(Self.bomPassword + [0x0A]), environment: env)
+        let set = try CLI.run(
+            ["set", "--username", "alice", "--url", "https://example.com"],
+            stdinBytes: Data(Self.bomPassword + [0x0A]), environment: env)
         #expect(set.status == 0, "set failed: \(set.stderr)")
         let get = try CLI.run(["get"], environment: env)
         #expect(Array(get.stdout.utf8) == Self.bomPassword + [0x0A])
@@ -26,8 +27,9 @@ struct CLIInputHardeningTests {
     func pipedInvalidUTF8() throws {
         let sandbox = try Sandbox()
         let env = sandbox.fileEnvironment()
-        let set = try CLI.run(["set", "--username", "alice", "--url", "https://example.com"],
-                              stdinBytes: Data(Self.invalidUTF8), environment: env)
+        let set = try CLI.run(
+            ["set", "--username", "alice", "--url", "https://example.com"],
+            stdinBytes: Data(Self.invalidUTF8), environment: env)
         #expect(set.status == 65)
         #expect(set.stderr.contains("password is not UTF-8"))
         #expect(try CLI.run(["get"], environment: env).status == 1)
@@ -35,7 +37,8 @@ struct CLIInputHardeningTests {
 
     /// Runs `set` on a terminal and types `line` at both password prompts (when the second comes).
     private func setOnTerminal(typing line: [UInt8], environment: [String: String]) throws -> (status: Int32, output: String) {
-        let terminal = try TerminalSession(["set", "--username", "alice", "--url", "https://example.com"], environment: environment)
+        let terminal = try TerminalSession(
+            ["set", "--username", "alice", "--url", "https://example.com"], environment: environment)
         try #require(terminal.waitFor("Password: ") && terminal.waitForEchoOff(), "no password prompt")
         terminal.type(line + [0x0A])
         if terminal.waitFor("Repeat password: ") {
@@ -65,11 +68,13 @@ struct CLIInputHardeningTests {
         #expect(Array(try CLI.run(["get"], environment: env).stdout.utf8) == Self.bomPassword + [0x0A])
     }
 
-    @Test("set refuses a key or username with a control character, with 65, naming the field", arguments: [
-        (["set", "a\u{1B}[2Jb", "--username", "alice"], "key"),
-        (["set", "work", "--username", "alice\thttps://x\t-\nroot"], "username"),
-        (["set", "work", "--username", "alice\u{9B}1m"], "username"),
-    ])
+    @Test(
+        "set refuses a key or username with a control character, with 65, naming the field",
+        arguments: [
+            (["set", "a\u{1B}[2Jb", "--username", "alice"], "key"),
+            (["set", "work", "--username", "alice\thttps://x\t-\nroot"], "username"),
+            (["set", "work", "--username", "alice\u{9B}1m"], "username"),
+        ])
     func controlCharactersRefused(arguments: [String], field: String) throws {
         let sandbox = try Sandbox()
         let env = sandbox.fileEnvironment()
@@ -90,7 +95,8 @@ struct CLIInputHardeningTests {
             #expect(!set.allOutput.contains("pw-in-url-SECRET"), "the URL's password was printed")
             #expect(!set.allOutput.contains("alice:"))
         }
-        let parsed = try CLI.run(["set", "--username", "alice", "--url", "https://alice:pw-in-url-SECRET@example.com/"], stdin: "pw", environment: env)
+        let parsed = try CLI.run(
+            ["set", "--username", "alice", "--url", "https://alice:pw-in-url-SECRET@example.com/"], stdin: "pw", environment: env)
         #expect(parsed.status == 65)
         #expect(!parsed.allOutput.contains("pw-in-url-SECRET"))
     }
@@ -99,7 +105,8 @@ struct CLIInputHardeningTests {
     func fragment() throws {
         let sandbox = try Sandbox()
         let env = sandbox.fileEnvironment()
-        let set = try CLI.run(["set", "--username", "alice", "--url", "https://example.com/#access_token=abc"], stdin: "pw", environment: env)
+        let set = try CLI.run(
+            ["set", "--username", "alice", "--url", "https://example.com/#access_token=abc"], stdin: "pw", environment: env)
         #expect(set.status == 65)
         #expect(set.stderr.contains("URL must not contain a fragment") || set.stderr.contains("url: must not contain a fragment"))
         #expect(try CLI.run(["list"], environment: env).stdout.isEmpty)

@@ -19,8 +19,9 @@ struct CLIProcessHardeningTests {
 
     @Test(
         "The tool is not dumpable: its /proc files belong to root, not to the user it runs as",
-        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") || geteuid() != 0,
-                 "as root, the tool runs as another user through setpriv")
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") || geteuid() != 0,
+            "as root, the tool runs as another user through setpriv")
     )
     func notDumpable() throws {
         let run = try WaitingTool(asOtherUser: geteuid() == 0)
@@ -68,7 +69,8 @@ private final class WaitingTool {
     /// (a checkout under `/root` is closed to other users).
     private static func copyForEveryone() throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swift-keyring-hardening-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         let copy = folder.appendingPathComponent("swift-keyring")
         try FileManager.default.copyItem(at: CLI.binary, to: copy)
         #expect(chmod(copy.path, 0o755) == 0)

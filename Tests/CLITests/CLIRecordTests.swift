@@ -10,8 +10,9 @@ struct CLIRecordTests {
     func setAndGet() throws {
         let sandbox = try Sandbox()
         let env = sandbox.fileEnvironment()
-        let set = try CLI.run(["set", "github", "--username", "alice", "--url", "https://github.com"],
-                              stdin: Self.hardPassword + "\n", environment: env)
+        let set = try CLI.run(
+            ["set", "github", "--username", "alice", "--url", "https://github.com"],
+            stdin: Self.hardPassword + "\n", environment: env)
         #expect(set.status == 0, "set failed: \(set.stderr)")
         let get = try CLI.run(["get", "github"], environment: env)
         #expect(get.status == 0)
@@ -30,8 +31,9 @@ struct CLIRecordTests {
     func getJSON() throws {
         let sandbox = try Sandbox()
         let env = sandbox.fileEnvironment()
-        _ = try CLI.run(["set", "work", "--username", "bob", "--url", "HTTPS://Example.com:8443/path", "--sync"],
-                        stdin: Self.hardPassword, environment: env)
+        _ = try CLI.run(
+            ["set", "work", "--username", "bob", "--url", "HTTPS://Example.com:8443/path", "--sync"],
+            stdin: Self.hardPassword, environment: env)
         let get = try CLI.run(["get", "work", "--json"], environment: env)
         #expect(get.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(get.stdout.utf8)) as? [String: Any])
@@ -49,16 +51,20 @@ struct CLIRecordTests {
         let sandbox = try Sandbox()
         let env = sandbox.fileEnvironment()
         _ = try CLI.run(["set", "--username", "main", "--url", "https://a.example"], stdin: "secret-one", environment: env)
-        _ = try CLI.run(["set", "s", "--username", "syncer", "--url", "https://b.example", "--sync"], stdin: "secret-two", environment: env)
-        _ = try CLI.run(["set", "b", "--username", "bg", "--url", "https://c.example", "--background-access"], stdin: "secret-three", environment: env)
+        _ = try CLI.run(
+            ["set", "s", "--username", "syncer", "--url", "https://b.example", "--sync"], stdin: "secret-two", environment: env)
+        _ = try CLI.run(
+            ["set", "b", "--username", "bg", "--url", "https://c.example", "--background-access"], stdin: "secret-three",
+            environment: env)
         let list = try CLI.run(["list"], environment: env)
         #expect(list.status == 0)
-        #expect(list.stdout == """
-            @default\tmain\thttps://a.example\t-
-            b\tbg\thttps://c.example\tbackground-access
-            s\tsyncer\thttps://b.example\tsync
+        #expect(
+            list.stdout == """
+                @default\tmain\thttps://a.example\t-
+                b\tbg\thttps://c.example\tbackground-access
+                s\tsyncer\thttps://b.example\tsync
 
-            """)
+                """)
         #expect(try CLI.run(["list", "--sync-only"], environment: env).stdout == "s\tsyncer\thttps://b.example\tsync\n")
         #expect(try CLI.run(["list", "--background-access-only"], environment: env).stdout.hasPrefix("b\tbg"))
 
@@ -79,7 +85,8 @@ struct CLIRecordTests {
         let env = sandbox.fileEnvironment()
         _ = try CLI.run(["set", "one", "--username", "a", "--url", "https://a.example"], stdin: "1", environment: env)
         _ = try CLI.run(["set", "two", "--username", "b", "--url", "https://a.example"], stdin: "2", environment: env)
-        _ = try CLI.run(["set", "keep", "--username", "c", "--url", "https://a.example", "--service", "other"], stdin: "3", environment: env)
+        _ = try CLI.run(
+            ["set", "keep", "--username", "c", "--url", "https://a.example", "--service", "other"], stdin: "3", environment: env)
         #expect(try CLI.run(["remove", "one"], environment: env).status == 0)
         #expect(try CLI.run(["get", "one"], environment: env).status == 1)
         let removeAll = try CLI.run(["remove-all", "--yes"], environment: env)
@@ -97,8 +104,11 @@ struct CLIRecordTests {
         env.removeValue(forKey: "SWIFT_KEYRING_BACKEND")
         env.removeValue(forKey: "SWIFT_KEYRING_FILE")
         let other = sandbox.folder.appendingPathComponent("other/keyring.skr").path
-        let set = try CLI.run(["set", "k", "--username", "u", "--url", "https://x.example",
-                               "--backend", "file", "--file", other, "--service", "svc"], stdin: "pw", environment: env)
+        let set = try CLI.run(
+            [
+                "set", "k", "--username", "u", "--url", "https://x.example",
+                "--backend", "file", "--file", other, "--service", "svc",
+            ], stdin: "pw", environment: env)
         #expect(set.status == 0, "set failed: \(set.stderr)")
         #expect(FileManager.default.fileExists(atPath: other))
         var viaEnvironment = env

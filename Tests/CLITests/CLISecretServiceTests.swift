@@ -21,8 +21,9 @@ struct CLISecretServiceTests {
         let sandbox = try Sandbox()
         let service = "cli.\(UUID().uuidString.lowercased())"
         let env = try environment(sandbox, service: service)
-        let set = try CLI.run(["set", "work", "--username", "alice", "--url", "https://mail.example.com", "--background-access"],
-                              stdin: Self.password + "\n", environment: env)
+        let set = try CLI.run(
+            ["set", "work", "--username", "alice", "--url", "https://mail.example.com", "--background-access"],
+            stdin: Self.password + "\n", environment: env)
         #expect(set.status == 0, "set failed: \(set.stderr)")
         #expect(try CLI.run(["get", "work"], environment: env).stdout == Self.password + "\n")
 
@@ -33,7 +34,9 @@ struct CLISecretServiceTests {
 
         _ = try CLI.run(["set", "--username", "me", "--url", "https://mail.example.com"], stdin: "default-pw", environment: env)
         let list = try CLI.run(["list"], environment: env)
-        #expect(list.stdout == "@default\tme\thttps://mail.example.com\t-\nwork\talice\thttps://mail.example.com\tbackground-access\n")
+        #expect(
+            list.stdout == "@default\tme\thttps://mail.example.com\t-\nwork\talice\thttps://mail.example.com\tbackground-access\n"
+        )
         #expect(!list.allOutput.contains(Self.password) && !list.allOutput.contains("default-pw"))
 
         #expect(try CLI.run(["remove", "work"], environment: env).status == 0)
@@ -47,7 +50,9 @@ struct CLISecretServiceTests {
         let sandbox = try Sandbox()
         let service = "cli.\(UUID().uuidString.lowercased())"
         let env = try environment(sandbox, service: service)
-        #expect(try CLI.run(["set", "k", "--username", "u", "--url", "https://x.example"], stdin: Self.password, environment: env).status == 0)
+        #expect(
+            try CLI.run(["set", "k", "--username", "u", "--url", "https://x.example"], stdin: Self.password, environment: env)
+                .status == 0)
         let lookup = Process()
         lookup.executableURL = URL(fileURLWithPath: "/usr/bin/secret-tool")
         lookup.arguments = ["lookup", "tag", "swift-keyring", "service", service, "key", "k"]
@@ -71,8 +76,9 @@ struct CLISecretServiceTests {
         let again = try CLI.run(["set", "work"] + options, stdin: Self.password, environment: env)
         #expect(again.status == 0, "setting the key again failed: \(again.stderr)")
         #expect(try CLI.run(["get", "work"], environment: env).stdout == Self.password + "\n")
-        let renamed = try CLI.run(["set", "work", "--username", "bob", "--url", "https://mail.example.com"],
-                                  stdin: "third password", environment: env)
+        let renamed = try CLI.run(
+            ["set", "work", "--username", "bob", "--url", "https://mail.example.com"],
+            stdin: "third password", environment: env)
         #expect(renamed.status == 0, "setting a new username failed: \(renamed.stderr)")
         #expect(try CLI.run(["get", "work"], environment: env).stdout == "third password\n")
         #expect(try CLI.run(["list"], environment: env).stdout == "work\tbob\thttps://mail.example.com\t-\n")
@@ -90,8 +96,9 @@ struct CLISecretServiceTests {
             // Different usernames: neither process finds the other's item to change in place,
             // so both create one, and exactly one of the two must go.
             DispatchQueue.concurrentPerform(iterations: 2) { writer in
-                let result = try? CLI.run(["set", key, "--username", "writer\(writer)", "--url", "https://x.example"],
-                                          stdin: "password of writer\(writer)", environment: env)
+                let result = try? CLI.run(
+                    ["set", key, "--username", "writer\(writer)", "--url", "https://x.example"],
+                    stdin: "password of writer\(writer)", environment: env)
                 results.record(result?.status ?? -1)
             }
             #expect(results.all == [0, 0], "a racing set failed in round \(round)")
@@ -100,7 +107,9 @@ struct CLISecretServiceTests {
             let json = try CLI.run(["get", key, "--json"], environment: env)
             let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
             let username = try #require(object["username"] as? String)
-            #expect(object["password"] as? String == "password of \(username)", "round \(round): the password of one writer with the username of the other")
+            #expect(
+                object["password"] as? String == "password of \(username)",
+                "round \(round): the password of one writer with the username of the other")
         }
     }
 }

@@ -25,7 +25,9 @@ struct EtcdConfigurationTests {
     @Test("A missing TLS file, or a certificate without its key, names the variable")
     func tlsFiles() throws {
         for variable in ["SWIFT_KEYRING_ETCD_CA_FILE", "SWIFT_KEYRING_ETCD_CERT_FILE", "SWIFT_KEYRING_ETCD_KEY_FILE"] {
-            #expect(throws: KeyringError.invalidConfiguration(setting: variable, reason: "there is no file at /nonexistent/x.pem")) {
+            #expect(
+                throws: KeyringError.invalidConfiguration(setting: variable, reason: "there is no file at /nonexistent/x.pem")
+            ) {
                 _ = try EtcdConfiguration(environment: [variable: "/nonexistent/x.pem"])
             }
         }

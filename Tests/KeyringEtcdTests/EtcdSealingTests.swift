@@ -1,7 +1,7 @@
 import Foundation
-import KeyringTestSupport
 import Keyring
 import KeyringEtcd
+import KeyringTestSupport
 import Testing
 
 /// What etcd sees, and who can open it.

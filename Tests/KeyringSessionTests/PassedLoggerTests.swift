@@ -1,6 +1,6 @@
 import Foundation
-import KeyringTestSupport
 import KeyringSession
+import KeyringTestSupport
 import Testing
 
 /// The library logs to the logger its caller gives, and nowhere else; no line holds a secret.
@@ -23,7 +23,8 @@ struct PassedLoggerTests {
         let log = CapturedLog()
         let keyring = try Keyring(service: TestStore.uniqueService(), store: MemoryStore(), logger: log.logger)
         let password = "pw-\(UUID().uuidString)"
-        try keyring.set(try Credentials(username: "alice", password: password, url: URL(string: "https://x.example")!), forKey: "work")
+        try keyring.set(
+            try Credentials(username: "alice", password: password, url: URL(string: "https://x.example")!), forKey: "work")
         #expect(log.text.contains("stored credentials"))
 
         let folder = try TemporaryFolder()

@@ -1,7 +1,7 @@
 import Foundation
 import KeyringSession
-import Testing
 import KeyringTestSupport
+import Testing
 
 @Suite("SecretStore")
 struct SecretStoreTests {
@@ -33,7 +33,9 @@ struct SecretStoreTests {
         #expect(try keyring.secret(forKey: "plain") == Data("6".utf8))
     }
 
-    static let neighbours: [(String, String)] = [("a", "ab"), ("a", "a/b"), ("a/b", "a"), ("a%2Fb", "a/b"), ("a", "A"), ("", "x")]
+    static let neighbours: [(String, String)] = [
+        ("a", "ab"), ("a", "a/b"), ("a/b", "a"), ("a%2Fb", "a/b"), ("a", "A"), ("", "x"),
+    ]
 
     @Test("An account never sees a neighbour's keys", arguments: neighbours)
     func accountsAreScoped(first: String, second: String) throws {

@@ -1,14 +1,15 @@
 import Foundation
 import KeyringSession
-import Testing
 import KeyringTestSupport
+import Testing
 
 /// The async faces of `Session` and `SecretStore` do what the sync ones do, and
 /// their status changes reach observers once each, in order.
 @Suite("Session and SecretStore from async code")
 struct SessionAsyncTests {
-    @Test("Values saved and read with await, logout keeps the persisted ones; observers see each change once, in order",
-          arguments: TestStore.allCases)
+    @Test(
+        "Values saved and read with await, logout keeps the persisted ones; observers see each change once, in order",
+        arguments: TestStore.allCases)
     func asyncFace(store: TestStore) async throws {
         let fixture = try SessionFixture(store)
         defer { fixture.tearDown() }
@@ -17,15 +18,15 @@ struct SessionAsyncTests {
 
         try await session?.set("tok", for: .token)
         #expect(try await session?.currentStatus() == .loggedOut)
-        try await session?.set("u-1", for: .userID)                       // logged in
+        try await session?.set("u-1", for: .userID)  // logged in
         try await session?.set(Preferences(theme: "dark", fontSize: 12, tags: ["a"]), for: .email)
-        try await session?.markLoggedIn()                                  // no change
+        try await session?.markLoggedIn()  // no change
         #expect(try await session?.currentStatus() == .loggedIn)
         #expect(try await session?.string(for: .token) == "tok")
         #expect(try await session?.value(Preferences.self, for: .email) == Preferences(theme: "dark", fontSize: 12, tags: ["a"]))
         #expect(try await session?.missingRequiredProperties() == [])
 
-        try await session?.logout()                                        // logged out
+        try await session?.logout()  // logged out
         #expect(try await session?.string(for: .token) == nil)
         #expect(try await session?.string(for: .userID) == nil)
         #expect(try await session?.value(Preferences.self, for: .email) != nil)
@@ -42,8 +43,9 @@ struct SessionAsyncTests {
         #expect(await StatusCollection.collect(changes) == [.loggedIn, .loggedOut])
     }
 
-    @Test("Changes from many tasks reach every observer in one order, ending with the status read last",
-          arguments: TestStore.allCases)
+    @Test(
+        "Changes from many tasks reach every observer in one order, ending with the status read last",
+        arguments: TestStore.allCases)
     func concurrentTasks(store: TestStore) async throws {
         let fixture = try SessionFixture(store)
         defer { fixture.tearDown() }

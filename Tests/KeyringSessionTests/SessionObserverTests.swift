@@ -1,7 +1,7 @@
 import Foundation
 import KeyringSession
-import Testing
 import KeyringTestSupport
+import Testing
 
 @Suite("Session observers")
 struct SessionObserverTests {
@@ -17,13 +17,13 @@ struct SessionObserverTests {
         let observation = try #require(session).observeStatus { called.append($0) }
 
         try await session?.set("tok", for: .token)
-        try await session?.set("u-1", for: .userID)        // logged in
-        try await session?.set("u-2", for: .userID)        // no change
-        try await session?.logout()                        // logged out
-        try await session?.logout()                        // no change
+        try await session?.set("u-1", for: .userID)  // logged in
+        try await session?.set("u-2", for: .userID)  // no change
+        try await session?.logout()  // logged out
+        try await session?.logout()  // no change
         try await session?.set("tok", for: .token)
-        try await session?.set("u-1", for: .userID)        // logged in
-        try await session?.remove(.token)                  // logged out
+        try await session?.set("u-1", for: .userID)  // logged in
+        try await session?.remove(.token)  // logged out
         let expected: [LoginStatus] = [.loggedIn, .loggedOut, .loggedIn, .loggedOut]
 
         // Releasing the session ends the streams, so collecting them to the end shows duplicates too.

@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
 import KeyringSession
-import Testing
 import KeyringTestSupport
+import Testing
 
 @Suite("Sessions sharing a service")
 struct SessionSharingTests {

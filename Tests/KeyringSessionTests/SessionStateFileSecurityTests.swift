@@ -1,7 +1,7 @@
 import Foundation
 import KeyringSession
-import Testing
 import KeyringTestSupport
+import Testing
 
 /// The state file follows the keyring file's rules: a private folder of this
 /// user, no symbolic link in the file's or the lock's place.
@@ -31,7 +31,8 @@ struct SessionStateFileSecurityTests {
         defer { folder.remove() }
         #expect(chown(folder.url.path, 65534, 65534) == 0)
         let session = try session(folder.url)
-        let refused = KeyringError.insecurePermissions(path: folder.url.path, reason: "it belongs to user 65534, not to this user (0)")
+        let refused = KeyringError.insecurePermissions(
+            path: folder.url.path, reason: "it belongs to user 65534, not to this user (0)")
         #expect(throws: refused) { try session.set("draft", for: .draft) }
         #expect(throws: refused) { try session.string(for: .draft) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
@@ -41,7 +42,10 @@ struct SessionStateFileSecurityTests {
     func linkedStateFile() throws {
         let folder = try TemporaryFolder()
         let elsewhere = try TemporaryFolder()
-        defer { folder.remove(); elsewhere.remove() }
+        defer {
+            folder.remove()
+            elsewhere.remove()
+        }
         let planted = elsewhere.url.appending(path: "attacker.json")
         let plantedBytes = Data(#"{"format":1,"values":{"userID":"attacker"}}"#.utf8)
         try plantedBytes.write(to: planted)
@@ -51,7 +55,8 @@ struct SessionStateFileSecurityTests {
 
         let keyring = try TestStore.memory.makeKeyring()
         try keyring.setSecret(Data("tok".utf8), forKey: "session/token")  // a logged-in token, so only the userID is missing
-        let refused = KeyringError.insecurePermissions(path: stateFile.path, reason: "it is a symbolic link; give the real file's path")
+        let refused = KeyringError.insecurePermissions(
+            path: stateFile.path, reason: "it is a symbolic link; give the real file's path")
         #expect(throws: refused) {
             _ = try Session<TestProperty>(keyring: keyring, requiredProperties: TestProperty.required, stateDirectory: folder.url)
         }
@@ -65,13 +70,18 @@ struct SessionStateFileSecurityTests {
     func linkedLockFile() throws {
         let folder = try TemporaryFolder()
         let elsewhere = try TemporaryFolder()
-        defer { folder.remove(); elsewhere.remove() }
+        defer {
+            folder.remove()
+            elsewhere.remove()
+        }
         let target = elsewhere.url.appending(path: "made-by-the-session")
         let lock = folder.url.appending(path: "state.lock")
         try FileManager.default.createSymbolicLink(at: lock, withDestinationURL: target)
 
         let session = try session(folder.url)
-        #expect(throws: KeyringError.insecurePermissions(path: lock.path, reason: "it is a symbolic link; give the real file's path")) {
+        #expect(
+            throws: KeyringError.insecurePermissions(path: lock.path, reason: "it is a symbolic link; give the real file's path")
+        ) {
             try session.set("draft", for: .draft)
         }
         #expect(!FileManager.default.fileExists(atPath: target.path))

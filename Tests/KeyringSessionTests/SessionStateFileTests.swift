@@ -1,7 +1,7 @@
 import Foundation
 import KeyringSession
-import Testing
 import KeyringTestSupport
+import Testing
 
 @Suite("Session state file")
 struct SessionStateFileTests {

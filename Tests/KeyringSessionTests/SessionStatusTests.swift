@@ -1,7 +1,7 @@
 import Foundation
 import KeyringSession
-import Testing
 import KeyringTestSupport
+import Testing
 
 @Suite("Session status")
 struct SessionStatusTests {
@@ -39,7 +39,10 @@ struct SessionStatusTests {
             try fixture.session.set("value", for: property)
         }
         #expect(try fixture.session.status == .loggedOut)
-        #expect(throws: KeyringError.invalidConfiguration(setting: "requiredProperties", reason: "is empty, so the session is never logged in")) {
+        #expect(
+            throws: KeyringError.invalidConfiguration(
+                setting: "requiredProperties", reason: "is empty, so the session is never logged in")
+        ) {
             try fixture.session.markLoggedIn()
         }
     }

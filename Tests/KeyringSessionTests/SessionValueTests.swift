@@ -1,7 +1,7 @@
 import Foundation
 import KeyringSession
-import Testing
 import KeyringTestSupport
+import Testing
 
 @Suite("Session values")
 struct SessionValueTests {
@@ -56,7 +56,8 @@ struct SessionValueTests {
         let fixture = try SessionFixture(store)
         defer { fixture.tearDown() }
         try fixture.session.set("not a number", for: property)
-        #expect(throws: KeyringError.invalidRecord(field: property.rawValue, reason: "holds a value that cannot be read as Int")) {
+        #expect(throws: KeyringError.invalidRecord(field: property.rawValue, reason: "holds a value that cannot be read as Int"))
+        {
             try fixture.session.int(for: property)
         }
     }

@@ -65,8 +65,9 @@ struct ValidationRuleTests {
         RuleCase(
             name: "email syntax", validator: Validator().field("email", \.email, .email()),
             passing: RuleCase.email("alice@example.com", "a.b+tag@mail.example.co.uk", "x_y-z@a-b.io"),
-            failing: RuleCase.email("", "alice", "alice@", "@example.com", "alice@localhost", "alice@exa mple.com",
-                                    "alice@@example.com", "alice@example..com", "alice@-example.com", " alice@example.com"),
+            failing: RuleCase.email(
+                "", "alice", "alice@", "@example.com", "alice@localhost", "alice@exa mple.com",
+                "alice@@example.com", "alice@example..com", "alice@-example.com", " alice@example.com"),
             messages: ["Email should be a valid email address."]),
         RuleCase(
             name: "regular expression matches the whole text",
@@ -75,8 +76,9 @@ struct ValidationRuleTests {
             messages: ["Username is not in the expected format."]),
         RuleCase(
             name: "equal to another field",
-            validator: Validator().field("confirmation", \.confirmation, displayName: "Password confirmation",
-                                         .equal(to: \.password, displayName: "Password")),
+            validator: Validator().field(
+                "confirmation", \.confirmation, displayName: "Password confirmation",
+                .equal(to: \.password, displayName: "Password")),
             passing: [SignUpForm(password: "same", confirmation: "same")],
             failing: [SignUpForm(password: "one", confirmation: "two"), SignUpForm(password: "x", confirmation: "")],
             messages: ["Password confirmation should match Password."]),
@@ -87,9 +89,11 @@ struct ValidationRuleTests {
             messages: ["Username should not be admin."]),
         RuleCase(
             name: "custom closure with a reason from the value and the whole form",
-            validator: Validator().field("password", \.password, ValidationRule { password, form in
-                password.contains(form.username) ? "should not contain the username" : nil
-            }),
+            validator: Validator().field(
+                "password", \.password,
+                ValidationRule { password, form in
+                    password.contains(form.username) ? "should not contain the username" : nil
+                }),
             passing: [SignUpForm(username: "alice", password: "horse")],
             failing: [SignUpForm(username: "alice", password: "alice123")],
             messages: ["Password should not contain the username."]),
@@ -100,7 +104,8 @@ struct ValidationRuleTests {
             messages: ["Pick a longer name, please."]),
         RuleCase(
             name: "a reason replaces the words after the display name",
-            validator: Validator().field("username", \.username, displayName: "User name", .minLength(4, message: .reason("is too short"))),
+            validator: Validator().field(
+                "username", \.username, displayName: "User name", .minLength(4, message: .reason("is too short"))),
             passing: RuleCase.username("abcd"), failing: RuleCase.username("abc"),
             messages: ["User name is too short."]),
     ]
@@ -120,16 +125,18 @@ struct ValidationRuleTests {
         let validator = try Validator<SignUpForm>()
             .field("username", \.username, .required(), .minLength(4), .matches("[a-z]+"))
             .field("email", \.email, .email())
-            .field("confirmation", \.confirmation, displayName: "Password confirmation",
-                   .equal(to: \.password, displayName: "Password"))
+            .field(
+                "confirmation", \.confirmation, displayName: "Password confirmation",
+                .equal(to: \.password, displayName: "Password"))
         let form = SignUpForm(username: "", email: "nope", password: "a", confirmation: "b")
-        #expect(validator.validate(form).map(\.message) == [
-            "Username is required.",
-            "Username should have at least 4 characters.",
-            "Username is not in the expected format.",
-            "Email should be a valid email address.",
-            "Password confirmation should match Password.",
-        ])
+        #expect(
+            validator.validate(form).map(\.message) == [
+                "Username is required.",
+                "Username should have at least 4 characters.",
+                "Username is not in the expected format.",
+                "Email should be a valid email address.",
+                "Password confirmation should match Password.",
+            ])
         #expect(validator.validate(SignUpForm(username: "alice", password: "p", confirmation: "p")).isEmpty)
     }
 
@@ -139,10 +146,14 @@ struct ValidationRuleTests {
             .field("username", \.username, .minLength(4, message: "Longer, please."))
             .field("code", \.code, displayName: "Code", .length(exactly: 6, message: .reason("must have six digits")))
         let failures = validator.validate(SignUpForm(username: "abc", code: "1"))
-        #expect(failures == [
-            ValidationFailure(field: "username", displayName: "Username", reason: "should have at least 4 characters", message: "Longer, please."),
-            ValidationFailure(field: "code", displayName: "Code", reason: "must have six digits", message: "Code must have six digits."),
-        ])
+        #expect(
+            failures == [
+                ValidationFailure(
+                    field: "username", displayName: "Username", reason: "should have at least 4 characters",
+                    message: "Longer, please."),
+                ValidationFailure(
+                    field: "code", displayName: "Code", reason: "must have six digits", message: "Code must have six digits."),
+            ])
         #expect(KeyringError(failures[1]) == .invalidRecord(field: "code", reason: "must have six digits"))
         #expect(failures[1].description == "Code must have six digits.")
     }
@@ -184,11 +195,12 @@ struct CredentialsRuleTests {
         credentials.username = ""
         credentials.url = URL(string: "ftp://user:hunter2-secret@files.example.com")!
         let messages = credentials.validationFailures.map(\.message)
-        #expect(messages == [
-            "Username must not be empty.",
-            "URL must use http or https, not ftp.",
-            "URL must not contain a password; store it as the password.",
-        ])
+        #expect(
+            messages == [
+                "Username must not be empty.",
+                "URL must use http or https, not ftp.",
+                "URL must not contain a password; store it as the password.",
+            ])
         #expect(throws: KeyringError.invalidRecord(field: "username", reason: "must not be empty")) {
             try credentials.validate()
         }

@@ -43,7 +43,9 @@ package enum ChildProcess {
     }
 
     /// Starts a long-running child with its output sent to `log`; the caller must `terminate` it.
-    package static func start(_ arguments: [String], environment: [String: String], input: Data = Data(), log: URL) throws -> Process {
+    package static func start(_ arguments: [String], environment: [String: String], input: Data = Data(), log: URL) throws
+        -> Process
+    {
         try launch(arguments, environment: environment, input: input, output: log, errors: log)
     }
 

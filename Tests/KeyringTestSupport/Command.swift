@@ -74,7 +74,8 @@ package enum Command {
         if finished.wait(timeout: .now() + timeout) == .timedOut {
             kill(process.processIdentifier, SIGKILL)
             finished.wait()
-            Issue.record("\((executable as NSString).lastPathComponent) \(arguments.first ?? "") did not finish within \(Int(timeout)) s")
+            Issue.record(
+                "\((executable as NSString).lastPathComponent) \(arguments.first ?? "") did not finish within \(Int(timeout)) s")
         }
         readers.wait()
         return CommandResult(

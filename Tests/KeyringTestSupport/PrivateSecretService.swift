@@ -30,13 +30,16 @@ package enum PrivateSecretService {
 
     /// The environment of the private Secret Service.
     /// - Throws: `Missing`, saying how to run the tests, when this process is not inside the script.
-    package static func environment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [String: String] {
+    package static func environment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [String:
+        String]
+    {
         guard environment["SWIFT_KEYRING_PRIVATE_SECRET_SERVICE"] == "1",
-              let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty
+            let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty
         else {
             let situation = environment["CI"] == "true" ? "CI could not start it" : "the tests ran outside it"
-            throw Missing(description: "the private Secret Service is missing (\(situation)): run the tests with "
-                + "Scripts/with-secret-service.sh swift test (or Scripts/test.sh)")
+            throw Missing(
+                description: "the private Secret Service is missing (\(situation)): run the tests with "
+                    + "Scripts/with-secret-service.sh swift test (or Scripts/test.sh)")
         }
         return environment
     }

@@ -29,7 +29,8 @@ enum AsyncProgressCheck {
         let useAsync = arguments[1] == "async"
         do {
             let keyring = try Keyring(service: "test.async-progress", store: SecretServiceStore(timeout: .seconds(5)))
-            try keyring.set(Credentials(username: "alice", password: "pw", url: URL(string: "https://example.com")!), forKey: "work")
+            try keyring.set(
+                Credentials(username: "alice", password: "pw", url: URL(string: "https://example.com")!), forKey: "work")
             // At least eight, and never fewer than the pool has threads, so the control can fill it.
             let calls = max(8, ProcessInfo.processInfo.activeProcessorCount)
             kill(daemon, SIGSTOP)
@@ -63,8 +64,10 @@ enum AsyncProgressCheck {
                 Thread.sleep(forTimeInterval: 0.01)
             }
             stopCounting.store(true, ordering: .relaxed)
-            print("calls=\(calls) pending=\(first.1),\(second.1) counter=\(first.0),\(second.0) "
-                + "ok=\(ok.load(ordering: .relaxed)) timedOut=\(timedOut.load(ordering: .relaxed)) other=\(other.load(ordering: .relaxed))")
+            print(
+                "calls=\(calls) pending=\(first.1),\(second.1) counter=\(first.0),\(second.0) "
+                    + "ok=\(ok.load(ordering: .relaxed)) timedOut=\(timedOut.load(ordering: .relaxed)) other=\(other.load(ordering: .relaxed))"
+            )
             return 0
         } catch {
             kill(daemon, SIGCONT)

@@ -31,11 +31,12 @@ do {
     var index = 0
     while count == 0 || index < count {
         let key = "\(prefix)-\(index)"
-        try store.save(StoredRecord(
-            id: RecordID(service: "worker", key: key, kind: .credentials),
-            metadata: RecordMetadata(username: prefix, url: "https://example.com"),
-            secret: Array("secret-\(key)".utf8)
-        ))
+        try store.save(
+            StoredRecord(
+                id: RecordID(service: "worker", key: key, kind: .credentials),
+                metadata: RecordMetadata(username: prefix, url: "https://example.com"),
+                secret: Array("secret-\(key)".utf8)
+            ))
         // Unbuffered, so the line is out before the next write starts.
         FileHandle.standardOutput.write(Data("\(key)\n".utf8))
         index += 1

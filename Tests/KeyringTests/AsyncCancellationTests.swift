@@ -1,14 +1,16 @@
 import Foundation
 import Keyring
-import Testing
 import KeyringTestSupport
+import Testing
 
 /// What cancelling a task does to the async call it awaits: the call throws
 /// `CancellationError` (never a timeout it did not reach), the wait beneath
 /// stops, and a cancelled write leaves the old record or the new one.
 @Suite("Async calls and cancellation")
 struct AsyncCancellationTests {
-    @Test("A lookup on a stopped daemon, cancelled after 100 ms, throws CancellationError; the next caller is served once it resumes")
+    @Test(
+        "A lookup on a stopped daemon, cancelled after 100 ms, throws CancellationError; the next caller is served once it resumes"
+    )
     func cancelledOnStoppedDaemon() async throws {
         let sandbox = try SecretServiceSandbox(.busAndDaemon)
         defer { sandbox.stop() }
@@ -30,8 +32,9 @@ struct AsyncCancellationTests {
         #expect(try await keyring.password(forKey: "work") == stored.password)
     }
 
-    @Test("A call from a task cancelled before it starts throws CancellationError and changes nothing",
-          arguments: [TestStore.encryptedFile, .secretService])
+    @Test(
+        "A call from a task cancelled before it starts throws CancellationError and changes nothing",
+        arguments: [TestStore.encryptedFile, .secretService])
     func cancelledBeforeStart(store: TestStore) async throws {
         let keyring = try store.makeKeyring()
         defer { _ = try? keyring.removeAll() }
@@ -46,8 +49,9 @@ struct AsyncCancellationTests {
         #expect(after == old, "found \(String(describing: after?.username))")
     }
 
-    @Test("A set cancelled at random points, 100 times, leaves exactly one record: the old or the new",
-          arguments: [TestStore.encryptedFile, .secretService])
+    @Test(
+        "A set cancelled at random points, 100 times, leaves exactly one record: the old or the new",
+        arguments: [TestStore.encryptedFile, .secretService])
     func cancelledSetLeavesOneRecord(store: TestStore) async throws {
         let keyring = try store.makeKeyring()
         defer { _ = try? keyring.removeAll() }
@@ -104,7 +108,8 @@ struct AsyncCancellationTests {
     @Test("A read made while an earlier write waits for the lock runs after it and sees the new record")
     func readsKeepTheirTurn() async throws {
         let url = try FileStoreFixture.newFileURL()
-        let keyring = try Keyring(service: "test.order", store: EncryptedFileStore(url: url, secret: .key(FileStoreFixture.randomKey())))
+        let keyring = try Keyring(
+            service: "test.order", store: EncryptedFileStore(url: url, secret: .key(FileStoreFixture.randomKey())))
         try await keyring.set(try Samples.credentials("old"), forKey: "work")
         let holder = try LockHolder(path: url.path + ".lock")
         defer { holder.release() }

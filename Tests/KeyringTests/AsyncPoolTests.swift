@@ -1,7 +1,7 @@
 import Foundation
 import Keyring
-import Testing
 import KeyringTestSupport
+import Testing
 
 /// The async face leaves Swift concurrency's cooperative threads free while
 /// keyring calls wait. The pool is held to its minimum with

@@ -81,7 +81,9 @@ struct CredentialsValidationTests {
         #expect(try keyring.credentials(forKey: "work ümlaut")?.username == "zoë 🔑 ключ")
     }
 
-    @Test("A record stored before (or by another program) with a control character or a fragment is read back as it is, and removed")
+    @Test(
+        "A record stored before (or by another program) with a control character or a fragment is read back as it is, and removed"
+    )
     func foreignControlCharacters() throws {
         let store = MemoryStore()
         let keyring = try Keyring(service: "com.example.test", store: store)
@@ -112,18 +114,23 @@ struct CredentialsValidationTests {
         var dumped = ""
         dump(credentials, to: &dumped)
         #expect(dumped.contains("<\(secret.utf8.count) bytes hidden>"))
-        for text in [credentials.description, credentials.debugDescription, "\(credentials)", String(reflecting: credentials), dumped] {
+        for text in [
+            credentials.description, credentials.debugDescription, "\(credentials)", String(reflecting: credentials), dumped,
+        ] {
             #expect(!text.contains(secret))
             #expect(text.contains("alice"))
         }
-        let record = StoredRecord(id: RecordID(service: "s", key: "k", kind: .credentials),
-                                  metadata: RecordMetadata(username: "alice"), secret: Array(secret.utf8))
+        let record = StoredRecord(
+            id: RecordID(service: "s", key: "k", kind: .credentials),
+            metadata: RecordMetadata(username: "alice"), secret: Array(secret.utf8))
         #expect(!record.description.contains(secret))
     }
 
     @Test("Error descriptions are one readable sentence naming the field")
     func errorDescriptions() {
-        #expect(KeyringError.invalidRecord(field: "url", reason: "must name a host").description == "Invalid url: must name a host.")
-        #expect(KeyringError.timedOut(operation: "lookup", seconds: 5).description == "The keyring did not answer lookup within 5 s.")
+        #expect(
+            KeyringError.invalidRecord(field: "url", reason: "must name a host").description == "Invalid url: must name a host.")
+        #expect(
+            KeyringError.timedOut(operation: "lookup", seconds: 5).description == "The keyring did not answer lookup within 5 s.")
     }
 }

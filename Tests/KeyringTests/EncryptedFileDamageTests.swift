@@ -1,7 +1,7 @@
 import Foundation
 import Keyring
-import Testing
 import KeyringTestSupport
+import Testing
 
 /// What is on disk, and what happens when it changes: nothing readable, and
 /// every change is refused without being overwritten.
@@ -139,7 +139,10 @@ struct EncryptedFileDamageTests {
             try keyring.set(try Samples.credentials("mallory"), forKey: "new")
             Issue.record("a write over a damaged file succeeded")
         } catch let error as KeyringError {
-            guard case .damaged = error else { Issue.record("expected .damaged, got \(error)"); return }
+            guard case .damaged = error else {
+                Issue.record("expected .damaged, got \(error)")
+                return
+            }
         }
         #expect(try Data(contentsOf: url) == changed)
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Keyring
-import Testing
 import KeyringTestSupport
+import Testing
 
 /// Files that someone else put in the store's way: a FIFO instead of a file, a
 /// header asking for a ruinous key derivation, key and passphrase files that
@@ -49,11 +49,11 @@ struct EncryptedFileHostileFilesTests {
 
     /// Argon2id costs beyond the bounds of docs/FILE_FORMAT.md, each planted in a valid header.
     static let ruinousCosts: [(t: UInt32, m: UInt32, p: UInt32)] = [
-        (11, 64, 1),            // one pass too many
-        (1, 64, 5),             // one lane too many
+        (11, 64, 1),  // one pass too many
+        (1, 64, 5),  // one lane too many
         (1, 1024 * 1024 + 1, 1),  // 1 KiB over 1 GiB
-        (1, 4_194_304, 1),      // overflows `1024 · m` inside libgcrypt 1.10.1 ("Invalid argument")
-        (64, 4_194_300, 16),    // what the format allowed before: about 4 GiB and minutes per open
+        (1, 4_194_304, 1),  // overflows `1024 · m` inside libgcrypt 1.10.1 ("Invalid argument")
+        (64, 4_194_300, 16),  // what the format allowed before: about 4 GiB and minutes per open
     ]
 
     @Test("A header asking for more than the bounds is refused as damaged, before any key is derived", arguments: ruinousCosts)
@@ -61,7 +61,8 @@ struct EncryptedFileHostileFilesTests {
         let url = try FileStoreFixture.newFileURL()
         let store = try EncryptedFileStore(url: url, secret: .passphrase("pw"), keyDerivation: FileStoreFixture.cheapKDF)
         try Keyring(service: "s", store: store).setDefault(try Samples.credentials())
-        let planted = try HeaderPatch.parameters(Data(contentsOf: url), iterations: cost.t, memoryKiB: cost.m, parallelism: cost.p)
+        let planted = try HeaderPatch.parameters(
+            Data(contentsOf: url), iterations: cost.t, memoryKiB: cost.m, parallelism: cost.p)
         try planted.write(to: url)
         #expect(chmod(url.path, 0o600) == 0)
 
@@ -84,7 +85,10 @@ struct EncryptedFileHostileFilesTests {
     func ruinousCostForNewFile() throws {
         let url = try FileStoreFixture.newFileURL()
         let cost = Argon2idParameters(iterations: 11, memoryKiB: 64, parallelism: 1)
-        #expect(throws: KeyringError.invalidConfiguration(setting: "keyDerivation", reason: "iterations must be between 1 and 10, not 11")) {
+        #expect(
+            throws: KeyringError.invalidConfiguration(
+                setting: "keyDerivation", reason: "iterations must be between 1 and 10, not 11")
+        ) {
             try EncryptedFileStore(url: url, secret: .passphrase("pw"), keyDerivation: cost)
         }
     }
@@ -116,29 +120,39 @@ struct EncryptedFileHostileFilesTests {
         func open(_ url: URL) throws {
             let variable = self == .keyFile ? "SWIFT_KEYRING_KEY_FILE" : "SWIFT_KEYRING_PASSPHRASE_FILE"
             let secret = try FileStoreSecret.resolve(environment: [variable: url.path])
-            _ = try EncryptedFileStore(url: try FileStoreFixture.newFileURL(), secret: secret, keyDerivation: FileStoreFixture.cheapKDF)
+            _ = try EncryptedFileStore(
+                url: try FileStoreFixture.newFileURL(), secret: secret, keyDerivation: FileStoreFixture.cheapKDF)
         }
     }
 
-    @Test("A key or passphrase file its group can write is refused; one its group can only read is used", arguments: SecretSource.allCases)
+    @Test(
+        "A key or passphrase file its group can write is refused; one its group can only read is used",
+        arguments: SecretSource.allCases)
     func groupWritable(source: SecretSource) throws {
         let url = try TemporaryFolder.make().appendingPathComponent("secret")
         try source.write(to: url)
         #expect(chmod(url.path, 0o660) == 0)
-        #expect(throws: KeyringError.insecurePermissions(path: url.path, reason: "its mode 0660 lets its group write it; chmod g-w it")) {
+        #expect(
+            throws: KeyringError.insecurePermissions(
+                path: url.path, reason: "its mode 0660 lets its group write it; chmod g-w it")
+        ) {
             try source.open(url)
         }
         #expect(chmod(url.path, 0o640) == 0)
         try source.open(url)
     }
 
-    @Test("A key or passphrase file of another user is refused", .enabled(if: geteuid() == 0, "only root can give a file away"),
-          arguments: SecretSource.allCases)
+    @Test(
+        "A key or passphrase file of another user is refused", .enabled(if: geteuid() == 0, "only root can give a file away"),
+        arguments: SecretSource.allCases)
     func foreignOwner(source: SecretSource) throws {
         let url = try TemporaryFolder.make().appendingPathComponent("secret")
         try source.write(to: url)
         #expect(chown(url.path, 65534, 65534) == 0)
-        #expect(throws: KeyringError.insecurePermissions(path: url.path, reason: "it belongs to user 65534, not to this user (0) or root")) {
+        #expect(
+            throws: KeyringError.insecurePermissions(
+                path: url.path, reason: "it belongs to user 65534, not to this user (0) or root")
+        ) {
             try source.open(url)
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
-import KeyringTestSupport
 import Keyring
+import KeyringTestSupport
 import Testing
 
 /// `save(contentsOf:)` seals an import straight into the file it writes; records
@@ -30,10 +30,11 @@ struct EncryptedFileImportTests {
         let key = FileStoreFixture.randomKey()
         let store = try FileStoreFixture.store(key: key)
         var reads = 0
-        try store.save(contentsOf: (0..<500).lazy.map { index in
-            reads += 1
-            return record(index)
-        })
+        try store.save(
+            contentsOf: (0..<500).lazy.map { index in
+                reads += 1
+                return record(index)
+            })
         #expect(reads == 500)
         let expected = (0..<500).map { record($0) }
         try expectExactly(expected, in: store)
@@ -46,7 +47,8 @@ struct EncryptedFileImportTests {
         let store = try FileStoreFixture.store(key: key)
         try store.save(contentsOf: (0..<50).map { record($0) })
         // Replaces 10..<20 from the file, adds 50..<60, and gives 55 twice.
-        let batch = (10..<20).map { record($0, secret: "new-\($0)") } + (50..<60).map { record($0) }
+        let batch =
+            (10..<20).map { record($0, secret: "new-\($0)") } + (50..<60).map { record($0) }
             + [record(55, secret: "last-55")]
         try store.save(contentsOf: batch)
 

@@ -1,7 +1,7 @@
 import Foundation
 import Keyring
-import Testing
 import KeyringTestSupport
+import Testing
 
 /// The store's index points into the file it read and into records saved since;
 /// every record must come back whole whichever of these it lives in.

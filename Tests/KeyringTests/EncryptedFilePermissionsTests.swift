@@ -1,7 +1,7 @@
 import Foundation
 import Keyring
-import Testing
 import KeyringTestSupport
+import Testing
 
 /// Who may read the file: only its owner, and nothing else is trusted.
 @Suite("Encrypted file: permissions")
@@ -58,12 +58,17 @@ struct EncryptedFilePermissionsTests {
     func otherOwner() throws {
         let store = try FileStoreFixture.store()
         #expect(chown(store.url.path, 65534, 65534) == 0)
-        #expect(throws: KeyringError.insecurePermissions(path: store.url.path, reason: "it belongs to user 65534, not to this user (0)")) {
+        #expect(
+            throws: KeyringError.insecurePermissions(
+                path: store.url.path, reason: "it belongs to user 65534, not to this user (0)")
+        ) {
             try FileStoreFixture.store(url: store.url)
         }
         let folder = try TemporaryFolder.make()
         #expect(chown(folder.path, 65534, 65534) == 0)
-        #expect(throws: KeyringError.insecurePermissions(path: folder.path, reason: "it belongs to user 65534, not to this user (0)")) {
+        #expect(
+            throws: KeyringError.insecurePermissions(path: folder.path, reason: "it belongs to user 65534, not to this user (0)")
+        ) {
             try FileStoreFixture.store(url: folder.appendingPathComponent("keyring.skr"))
         }
     }
@@ -73,7 +78,9 @@ struct EncryptedFilePermissionsTests {
         let target = try FileStoreFixture.store()
         let link = try TemporaryFolder.make().appendingPathComponent("keyring.skr")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target.url)
-        #expect(throws: KeyringError.insecurePermissions(path: link.path, reason: "it is a symbolic link; give the real file's path")) {
+        #expect(
+            throws: KeyringError.insecurePermissions(path: link.path, reason: "it is a symbolic link; give the real file's path")
+        ) {
             try FileStoreFixture.store(url: link)
         }
     }

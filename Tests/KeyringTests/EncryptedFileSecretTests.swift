@@ -1,7 +1,7 @@
 import Foundation
 import Keyring
-import Testing
 import KeyringTestSupport
+import Testing
 
 /// Passphrases, keys, and where they come from.
 @Suite("Encrypted file: passphrases and keys")
@@ -25,13 +25,15 @@ struct EncryptedFileSecretTests {
         }
     }
 
-    @Test("A wrong passphrase or key gives .wrongPassphrase and leaves the file as it was", arguments: [
-        (FileStoreSecret.passphrase("right"), FileStoreSecret.passphrase("wrong")),
-        (.passphrase("right"), .passphrase("Right")),
-        (.key(Data(repeating: 1, count: 32)), .key(Data(repeating: 2, count: 32))),
-        (.passphrase("right"), .key(Data(repeating: 1, count: 32))),
-        (.key(Data(repeating: 1, count: 32)), .passphrase("right")),
-    ])
+    @Test(
+        "A wrong passphrase or key gives .wrongPassphrase and leaves the file as it was",
+        arguments: [
+            (FileStoreSecret.passphrase("right"), FileStoreSecret.passphrase("wrong")),
+            (.passphrase("right"), .passphrase("Right")),
+            (.key(Data(repeating: 1, count: 32)), .key(Data(repeating: 2, count: 32))),
+            (.passphrase("right"), .key(Data(repeating: 1, count: 32))),
+            (.key(Data(repeating: 1, count: 32)), .passphrase("right")),
+        ])
     func wrongSecret(right: FileStoreSecret, wrong: FileStoreSecret) throws {
         let url = try FileStoreFixture.newFileURL()
         try Keyring(service: "s", store: store(url, right)).setDefault(try Samples.credentials())
@@ -62,7 +64,8 @@ struct EncryptedFileSecretTests {
                 return (["SWIFT_KEYRING_PASSPHRASE_FILE": url.path], .passphrase("from a file"))
             case .credentialsDirectory:
                 let folder = try TemporaryFolder.make()
-                try FileStoreFixture.writePrivate(Data("from systemd".utf8), to: folder.appendingPathComponent("swift-keyring.passphrase"))
+                try FileStoreFixture.writePrivate(
+                    Data("from systemd".utf8), to: folder.appendingPathComponent("swift-keyring.passphrase"))
                 return (["CREDENTIALS_DIRECTORY": folder.path], .passphrase("from systemd"))
             case .keyFile:
                 let key = FileStoreFixture.randomKey()
@@ -87,17 +90,21 @@ struct EncryptedFileSecretTests {
         for source in Source.allCases {
             environment.merge(try source.environment().environment) { old, _ in old }
         }
-        #expect(try FileStoreSecret.resolve(explicit: .passphrase("explicit"), environment: environment) == .passphrase("explicit"))
+        #expect(
+            try FileStoreSecret.resolve(explicit: .passphrase("explicit"), environment: environment) == .passphrase("explicit"))
         #expect(try FileStoreSecret.resolve(environment: environment) == .passphrase("from the variable"))
         environment["SWIFT_KEYRING_PASSPHRASE"] = ""
         // A passphrase file is named, not read into a String: the store reads it into secure memory.
         let passphraseFile = URL(fileURLWithPath: environment["SWIFT_KEYRING_PASSPHRASE_FILE"]!)
         #expect(try FileStoreSecret.resolve(environment: environment) == .passphraseFile(passphraseFile))
         environment["SWIFT_KEYRING_PASSPHRASE_FILE"] = nil
-        let credential = URL(fileURLWithPath: environment["CREDENTIALS_DIRECTORY"]!).appendingPathComponent("swift-keyring.passphrase")
+        let credential = URL(fileURLWithPath: environment["CREDENTIALS_DIRECTORY"]!).appendingPathComponent(
+            "swift-keyring.passphrase")
         #expect(try FileStoreSecret.resolve(environment: environment) == .passphraseFile(credential))
         environment["CREDENTIALS_DIRECTORY"] = try TemporaryFolder.make().path  // holds no credential
-        #expect(try FileStoreSecret.resolve(environment: environment) == .keyFile(URL(fileURLWithPath: environment["SWIFT_KEYRING_KEY_FILE"]!)))
+        #expect(
+            try FileStoreSecret.resolve(environment: environment)
+                == .keyFile(URL(fileURLWithPath: environment["SWIFT_KEYRING_KEY_FILE"]!)))
     }
 
     @Test("With no source, the error names every one")
@@ -108,7 +115,10 @@ struct EncryptedFileSecretTests {
             return
         }
         let text = sources.joined(separator: " ")
-        for name in ["SWIFT_KEYRING_PASSPHRASE", "SWIFT_KEYRING_PASSPHRASE_FILE", "CREDENTIALS_DIRECTORY", "swift-keyring.passphrase", "SWIFT_KEYRING_KEY_FILE", "explicit"] {
+        for name in [
+            "SWIFT_KEYRING_PASSPHRASE", "SWIFT_KEYRING_PASSPHRASE_FILE", "CREDENTIALS_DIRECTORY", "swift-keyring.passphrase",
+            "SWIFT_KEYRING_KEY_FILE", "explicit",
+        ] {
             #expect(text.contains(name), "\(name) is not named")
         }
     }
@@ -124,25 +134,36 @@ struct EncryptedFileSecretTests {
             try store(url, .key(Data(repeating: 7, count: 31)))
         }
         let shortKey = try FileStoreFixture.keyFile(Data(repeating: 7, count: 33))
-        #expect(throws: KeyringError.invalidConfiguration(setting: "key file", reason: "\(shortKey.path) must hold exactly 32 bytes, not 33")) {
+        #expect(
+            throws: KeyringError.invalidConfiguration(
+                setting: "key file", reason: "\(shortKey.path) must hold exactly 32 bytes, not 33")
+        ) {
             try store(url, .keyFile(shortKey))
         }
         let openKey = try FileStoreFixture.keyFile()
         #expect(chmod(openKey.path, 0o644) == 0)
-        #expect(throws: KeyringError.insecurePermissions(path: openKey.path, reason: "its mode 0644 lets other users read or write it; chmod o-rw it")) {
+        #expect(
+            throws: KeyringError.insecurePermissions(
+                path: openKey.path, reason: "its mode 0644 lets other users read or write it; chmod o-rw it")
+        ) {
             try store(url, .keyFile(openKey))
         }
         let empty = folder.appendingPathComponent("empty")
         try FileStoreFixture.writePrivate(Data("\n".utf8), to: empty)
-        #expect(throws: KeyringError.invalidConfiguration(setting: "SWIFT_KEYRING_PASSPHRASE_FILE", reason: "the file \(empty.path) is empty")) {
+        #expect(
+            throws: KeyringError.invalidConfiguration(
+                setting: "SWIFT_KEYRING_PASSPHRASE_FILE", reason: "the file \(empty.path) is empty")
+        ) {
             try FileStoreSecret.resolve(environment: ["SWIFT_KEYRING_PASSPHRASE_FILE": empty.path])
         }
         #expect(!FileManager.default.fileExists(atPath: url.path))
     }
 
-    @Test("Changing the passphrase keeps every record; the old passphrase no longer opens the file", arguments: [
-        FileStoreSecret.passphrase("the new one"), .key(Data(repeating: 9, count: 32)),
-    ])
+    @Test(
+        "Changing the passphrase keeps every record; the old passphrase no longer opens the file",
+        arguments: [
+            FileStoreSecret.passphrase("the new one"), .key(Data(repeating: 9, count: 32)),
+        ])
     func changePassphrase(to newSecret: FileStoreSecret) throws {
         let url = try FileStoreFixture.newFileURL()
         let old = FileStoreSecret.passphrase("the old one")

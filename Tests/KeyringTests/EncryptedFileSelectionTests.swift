@@ -1,7 +1,7 @@
 import Foundation
 import Keyring
-import Testing
 import KeyringTestSupport
+import Testing
 
 /// Choosing the file store through the configuration and the environment.
 @Suite("Encrypted file: selection and location")
@@ -51,12 +51,14 @@ struct EncryptedFileSelectionTests {
         }
     }
 
-    @Test("The default location", arguments: [
-        (["SWIFT_KEYRING_FILE": "/srv/app/keys.skr", "XDG_DATA_HOME": "/data", "HOME": "/home/a"], "/srv/app/keys.skr"),
-        (["XDG_DATA_HOME": "/data", "HOME": "/home/a"], "/data/swift-keyring/keyring.skr"),
-        (["XDG_DATA_HOME": "relative/data", "HOME": "/home/a"], "/home/a/.local/share/swift-keyring/keyring.skr"),
-        (["SWIFT_KEYRING_FILE": "", "HOME": "/home/a"], "/home/a/.local/share/swift-keyring/keyring.skr"),
-    ])
+    @Test(
+        "The default location",
+        arguments: [
+            (["SWIFT_KEYRING_FILE": "/srv/app/keys.skr", "XDG_DATA_HOME": "/data", "HOME": "/home/a"], "/srv/app/keys.skr"),
+            (["XDG_DATA_HOME": "/data", "HOME": "/home/a"], "/data/swift-keyring/keyring.skr"),
+            (["XDG_DATA_HOME": "relative/data", "HOME": "/home/a"], "/home/a/.local/share/swift-keyring/keyring.skr"),
+            (["SWIFT_KEYRING_FILE": "", "HOME": "/home/a"], "/home/a/.local/share/swift-keyring/keyring.skr"),
+        ])
     func defaultLocation(environment: [String: String], path: String) {
         #expect(EncryptedFileStore.defaultURL(environment: environment).path == path)
         #expect(KeyringConfiguration(environment: environment).fileURL.path == path)

@@ -1,7 +1,7 @@
 import Foundation
 import Keyring
-import Testing
 import KeyringTestSupport
+import Testing
 
 /// Several stores, threads and processes on one file, and processes that die mid-write.
 @Suite("Encrypted file: sharing and crashes")
@@ -59,7 +59,9 @@ struct EncryptedFileSharingTests {
         let before = try Data(contentsOf: url)
         let holder = open(url.path + ".lock", O_RDWR)
         #expect(holder >= 0 && flock(holder, LOCK_EX) == 0)
-        #expect(throws: KeyringError.timedOut(operation: "a write to \(url.path) while another writer held its lock", seconds: 0.3)) {
+        #expect(
+            throws: KeyringError.timedOut(operation: "a write to \(url.path) while another writer held its lock", seconds: 0.3)
+        ) {
             try store.save(record("late"))
         }
         close(holder)

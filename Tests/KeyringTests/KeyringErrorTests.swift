@@ -8,7 +8,8 @@ struct KeyringErrorTests {
     static let samples: [KeyringError] = [
         .notFound(key: "work"),
         .invalidRecord(field: "url", reason: "must name a host"),
-        .invalidConfiguration(setting: "SWIFT_KEYRING_BACKEND", reason: "must be one of auto, secret-service, file, memory, not \"x\""),
+        .invalidConfiguration(
+            setting: "SWIFT_KEYRING_BACKEND", reason: "must be one of auto, secret-service, file, memory, not \"x\""),
         .serviceUnavailable(reason: .noSessionBus(detail: "DBUS_SESSION_BUS_ADDRESS is not set")),
         .serviceUnavailable(reason: .noDaemon(detail: "org.freedesktop.secrets has no owner")),
         .serviceUnavailable(reason: .daemonGone(detail: "the daemon left the bus")),
@@ -25,8 +26,9 @@ struct KeyringErrorTests {
         .backend(domain: "g-io-error-quark", code: 1, message: "no such file"),
     ]
 
-    @Test("localizedDescription is the error's sentence, not Foundation's \"The operation could not be completed\"",
-          arguments: samples)
+    @Test(
+        "localizedDescription is the error's sentence, not Foundation's \"The operation could not be completed\"",
+        arguments: samples)
     func localizedDescription(error: KeyringError) {
         let asError: any Error = error
         #expect(asError.localizedDescription == error.description)
@@ -35,12 +37,16 @@ struct KeyringErrorTests {
 
     @Test("The sentences a person reads")
     func sentences() {
-        #expect(KeyringError.serviceUnavailable(reason: .noSessionBus(detail: "no address")).localizedDescription
-            == "The keyring is unavailable: no session bus: no address.")
-        #expect(KeyringError.invalidConfiguration(setting: "SWIFT_KEYRING_PROMPT_TIMEOUT", reason: "must be a number").localizedDescription
-            == "Invalid SWIFT_KEYRING_PROMPT_TIMEOUT: must be a number.")
-        #expect(KeyringError.promptTimedOut(operation: "read s/work (credentials)", seconds: 2.5).localizedDescription
-            == "Nobody answered the unlock prompt to read s/work (credentials) within 2.5 s.")
+        #expect(
+            KeyringError.serviceUnavailable(reason: .noSessionBus(detail: "no address")).localizedDescription
+                == "The keyring is unavailable: no session bus: no address.")
+        #expect(
+            KeyringError.invalidConfiguration(setting: "SWIFT_KEYRING_PROMPT_TIMEOUT", reason: "must be a number")
+                .localizedDescription
+                == "Invalid SWIFT_KEYRING_PROMPT_TIMEOUT: must be a number.")
+        #expect(
+            KeyringError.promptTimedOut(operation: "read s/work (credentials)", seconds: 2.5).localizedDescription
+                == "Nobody answered the unlock prompt to read s/work (credentials) within 2.5 s.")
     }
 
     @Test("A program switches on why the store is unavailable, whatever the detail says")

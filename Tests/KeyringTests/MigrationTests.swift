@@ -1,13 +1,15 @@
 import Foundation
 import Keyring
-import Testing
 import KeyringTestSupport
+import Testing
 
 /// Moving records between stores: every field, secrets and the default record arrive; the source is
 /// emptied only on request, and other services are never touched.
 @Suite("Migration between stores")
 struct MigrationTests {
-    static let pairs: [(TestStore, TestStore)] = [(.encryptedFile, .secretService), (.secretService, .encryptedFile), (.memory, .encryptedFile)]
+    static let pairs: [(TestStore, TestStore)] = [
+        (.encryptedFile, .secretService), (.secretService, .encryptedFile), (.memory, .encryptedFile),
+    ]
 
     @Test("Every record of the service arrives exactly", arguments: pairs)
     func migrate(from sourceStore: TestStore, to targetStore: TestStore) throws {

@@ -22,7 +22,10 @@ struct PathNameTests {
 
     @Test(
         "A name in a folder is what NSString's appendingPathComponent gave",
-        arguments: [("/a", "b", "/a/b"), ("/a/", "b", "/a/b"), ("/", "b", "/b"), ("", "b", "b"), ("/home/u", ".local/share", "/home/u/.local/share")]
+        arguments: [
+            ("/a", "b", "/a/b"), ("/a/", "b", "/a/b"), ("/", "b", "/b"), ("", "b", "b"),
+            ("/home/u", ".local/share", "/home/u/.local/share"),
+        ]
     )
     func join(folder: String, name: String, path: String) {
         #expect(PathName.join(folder, name) == path)

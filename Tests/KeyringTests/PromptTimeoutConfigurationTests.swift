@@ -8,13 +8,19 @@ struct PromptTimeoutConfigurationTests {
     @Test("Unset: 120 s; the variable in seconds; an explicit value wins over the variable")
     func sources() throws {
         #expect(try KeyringConfiguration(environment: [:]).requestedPromptTimeout() == .seconds(120))
-        #expect(try KeyringConfiguration(environment: ["SWIFT_KEYRING_PROMPT_TIMEOUT": "45"]).requestedPromptTimeout() == .seconds(45))
-        #expect(try KeyringConfiguration(environment: ["SWIFT_KEYRING_PROMPT_TIMEOUT": "2.5"]).requestedPromptTimeout() == .milliseconds(2500))
+        #expect(
+            try KeyringConfiguration(environment: ["SWIFT_KEYRING_PROMPT_TIMEOUT": "45"]).requestedPromptTimeout() == .seconds(45)
+        )
+        #expect(
+            try KeyringConfiguration(environment: ["SWIFT_KEYRING_PROMPT_TIMEOUT": "2.5"]).requestedPromptTimeout()
+                == .milliseconds(2500))
         let explicit = KeyringConfiguration(promptTimeout: .seconds(7), environment: ["SWIFT_KEYRING_PROMPT_TIMEOUT": "45"])
         #expect(try explicit.requestedPromptTimeout() == .seconds(7))
     }
 
-    @Test("A bad SWIFT_KEYRING_PROMPT_TIMEOUT: opening any keyring fails, naming the variable", arguments: ["soon", "0", "-1", "1e2", " 5", "inf"])
+    @Test(
+        "A bad SWIFT_KEYRING_PROMPT_TIMEOUT: opening any keyring fails, naming the variable",
+        arguments: ["soon", "0", "-1", "1e2", " 5", "inf"])
     func badVariable(_ value: String) {
         let configuration = KeyringConfiguration(backend: .memory, environment: ["SWIFT_KEYRING_PROMPT_TIMEOUT": value])
         #expect {

@@ -1,7 +1,7 @@
 import Foundation
 import Keyring
-import Testing
 import KeyringTestSupport
+import Testing
 
 /// `dump` and the debugger read a value's mirror, not its `description`.
 @Suite("Mirrors hide secrets")
@@ -21,7 +21,9 @@ struct SecretMirrorTests {
             id: RecordID(service: "s", key: "k", kind: .credentials),
             metadata: RecordMetadata(username: "alice"), secret: Array(Self.secret.utf8)
         )
-        for (value, visible) in [(credentials, "alice"), (record, "alice"), (FileStoreSecret.passphrase(Self.secret), "passphrase")] as [(Any, String)] {
+        for (value, visible) in [
+            (credentials, "alice"), (record, "alice"), (FileStoreSecret.passphrase(Self.secret), "passphrase"),
+        ] as [(Any, String)] {
             let text = Self.dumped(value)
             #expect(!text.contains(Self.secret), "\(type(of: value)) shows its secret")
             #expect(text.contains(visible))

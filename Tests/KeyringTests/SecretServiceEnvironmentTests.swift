@@ -1,7 +1,7 @@
 import Foundation
 import Keyring
-import Testing
 import KeyringTestSupport
+import Testing
 
 /// The Secret Service tests run against a real daemon, and fail rather than skip without one.
 @Suite("Secret Service test environment")

@@ -131,7 +131,10 @@ struct SecretServiceFailureTests {
         #expect(try store.isLocked() == false)
         #expect(try keyring.removeAll() == 2)
         #expect(try keyring.list().isEmpty)
-        #expect(log.entries.contains { $0.level == .notice && $0.message == "the Secret Service daemon went away; a new session was opened" })
+        #expect(
+            log.entries.contains {
+                $0.level == .notice && $0.message == "the Secret Service daemon went away; a new session was opened"
+            })
     }
 
     @Test("A hung daemon: calls give .timedOut within the configured timeout, never hang")

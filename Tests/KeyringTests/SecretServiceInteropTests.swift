@@ -1,7 +1,7 @@
 import Foundation
 import Keyring
-import Testing
 import KeyringTestSupport
+import Testing
 
 /// The library and `secret-tool` see the same items, on the private Secret
 /// Service of `Scripts/with-secret-service.sh` (gnome-keyring) or
@@ -16,29 +16,35 @@ struct SecretServiceInteropTests {
     func daemonIsTheNamedOne() throws {
         // Without this, a pass meant for KeePassXC could pass against a gnome-keyring
         // that D-Bus activation started in its place.
-        let reply = try ChildProcess.run([
-            "dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
-            "org.freedesktop.DBus.GetConnectionUnixProcessID", "string:org.freedesktop.secrets",
-        ], environment: PrivateSecretService.environment())
+        let reply = try ChildProcess.run(
+            [
+                "dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                "org.freedesktop.DBus.GetConnectionUnixProcessID", "string:org.freedesktop.secrets",
+            ], environment: PrivateSecretService.environment())
         #expect(reply.status == 0, "nobody owns org.freedesktop.secrets: \(reply.standardError)")
-        let pid = try #require(String(decoding: reply.standardOutput, as: UTF8.self)
-            .split(whereSeparator: \.isWhitespace).last.flatMap { Int32($0) })
-        let command = try String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let pid = try #require(
+            String(decoding: reply.standardOutput, as: UTF8.self)
+                .split(whereSeparator: \.isWhitespace).last.flatMap { Int32($0) })
+        let command = try String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         switch PrivateSecretService.daemon {
         case .gnomeKeyring: #expect(command.hasPrefix("gnome-keyring"), "the Secret Service is \(command)")
         case .keepassxc: #expect(command == "keepassxc", "the Secret Service is \(command)")
         }
     }
 
-    @Test("secret-tool lookup finds what the library stored, byte for byte", arguments: [
-        "plain-password-123",
-        "päßwörd ünïcödé 🔑 ключ",
-    ])
+    @Test(
+        "secret-tool lookup finds what the library stored, byte for byte",
+        arguments: [
+            "plain-password-123",
+            "päßwörd ünïcödé 🔑 ключ",
+        ])
     func secretToolReadsLibraryItems(password: String) throws {
         let keyring = try keyring()
         defer { _ = try? keyring.removeAll() }
         try keyring.set(try Samples.credentials(password: password), forKey: "github")
-        let same = try PrivateSecretService.lookup(["tag": "swift-keyring", "service": keyring.service, "key": "github"])
+        let same =
+            try PrivateSecretService.lookup(["tag": "swift-keyring", "service": keyring.service, "key": "github"])
             == Data(password.utf8)
         #expect(same, "secret-tool printed a different password")
     }
@@ -48,11 +54,12 @@ struct SecretServiceInteropTests {
         let keyring = try keyring()
         defer { _ = try? keyring.removeAll() }
         let password = "from secret-tool ü 🔐"
-        let stored = try PrivateSecretService.secretTool([
-            "store", "--label=planted", "tag", "swift-keyring", "service", keyring.service, "key", "planted",
-            "kind", "credentials", "username", "bob", "url", "https://example.com/login",
-            "sync", "true", "background-access", "false",
-        ], input: Data(password.utf8))
+        let stored = try PrivateSecretService.secretTool(
+            [
+                "store", "--label=planted", "tag", "swift-keyring", "service", keyring.service, "key", "planted",
+                "kind", "credentials", "username", "bob", "url", "https://example.com/login",
+                "sync", "true", "background-access", "false",
+            ], input: Data(password.utf8))
         #expect(stored.status == 0)
         let read = try #require(try keyring.credentials(forKey: "planted"))
         #expect(read.username == "bob")
@@ -63,7 +70,10 @@ struct SecretServiceInteropTests {
         #expect(try keyring.list().map(\.key) == ["planted"])
 
         let secret = try PrivateSecretService.secretTool(
-            ["store", "--label=planted secret", "tag", "swift-keyring", "service", keyring.service, "key", "token", "kind", "secret"],
+            [
+                "store", "--label=planted secret", "tag", "swift-keyring", "service", keyring.service, "key", "token", "kind",
+                "secret",
+            ],
             input: Data("opaque token".utf8)
         )
         #expect(secret.status == 0)
@@ -104,7 +114,8 @@ struct SecretServiceInteropTests {
         let foreign = ["service": keyring.service, "key": "work", "kind": "credentials", "owner": "another-program"]
         defer {
             _ = try? keyring.removeAll()
-            _ = try? PrivateSecretService.secretTool(["clear"] + foreign.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] })
+            _ = try? PrivateSecretService.secretTool(
+                ["clear"] + foreign.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] })
         }
         let foreignPassword = "the other program's password"
         let planted = try PrivateSecretService.secretTool(
@@ -146,8 +157,11 @@ struct SecretServiceInteropTests {
         #expect(try PrivateSecretService.itemCount(scope) == 1)
         // A stale duplicate another program left behind goes too.
         let planted = try PrivateSecretService.secretTool(
-            ["store", "--label=stale", "tag", "swift-keyring", "service", keyring.service, "key", "work", "kind", "credentials",
-             "username", "carol"],
+            [
+                "store", "--label=stale", "tag", "swift-keyring", "service", keyring.service, "key", "work", "kind",
+                "credentials",
+                "username", "carol",
+            ],
             input: Data("stale".utf8)
         )
         #expect(planted.status == 0)
@@ -173,10 +187,12 @@ struct SecretServiceInteropTests {
             .filter { $0.hasPrefix("label = ") }
             .map { String($0.dropFirst("label = ".count)) }
             .sorted()
-        #expect(labels == [
-            "\(keyring.service) token",
-            "\(keyring.service) — bob @ mail.example.com",
-            "github — alice @ github.com",
-        ].sorted())
+        #expect(
+            labels
+                == [
+                    "\(keyring.service) token",
+                    "\(keyring.service) — bob @ mail.example.com",
+                    "github — alice @ github.com",
+                ].sorted())
     }
 }

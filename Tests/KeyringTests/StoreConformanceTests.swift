@@ -1,7 +1,7 @@
 import Foundation
 import Keyring
-import Testing
 import KeyringTestSupport
+import Testing
 
 /// One suite, written once, run against every store.
 @Suite("Store conformance")

@@ -1,7 +1,7 @@
 import Foundation
 import Keyring
-import Testing
 import KeyringTestSupport
+import Testing
 
 /// Automatic selection as a user meets it: the Secret Service where it runs
 /// (even locked), the encrypted file where no bus or no daemon answers, and
@@ -48,7 +48,9 @@ struct StoreSelectionTests {
     func daemon() throws {
         let environment = try fileEnvironment(PrivateSecretService.environment(), folder: TemporaryFolder.make())
         let selection = try Keyring.selection(for: KeyringConfiguration(environment: environment))
-        #expect(selection == StoreSelection(backend: .secretService, reason: "a session bus answers and org.freedesktop.secrets is there"))
+        #expect(
+            selection
+                == StoreSelection(backend: .secretService, reason: "a session bus answers and org.freedesktop.secrets is there"))
     }
 
     @Test("A locked daemon is chosen all the same, and its calls say .locked")
@@ -74,8 +76,11 @@ struct StoreSelectionTests {
     @Test("An unknown SWIFT_KEYRING_BACKEND is refused, naming the variable")
     func unknownBackend() throws {
         let environment = ["SWIFT_KEYRING_BACKEND": "carrier-pigeon"]
-        #expect(throws: KeyringError.invalidConfiguration(
-            setting: "SWIFT_KEYRING_BACKEND", reason: "must be one of auto, secret-service, file, memory, not \"carrier-pigeon\"")) {
+        #expect(
+            throws: KeyringError.invalidConfiguration(
+                setting: "SWIFT_KEYRING_BACKEND",
+                reason: "must be one of auto, secret-service, file, memory, not \"carrier-pigeon\"")
+        ) {
             try Keyring(service: "s", configuration: KeyringConfiguration(environment: environment))
         }
     }

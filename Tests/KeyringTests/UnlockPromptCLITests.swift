@@ -1,7 +1,7 @@
 import Foundation
 import Keyring
-import Testing
 import KeyringTestSupport
+import Testing
 
 /// The `swift-keyring` tool at a locked keyring, as a person at a terminal meets it:
 /// the right value or one clear sentence, exit 69 when it cannot go on, and never a
@@ -33,7 +33,8 @@ struct UnlockPromptCLITests {
         environment["SWIFT_KEYRING_SERVICE"] = "test.prompt"
         // A display, as at a desktop: without one, a dismissed prompt reads as "locked".
         environment["DISPLAY"] = ":99"
-        let output = try ChildProcess.run([Self.binary] + arguments, environment: environment, input: Data(input.utf8), timeout: .seconds(60))
+        let output = try ChildProcess.run(
+            [Self.binary] + arguments, environment: environment, input: Data(input.utf8), timeout: .seconds(60))
         for word in ["GLib", "CRITICAL", "WARNING"] {
             #expect(!output.standardError.contains(word), "\(arguments.first ?? ""): stderr has \(word): \(output.standardError)")
         }
@@ -65,7 +66,8 @@ struct UnlockPromptCLITests {
         defer { sandbox.stop() }
         let get = try run(["get", "work", "--prompt-timeout", "3"], in: sandbox)
         #expect(get.status == 69)
-        #expect(get.standardError.contains("Nobody answered the unlock prompt to read test.prompt/work (credentials) within 3 s."))
+        #expect(
+            get.standardError.contains("Nobody answered the unlock prompt to read test.prompt/work (credentials) within 3 s."))
         #expect(get.standardError.contains("--prompt-timeout"))
         #expect(sandbox.daemonIsRunning)
     }

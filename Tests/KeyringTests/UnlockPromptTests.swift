@@ -1,8 +1,8 @@
 import Foundation
+import KeyringTestSupport
 import Testing
 
 @testable import Keyring
-import KeyringTestSupport
 
 /// What a person at a desktop sees when the keyring is locked: gnome-keyring asks
 /// them for the password through its prompter (here gcr's mock prompter, which
@@ -83,12 +83,14 @@ struct UnlockPromptTests {
         let locked = try Locked(MockPrompter(delay: .seconds(6), answers: [.password]), promptTimeout: .seconds(2))
         defer { locked.sandbox.stop() }
         let impatient = locked.keyring
-        guard case .promptTimedOut = BoundedCall.keyringError(within: .seconds(60), { try impatient.credentials(forKey: "work") }) else {
+        guard case .promptTimedOut = BoundedCall.keyringError(within: .seconds(60), { try impatient.credentials(forKey: "work") })
+        else {
             Issue.record("the first read should time out at its 2 s prompt bound")
             return
         }
         let desktop = locked.sandbox.environment.merging(["DISPLAY": ":99"]) { $1 }
-        let patient = try Keyring(service: "test.prompt", store: SecretServiceStore(promptTimeout: .seconds(60), environment: desktop))
+        let patient = try Keyring(
+            service: "test.prompt", store: SecretServiceStore(promptTimeout: .seconds(60), environment: desktop))
         let result = BoundedCall.run(within: .seconds(90)) { try patient.credentials(forKey: "work") }
         #expect(try result?.get() == locked.stored)
         #expect(locked.sandbox.daemonIsRunning)

@@ -16,9 +16,10 @@ import StoreBenchmarkSuite
 let benchmarks: @Sendable () -> Void = {
     let settings = BenchmarkSettings.current
     let environment = ProcessInfo.processInfo.environment
-    let sizes = environment["SWIFT_KEYRING_BENCH_SS_SIZES"].map {
-        BenchmarkSettings(environment: ["SWIFT_KEYRING_BENCH_SIZES": $0]).sizes
-    } ?? settings.sizes.filter { $0 <= 1_000 }
+    let sizes =
+        environment["SWIFT_KEYRING_BENCH_SS_SIZES"].map {
+            BenchmarkSettings(environment: ["SWIFT_KEYRING_BENCH_SIZES": $0]).sizes
+        } ?? settings.sizes.filter { $0 <= 1_000 }
     StoreBenchmarks.register(sizes: sizes, settings: settings) { service in
         try Keyring(service: service, store: try BenchmarkStore.secretService.makeStore())
     }

@@ -44,10 +44,12 @@ public enum FileStoreBenchmarks {
             maxIterations: 3
         )
         Benchmark("memory (\(count) records)", configuration: configuration) { _ in
-            let keyring = try Keyring(service: "bench.\(count)", store: try BenchmarkStore.file.makeStore(fileName: "bench.\(count)"))
+            let keyring = try Keyring(
+                service: "bench.\(count)", store: try BenchmarkStore.file.makeStore(fileName: "bench.\(count)"))
             try Workload.lookupEach(count, in: keyring)
         } setup: {
-            let keyring = try Keyring(service: "bench.\(count)", store: try BenchmarkStore.file.makeStore(fileName: "bench.\(count)"))
+            let keyring = try Keyring(
+                service: "bench.\(count)", store: try BenchmarkStore.file.makeStore(fileName: "bench.\(count)"))
             try Workload.ensurePopulated(keyring, count: count)
         }
     }

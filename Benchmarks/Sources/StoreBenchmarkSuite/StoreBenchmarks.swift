@@ -103,7 +103,8 @@ public enum StoreBenchmarks {
     private static func registerRemoveAll(_ count: Int, _ settings: BenchmarkSettings, _ makeKeyring: @escaping KeyringFactory) {
         // Every iteration refills N records untimed, so large N gets few iterations.
         let iterations = max(1, min(settings.maxIterations, 1_000 / count))
-        Benchmark("removeAll (\(count) records)", configuration: configuration(settings, maxIterations: iterations)) { benchmark, keyring in
+        Benchmark("removeAll (\(count) records)", configuration: configuration(settings, maxIterations: iterations)) {
+            benchmark, keyring in
             // One write where the store has it (the file), so 100,000 records refill in seconds.
             try Workload.bulkStore(count, in: keyring)
             benchmark.startMeasurement()

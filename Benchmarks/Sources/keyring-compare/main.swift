@@ -23,11 +23,12 @@ import KeyringWorkload
 
 let baselineResidentBytes = PeakMemory.residentBytes() ?? 0
 
-let usage = "usage: keyring-compare STORE COUNT [store|bulk-store|lookup|lookup-password|lookup-absent|async-overhead|remove|removeall|memory]…"
+let usage =
+    "usage: keyring-compare STORE COUNT [store|bulk-store|lookup|lookup-password|lookup-absent|async-overhead|remove|removeall|memory]…"
 let arguments = CommandLine.arguments.dropFirst()
 let storeName = arguments.first ?? ""
 guard arguments.count >= 2, storeName == "etcd" || BenchmarkStore(rawValue: storeName) != nil,
-      let count = Int(arguments[arguments.startIndex + 1]), count >= 0
+    let count = Int(arguments[arguments.startIndex + 1]), count >= 0
 else {
     FileHandle.standardError.write(Data((usage + "\n").utf8))
     exit(64)
@@ -42,15 +43,17 @@ func line(_ phase: String, _ value: Double) {
 do {
     // Opening the store (connecting to D-Bus, deriving the file's key) is not part of any operation.
     // SWIFT_KEYRING_COMPARE_SERVICE lets a second process reopen what a first one stored.
-    let service = ProcessInfo.processInfo.environment["SWIFT_KEYRING_COMPARE_SERVICE"] ?? WorkloadAccounts.uniqueService("compare")
+    let service =
+        ProcessInfo.processInfo.environment["SWIFT_KEYRING_COMPARE_SERVICE"] ?? WorkloadAccounts.uniqueService("compare")
     let store: any CredentialStore
     if let benchmarkStore = BenchmarkStore(rawValue: storeName) {
         store = try benchmarkStore.makeStore()
     } else {
         // The file benchmarks' raw key, so no KDF runs; a fresh prefix, so runs never meet.
         let fixture = try FileStoreFixture(folder: BenchmarkSettings.current.folder)
-        store = try EtcdStore(configuration: EtcdConfiguration(
-            prefix: "compare-\(UInt32.random(in: 0...UInt32.max))/", secret: .keyFile(fixture.keyFile)))
+        store = try EtcdStore(
+            configuration: EtcdConfiguration(
+                prefix: "compare-\(UInt32.random(in: 0...UInt32.max))/", secret: .keyFile(fixture.keyFile)))
     }
     let keyring = try Keyring(service: service, store: store)
     _ = try keyring.credentials(forKey: "nothing")

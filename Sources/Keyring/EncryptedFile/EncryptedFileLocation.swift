@@ -48,7 +48,9 @@ extension EncryptedFileStore {
             folderPermissions: folder.map { UInt16($0.st_mode & 0o7777) },
             permissionProblem: folderProblem ?? fileProblem,
             size: file.map { Int($0.st_size) } ?? 0,
-            keyDerivation: header.flatMap { try? $0.get() }.map { $0.parameters?.description ?? "raw \(FileStoreSecret.keyLength)-byte key" },
+            keyDerivation: header.flatMap { try? $0.get() }.map {
+                $0.parameters?.description ?? "raw \(FileStoreSecret.keyLength)-byte key"
+            },
             keyDerivationProblem: header.flatMap { header in
                 switch header {
                 case .success(let header): return header.parameters?.weakness

@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 
 /// A store that keeps records in one libgcrypt-encrypted file, for hosts
 /// without a Secret Service: servers, containers, CI.
@@ -119,7 +120,8 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
     package func immediateRecord(for id: RecordID) throws -> ImmediateRead<StoredRecord?> {
         let found = try state.withLockIfAvailable { state -> ImmediateRead<(SealedRecord, FileKeys, [UInt8])?> in
             guard let identity = state.identity, let info = try POSIX.lstatIfPresent(paths.file),
-                  identity == FileIdentity(info) else { return .wouldWait }
+                identity == FileIdentity(info)
+            else { return .wouldWait }
             try FilePermissions.require(paths.file, FilePermissions.fileProblem(info))
             return .answered(state.records[id].map { ($0, state.keys, state.headerBytes) })
         }
@@ -170,7 +172,8 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
             return (matches, state.keys, state.headerBytes)
         }
         let cipher = try AESGCM(key: keys.entry)
-        return try matches
+        return
+            try matches
             .map { id, sealed in
                 RecordSummary(id: id, metadata: try RecordSealing.openMetadata(sealed, cipher: cipher, header: header))
             }
@@ -233,7 +236,9 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
     }
 
     /// Runs `body` holding the file's write lock (see `FileLock`).
-    private static func withWriteLock<Result>(_ paths: StorePaths, timeout: Duration, _ body: () throws -> Result) throws -> Result {
+    private static func withWriteLock<Result>(_ paths: StorePaths, timeout: Duration, _ body: () throws -> Result) throws
+        -> Result
+    {
         try FileLock.withExclusiveLock(
             paths, timeout: timeout, operation: "a write to \(paths.file) while another writer held its lock", body
         )

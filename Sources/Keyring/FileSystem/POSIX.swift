@@ -58,7 +58,8 @@ package enum POSIX {
             switch errno {
             case EINTR: continue
             case ENOENT: return nil
-            case ELOOP: throw KeyringError.insecurePermissions(path: path, reason: "it is a symbolic link; give the real file's path")
+            case ELOOP:
+                throw KeyringError.insecurePermissions(path: path, reason: "it is a symbolic link; give the real file's path")
             default: throw failure("open \(path)", errno)
             }
         }

@@ -20,7 +20,8 @@ package enum XDGBaseDirectory {
         if let value = environment[variable], value.hasPrefix("/") {
             return value
         }
-        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? FileManager.default.homeDirectoryForCurrentUser.path
+        let home =
+            environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? FileManager.default.homeDirectoryForCurrentUser.path
         return PathName.join(home, fallback)
     }
 

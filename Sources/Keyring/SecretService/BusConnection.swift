@@ -19,7 +19,8 @@ final class BusConnection: @unchecked Sendable {
         let flags = GDBusConnectionFlags(
             G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue
         )
-        let connection = try GLibCall.run("connect to the session bus", deadline: deadline, phase: .connect) { cancellable, error in
+        let connection = try GLibCall.run("connect to the session bus", deadline: deadline, phase: .connect) {
+            cancellable, error in
             g_dbus_connection_new_for_address_sync(address, flags, nil, cancellable, error)
         }
         guard let connection else {
@@ -50,7 +51,8 @@ final class BusConnection: @unchecked Sendable {
         let flags = autoStart ? G_DBUS_CALL_FLAGS_NONE : G_DBUS_CALL_FLAGS_NO_AUTO_START
         let reply = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
             g_dbus_connection_call_sync(
-                pointer, destination, path, interface, method, arguments, nil, flags, deadline.remainingMilliseconds, cancellable, error
+                pointer, destination, path, interface, method, arguments, nil, flags, deadline.remainingMilliseconds, cancellable,
+                error
             )
         }
         guard let reply else {

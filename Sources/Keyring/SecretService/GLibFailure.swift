@@ -34,12 +34,15 @@ enum GLibFailure {
             let io = g_io_error_quark()
             if matches(io, G_IO_ERROR_TIMED_OUT.rawValue) {
                 self = .timedOut
-            } else if remoteName == GLibFailure.lockedErrorName || matches(secret_error_get_quark(), SECRET_ERROR_IS_LOCKED.rawValue) {
+            } else if remoteName == GLibFailure.lockedErrorName
+                || matches(secret_error_get_quark(), SECRET_ERROR_IS_LOCKED.rawValue)
+            {
                 self = .locked
             } else if matches(io, G_IO_ERROR_CANCELLED.rawValue) {
                 self = .cancelled
             } else if remoteName == GLibFailure.serviceUnknownErrorName || matches(dbus, G_DBUS_ERROR_SERVICE_UNKNOWN.rawValue)
-                || matches(dbus, G_DBUS_ERROR_NAME_HAS_NO_OWNER.rawValue) {
+                || matches(dbus, G_DBUS_ERROR_NAME_HAS_NO_OWNER.rawValue)
+            {
                 self = .noOwner
             } else if matches(dbus, G_DBUS_ERROR_NO_REPLY.rawValue) {
                 self = .peerGone

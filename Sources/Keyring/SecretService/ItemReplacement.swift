@@ -37,8 +37,9 @@ enum ItemReplacement {
             existing = try ours(existing, identity, operation, client, deadline: deadline)
         }
         if let keeper = existing.max(by: precedes),
-           let state = try client.state(at: keeper, operation, deadline: deadline),
-           identity.areAll(in: state.attributes) {
+            let state = try client.state(at: keeper, operation, deadline: deadline),
+            identity.areAll(in: state.attributes)
+        {
             if !wanted.areAll(in: state.attributes) || state.label != label {
                 try client.setLabelAndAttributes(record, at: keeper, operation, deadline: deadline)
             }
@@ -54,7 +55,9 @@ enum ItemReplacement {
         let created = try client.createItem(record, operation, deadline: deadline, prompt: prompt)
         // Searched again rather than trusting the first search: another process
         // may have created its own item meanwhile, and one of the two must go.
-        let after = try ours(try paths(identity, operation, client, deadline: deadline, prompt: prompt), identity, operation, client, deadline: deadline)
+        let after = try ours(
+            try paths(identity, operation, client, deadline: deadline, prompt: prompt), identity, operation, client,
+            deadline: deadline)
         // When the first search could not see, what it missed is older than ours: keep ours.
         guard let keeper = hidden ? created : after.max(by: precedes) else { return }
         for path in after where path != keeper {

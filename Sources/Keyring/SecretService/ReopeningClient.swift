@@ -35,8 +35,10 @@ final class ReopeningClient: Sendable {
         let (client, generation) = current.withLock { ($0.client, $0.generation) }
         do {
             return try body(client)
-        } catch let error as KeyringError where Self.mayMeanDaemonGone(error) && !deadline.hasPassed
-            && client.daemonIsGone(deadline: deadline) {
+        } catch let error as KeyringError
+            where Self.mayMeanDaemonGone(error) && !deadline.hasPassed
+            && client.daemonIsGone(deadline: deadline)
+        {
             let fresh = try reopen(after: generation, deadline: deadline)
             logger.notice(
                 "the Secret Service daemon went away; a new session was opened",

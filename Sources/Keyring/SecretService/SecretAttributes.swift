@@ -73,9 +73,9 @@ final class SecretAttributes {
 
     private static func summary(_ value: (String) -> String?) -> RecordSummary? {
         guard value("tag") == tag,
-              let service = value("service"),
-              let key = value("key"),
-              let kind = value("kind").flatMap(RecordKind.init(rawValue:))
+            let service = value("service"),
+            let key = value("key"),
+            let kind = value("kind").flatMap(RecordKind.init(rawValue:))
         else { return nil }
         return RecordSummary(
             id: RecordID(service: service, key: key, kind: kind),

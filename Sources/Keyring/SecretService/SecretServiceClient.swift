@@ -49,7 +49,9 @@ final class SecretServiceClient: @unchecked Sendable {
     }
 
     /// The paths of the items matching `attributes`, split by lock state.
-    func searchPaths(_ attributes: SecretAttributes, _ operation: String, deadline: Deadline) throws -> (unlocked: [String], locked: [String]) {
+    func searchPaths(_ attributes: SecretAttributes, _ operation: String, deadline: Deadline) throws -> (
+        unlocked: [String], locked: [String]
+    ) {
         var unlocked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
         var locked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
         _ = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
@@ -65,7 +67,8 @@ final class SecretServiceClient: @unchecked Sendable {
     /// When the daemon asks the person (an unlock prompt), the wait is bounded by
     /// `promptTimeout` rather than `deadline` (see `UnlockPrompt`).
     func unlock(_ paths: [String], _ operation: String, deadline: Deadline, prompt: PromptBound) throws -> [String] {
-        try UnlockPrompt.unlock(paths, on: bus, operation, deadline: deadline, promptTimeout: prompt.timeout, display: prompt.display)
+        try UnlockPrompt.unlock(
+            paths, on: bus, operation, deadline: deadline, promptTimeout: prompt.timeout, display: prompt.display)
     }
 
     /// Asks the daemon to unlock the default collection, so an item can be created
@@ -142,7 +145,8 @@ final class SecretServiceClient: @unchecked Sendable {
         let promptToShow = Self.take(promptPath)
         if promptToShow == "/" {
             guard item != "/" else {
-                throw KeyringError.backend(domain: "org.freedesktop.Secret.Service", code: 0, message: "CreateItem returned no item")
+                throw KeyringError.backend(
+                    domain: "org.freedesktop.Secret.Service", code: 0, message: "CreateItem returned no item")
             }
             return item
         }
@@ -150,7 +154,8 @@ final class SecretServiceClient: @unchecked Sendable {
             throw KeyringError.promptDismissed
         }
         guard let path = created.first else {
-            throw KeyringError.backend(domain: "org.freedesktop.Secret.Service", code: 0, message: "CreateItem's prompt gave no item")
+            throw KeyringError.backend(
+                domain: "org.freedesktop.Secret.Service", code: 0, message: "CreateItem's prompt gave no item")
         }
         return path
     }
@@ -177,7 +182,8 @@ final class SecretServiceClient: @unchecked Sendable {
     }
 
     /// Shows a prompt a write asked for, within the prompt bound; `nil` when it was dismissed.
-    private func completePrompt(_ path: String, _ operation: String, deadline: Deadline, prompt: PromptBound) throws -> [String]? {
+    private func completePrompt(_ path: String, _ operation: String, deadline: Deadline, prompt: PromptBound) throws -> [String]?
+    {
         try SecretPrompt.complete(
             path, on: bus, operation, unlocking: false, callTimeout: deadline.timeout, promptTimeout: prompt.timeout
         )

@@ -1,4 +1,5 @@
 internal import CLibSecretShims
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -87,7 +88,7 @@ extension SecretServiceStore {
     ) -> SecretServiceOwner? {
         let deadline = Deadline(timeout)
         guard let address = try? SessionBusAddress.resolve(environment),
-              let bus = try? BusConnection(address: address, deadline: deadline)
+            let bus = try? BusConnection(address: address, deadline: deadline)
         else { return nil }
         return try? bus.secretServiceOwner(deadline: deadline)
     }

@@ -1,11 +1,12 @@
 internal import CLibSecretShims
+import Logging
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Logging
-import Synchronization
 
 /// A store in the desktop's Secret Service (gnome-keyring, KeePassXC, …), through libsecret.
 ///

@@ -32,7 +32,8 @@ enum SessionBusAddress {
     private static func escape(_ value: String) -> String {
         let plain = Set("-_/.*".utf8)
         return value.utf8.map { byte in
-            let isPlain = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
+            let isPlain =
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
                 || (byte >= 0x61 && byte <= 0x7A) || plain.contains(byte)
             return isPlain ? String(UnicodeScalar(byte)) : "%" + hex(byte)
         }.joined()

@@ -26,7 +26,8 @@ extension ValidationRule where Value == String {
     ///   - minimum: the fewest allowed.
     ///   - unit: what to count; characters unless given.
     ///   - message: replaces the rule's words when given.
-    public static func minLength(_ minimum: Int, in unit: TextLengthUnit = .characters, message: ValidationMessage? = nil) -> Self {
+    public static func minLength(_ minimum: Int, in unit: TextLengthUnit = .characters, message: ValidationMessage? = nil) -> Self
+    {
         .custom("should have at least \(unit.words(minimum))", message: message) { unit.count($0) >= minimum }
     }
 
@@ -35,7 +36,8 @@ extension ValidationRule where Value == String {
     ///   - maximum: the most allowed.
     ///   - unit: what to count; characters unless given.
     ///   - message: replaces the rule's words when given.
-    public static func maxLength(_ maximum: Int, in unit: TextLengthUnit = .characters, message: ValidationMessage? = nil) -> Self {
+    public static func maxLength(_ maximum: Int, in unit: TextLengthUnit = .characters, message: ValidationMessage? = nil) -> Self
+    {
         .custom("should have at most \(unit.words(maximum))", message: message) { unit.count($0) <= maximum }
     }
 
@@ -44,7 +46,9 @@ extension ValidationRule where Value == String {
     ///   - range: the allowed lengths.
     ///   - unit: what to count; characters unless given.
     ///   - message: replaces the rule's words when given.
-    public static func length(_ range: ClosedRange<Int>, in unit: TextLengthUnit = .characters, message: ValidationMessage? = nil) -> Self {
+    public static func length(_ range: ClosedRange<Int>, in unit: TextLengthUnit = .characters, message: ValidationMessage? = nil)
+        -> Self
+    {
         if range.lowerBound == range.upperBound {
             return .length(exactly: range.lowerBound, in: unit, message: message)
         }
@@ -58,7 +62,9 @@ extension ValidationRule where Value == String {
     ///   - count: the one allowed length.
     ///   - unit: what to count; characters unless given.
     ///   - message: replaces the rule's words when given.
-    public static func length(exactly count: Int, in unit: TextLengthUnit = .characters, message: ValidationMessage? = nil) -> Self {
+    public static func length(exactly count: Int, in unit: TextLengthUnit = .characters, message: ValidationMessage? = nil)
+        -> Self
+    {
         .custom("should have exactly \(unit.words(count))", message: message) { unit.count($0) == count }
     }
 }

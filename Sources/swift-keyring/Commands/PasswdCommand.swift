@@ -1,10 +1,11 @@
 import ArgumentParser
+import Keyring
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Keyring
 
 /// `swift-keyring passwd`
 struct PasswdCommand: ParsableCommand {

@@ -1,10 +1,11 @@
 import ArgumentParser
+import Keyring
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Keyring
 
 /// `swift-keyring set [KEY] --username USER --url URL [--sync] [--background-access]`
 struct SetCommand: ParsableCommand {
@@ -42,12 +43,14 @@ struct SetCommand: ParsableCommand {
             guard let parsed = URL(string: url) else {
                 throw KeyringError.invalidRecord(
                     field: "url",
-                    reason: "does not parse as a URL (look for spaces, unescaped characters, or a missing ] around an IPv6 address)"
+                    reason:
+                        "does not parse as a URL (look for spaces, unescaped characters, or a missing ] around an IPv6 address)"
                 )
             }
             // Validate before asking for the password, so a typo costs no typing.
             _ = try Credentials(username: username, password: "", url: parsed)
-            let password = Terminal.isInteractive
+            let password =
+                Terminal.isInteractive
                 ? try Terminal.readNewSecret(what: "Password")
                 : try StandardInput.readSecret(field: "password")
             let credentials = try Credentials(

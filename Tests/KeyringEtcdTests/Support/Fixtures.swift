@@ -1,7 +1,7 @@
 import Foundation
-import KeyringTestSupport
 import Keyring
 import KeyringEtcd
+import KeyringTestSupport
 
 /// Keys, prefixes and records for the etcd tests.
 enum Fixtures {

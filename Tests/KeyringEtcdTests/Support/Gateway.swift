@@ -2,7 +2,7 @@ import Foundation
 import KeyringTestSupport
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// Raw calls to etcd's JSON gateway, for tests that tamper with what the store wrote.

@@ -6,13 +6,15 @@ import Testing
 
 @Suite("Authentication errors")
 struct AuthenticationErrorTests {
-    @Test("localizedDescription is the error's sentence", arguments: [
-        AuthenticationError.sessionExpired(.noStoredCredentials),
-        .sessionExpired(.credentialsRefused),
-        .loginRefused(status: .unauthorized),
-        .loginRefused(status: nil),
-        .unexpectedStatus(.internalServerError),
-    ])
+    @Test(
+        "localizedDescription is the error's sentence",
+        arguments: [
+            AuthenticationError.sessionExpired(.noStoredCredentials),
+            .sessionExpired(.credentialsRefused),
+            .loginRefused(status: .unauthorized),
+            .loginRefused(status: nil),
+            .unexpectedStatus(.internalServerError),
+        ])
     func localizedDescription(error: AuthenticationError) {
         let asError: any Error = error
         #expect(asError.localizedDescription == error.description)

@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 import KeyringAuthentication
 import KeyringSession
-import Testing
 import KeyringTestSupport
+import Testing
 
 @Suite("Session expiry")
 struct SessionExpiryTests {
@@ -38,8 +38,9 @@ struct SessionExpiryTests {
 
     enum AppLoginError: Error, CaseIterable { case badCredentials, serverDown }
 
-    @Test("The app's own bad-credentials error logs out; its other errors pass through and keep the session",
-          arguments: AppLoginError.allCases)
+    @Test(
+        "The app's own bad-credentials error logs out; its other errors pass through and keep the session",
+        arguments: AppLoginError.allCases)
     func appLoginErrors(thrown: AppLoginError) async throws {
         let fixture = try AuthFixture()
         defer { fixture.tearDown() }

@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 import KeyringAuthentication
 import KeyringSession
-import Testing
 import KeyringTestSupport
+import Testing
 
 @Suite("Single-flight login")
 struct SingleFlightTests {

@@ -1,11 +1,12 @@
 import Foundation
 import HTTPTypes
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import KeyringAuthentication
 import KeyringSession
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 @Suite("Token and redirects")
 struct TokenRedirectTests {
@@ -22,11 +23,13 @@ struct TokenRedirectTests {
         }
     }
 
-    @Test("A redirect to another origin is returned as it is, and that origin never sees the token", arguments: [
-        ("127.0.0.2", Transport.fresh),      // another host
-        ("127.0.0.1", Transport.fresh),      // the same host on another port
-        ("127.0.0.2", Transport.appSession),
-    ])
+    @Test(
+        "A redirect to another origin is returned as it is, and that origin never sees the token",
+        arguments: [
+            ("127.0.0.2", Transport.fresh),  // another host
+            ("127.0.0.1", Transport.fresh),  // the same host on another port
+            ("127.0.0.2", Transport.appSession),
+        ])
     func crossOriginRedirectKeepsToken(host: String, transport: Transport) async throws {
         let fixture = try AuthFixture()
         defer { fixture.tearDown() }
@@ -60,16 +63,18 @@ struct TokenRedirectTests {
         #expect(fixture.server.authorizations(at: "/data") == ["Bearer \(token)"])
     }
 
-    @Test("Origins: scheme, host and port; https to http is another origin", arguments: [
-        ("http://127.0.0.1:8080/a", "http://127.0.0.1:8080/b?x=1", true),
-        ("http://Example.com/a", "http://example.com:80/b", true),
-        ("https://example.com/a", "https://example.com:443/b", true),
-        ("https://example.com/a", "http://example.com/a", false),
-        ("https://example.com:8443/a", "http://example.com:8443/a", false),
-        ("http://127.0.0.1:8080/a", "http://127.0.0.2:8080/a", false),
-        ("http://127.0.0.1:8080/a", "http://127.0.0.1:8081/a", false),
-        ("http://example.com/a", "http://example.com.evil.test/a", false),
-    ])
+    @Test(
+        "Origins: scheme, host and port; https to http is another origin",
+        arguments: [
+            ("http://127.0.0.1:8080/a", "http://127.0.0.1:8080/b?x=1", true),
+            ("http://Example.com/a", "http://example.com:80/b", true),
+            ("https://example.com/a", "https://example.com:443/b", true),
+            ("https://example.com/a", "http://example.com/a", false),
+            ("https://example.com:8443/a", "http://example.com:8443/a", false),
+            ("http://127.0.0.1:8080/a", "http://127.0.0.2:8080/a", false),
+            ("http://127.0.0.1:8080/a", "http://127.0.0.1:8081/a", false),
+            ("http://example.com/a", "http://example.com.evil.test/a", false),
+        ])
     func origins(from: String, to: String, same: Bool) throws {
         let a = try #require(URL(string: from))
         let b = try #require(URL(string: to))

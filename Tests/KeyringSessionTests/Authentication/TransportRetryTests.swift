@@ -103,20 +103,24 @@ struct TransportRetryTests {
         #expect(try await fixture.keyring.defaultCredentials() != nil)
     }
 
-    @Test("The wait before each retry grows and stops at the limit", arguments: [
-        (1, 100), (2, 200), (3, 400), (4, 500), (9, 500),
-    ])
+    @Test(
+        "The wait before each retry grows and stops at the limit",
+        arguments: [
+            (1, 100), (2, 200), (3, 400), (4, 500), (9, 500),
+        ])
     func backOff(retry: Int, milliseconds: Int) {
         let policy = RetryPolicy(initialDelay: .milliseconds(100), multiplier: 2, maxDelay: .milliseconds(500))
         #expect(policy.delay(beforeRetry: retry) == .milliseconds(milliseconds))
     }
 
-    @Test("Only transient transport errors are retried", arguments: [
-        (TransportError(.cannotConnect, reason: "refused"), true),
-        (TransportError(.timedOut, reason: "slow"), true),
-        (TransportError(.connectionLost, reason: "reset"), true),
-        (TransportError(.other, reason: "bad URL"), false),
-    ])
+    @Test(
+        "Only transient transport errors are retried",
+        arguments: [
+            (TransportError(.cannotConnect, reason: "refused"), true),
+            (TransportError(.timedOut, reason: "slow"), true),
+            (TransportError(.connectionLost, reason: "reset"), true),
+            (TransportError(.other, reason: "bad URL"), false),
+        ])
     func transientErrors(error: TransportError, retried: Bool) {
         #expect(RetryPolicy.isTransient(error) == retried)
         #expect(RetryPolicy.isTransient(AuthenticationError.loginRefused(status: .unauthorized)) == false)

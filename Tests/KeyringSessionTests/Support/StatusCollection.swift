@@ -1,5 +1,5 @@
-import Testing
 import KeyringSession
+import Testing
 
 /// Reading a session's status stream to its end in a test, which must never hang.
 enum StatusCollection {

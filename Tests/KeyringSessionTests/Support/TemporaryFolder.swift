@@ -7,7 +7,8 @@ struct TemporaryFolder {
 
     init() throws {
         url = FileManager.default.temporaryDirectory.appending(path: "swift-keyring-session-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     func remove() {

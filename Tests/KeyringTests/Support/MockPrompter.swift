@@ -25,8 +25,9 @@ struct MockPrompter: Sendable {
     /// Starts the prompter on the bus of `environment`; returns it and its bus name.
     func start(environment: [String: String], password: String, log: URL) throws -> (Process, String) {
         guard let binary = environment["SWIFT_KEYRING_MOCK_PROMPTER"], FileManager.default.isExecutableFile(atPath: binary) else {
-            throw ChildProcess.Failure(description: "the mock prompter is missing: run the tests with Scripts/with-secret-service.sh, "
-                + "which builds it (Scripts/build-mock-prompter.sh, needs libgcr-3-dev)")
+            throw ChildProcess.Failure(
+                description: "the mock prompter is missing: run the tests with Scripts/with-secret-service.sh, "
+                    + "which builds it (Scripts/build-mock-prompter.sh, needs libgcr-3-dev)")
         }
         let script = answers.map { answer in
             switch answer {
@@ -35,7 +36,8 @@ struct MockPrompter: Sendable {
             }
         }.joined()
         let milliseconds = delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000
-        let process = try ChildProcess.start([binary, String(milliseconds)], environment: environment, input: Data(script.utf8), log: log)
+        let process = try ChildProcess.start(
+            [binary, String(milliseconds)], environment: environment, input: Data(script.utf8), log: log)
         var name: String?
         let started = ChildProcess.poll(timeout: .seconds(15)) {
             let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""

@@ -105,7 +105,8 @@ final class SecretServiceSandbox {
     }
 
     private func busAnswers() throws -> Bool {
-        try dbusSend(dest: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", method: "org.freedesktop.DBus.GetId").status == 0
+        try dbusSend(dest: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", method: "org.freedesktop.DBus.GetId").status
+            == 0
     }
 
     private func secretServiceHasOwner() throws -> Bool {
@@ -162,7 +163,8 @@ final class SecretServiceSandbox {
         guard let daemon else { return }
         kill(daemon.processIdentifier, SIGKILL)
         guard ChildProcess.waitForExit(daemon, timeout: .seconds(10)),
-              ChildProcess.poll(timeout: .seconds(10), { (try? self.secretServiceHasOwner()) == false }) else {
+            ChildProcess.poll(timeout: .seconds(10), { (try? self.secretServiceHasOwner()) == false })
+        else {
             throw ChildProcess.Failure(description: "the killed gnome-keyring-daemon kept its bus name")
         }
         self.daemon = nil

@@ -9,7 +9,9 @@ package enum KeyDerivation {
     /// The 32-byte master key for `passphrase`, with Argon2id (version 1.3).
     /// - Throws: ``KeyringError/backend(domain:code:message:)`` when libgcrypt fails (for example, out of memory).
     static func argon2id(passphrase: SecureBytes, salt: [UInt8], parameters: Argon2idParameters) throws -> SecureBytes {
-        let cost: [UInt] = [UInt(keyLength), UInt(parameters.iterations), UInt(parameters.memoryKiB), UInt(parameters.parallelism)]
+        let cost: [UInt] = [
+            UInt(keyLength), UInt(parameters.iterations), UInt(parameters.memoryKiB), UInt(parameters.parallelism),
+        ]
         var handle: gcry_kdf_hd_t?
         try passphrase.withBytes { secret in
             try Gcrypt.check(

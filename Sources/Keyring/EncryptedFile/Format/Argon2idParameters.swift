@@ -45,7 +45,8 @@ public struct Argon2idParameters: Sendable, Hashable, CustomStringConvertible {
     /// fewer passes or less memory make each guess of the passphrase cheaper.
     var weakness: String? {
         guard iterations < Self.recommended.iterations || memoryKiB < Self.recommended.memoryKiB else { return nil }
-        return "\(description) is weaker than the default (\(Self.recommended)); `swift-keyring passwd` rewrites the file at the default cost"
+        return
+            "\(description) is weaker than the default (\(Self.recommended)); `swift-keyring passwd` rewrites the file at the default cost"
     }
 
     /// Why these parameters cannot be used, or `nil` when they can.

@@ -92,7 +92,8 @@ package struct FileHeader: Sendable, Equatable {
         var reader = ByteReader(bytes, from: magic.count, context: "the header")
         let version = try reader.uint16()
         guard version == formatVersion else {
-            throw KeyringError.damaged(reason: "it has format version \(version), and this build reads version \(formatVersion) only")
+            throw KeyringError.damaged(
+                reason: "it has format version \(version), and this build reads version \(formatVersion) only")
         }
         guard bytes.count >= length else {
             throw KeyringError.damaged(reason: "the header ends early (the file is \(bytes.count) bytes)")
@@ -108,7 +109,8 @@ package struct FileHeader: Sendable, Equatable {
         guard aead == aeadID else {
             throw KeyringError.damaged(reason: "the header names an unknown cipher (\(aead))")
         }
-        let cost = Argon2idParameters(iterations: try reader.uint32(), memoryKiB: try reader.uint32(), parallelism: try reader.uint32())
+        let cost = Argon2idParameters(
+            iterations: try reader.uint32(), memoryKiB: try reader.uint32(), parallelism: try reader.uint32())
         let parameters: Argon2idParameters?
         switch keySource {
         case .rawKey:

@@ -26,13 +26,15 @@ package enum SecretFile {
             }
             opened = found
         } catch KeyringError.backend(_, let code, _) {
-            throw KeyringError.invalidConfiguration(setting: field, reason: "cannot open \(path): \(String(cString: strerror(Int32(code))))")
+            throw KeyringError.invalidConfiguration(
+                setting: field, reason: "cannot open \(path): \(String(cString: strerror(Int32(code))))")
         }
         defer { close(opened.descriptor) }
         try FilePermissions.require(path, FilePermissions.secretSourceProblem(opened.info))
         let size = Int(opened.info.st_size)
         guard size <= maximumBytes else {
-            throw KeyringError.invalidConfiguration(setting: field, reason: "the file \(path) is larger than \(maximumBytes) bytes")
+            throw KeyringError.invalidConfiguration(
+                setting: field, reason: "the file \(path) is larger than \(maximumBytes) bytes")
         }
         // One byte more than the size, so a file that grew since `fstat` is noticed rather than cut.
         return try SecureBytes(capacity: size + 1) { buffer in

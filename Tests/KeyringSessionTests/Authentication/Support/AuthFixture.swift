@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 import KeyringAuthentication
 import KeyringSession
-import Logging
 import KeyringTestSupport
+import Logging
 
 /// A `TestHTTPServer`, a session on a fresh keyring, and the app's login closure
 /// that talks to the server; `tearDown()` stops the server and removes the rest.

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,9 +47,12 @@ struct HTTPMessage {
 
     /// Writes a whole answer with `Connection: close` and `headers`.
     static func write(status: Int, body: Data, headers: [String: String] = [:], to connection: Int32) {
-        let reason = [200: "OK", 302: "Found", 401: "Unauthorized", 404: "Not Found", 500: "Internal Server Error"][status] ?? "Status"
+        let reason =
+            [200: "OK", 302: "Found", 401: "Unauthorized", 404: "Not Found", 500: "Internal Server Error"][status] ?? "Status"
         let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
-        var message = Data("HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\(extra)Connection: close\r\n\r\n".utf8)
+        var message = Data(
+            "HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\(extra)Connection: close\r\n\r\n"
+                .utf8)
         message.append(body)
         message.withUnsafeBytes { bytes in
             var sent = 0

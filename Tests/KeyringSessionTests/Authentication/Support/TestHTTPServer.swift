@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -134,7 +135,10 @@ final class TestHTTPServer: Sendable {
     /// Stops listening and waits (at most 5 s) for the accepting thread to end.
     func stop() {
         let (fd, done) = state.withLock { state in
-            defer { state.listener = -1; state.acceptLoopDone = nil }
+            defer {
+                state.listener = -1
+                state.acceptLoopDone = nil
+            }
             return (state.listener, state.acceptLoopDone)
         }
         guard fd >= 0 else { return }
@@ -203,7 +207,9 @@ final class TestHTTPServer: Sendable {
             state.counts.loginAttempts += 1
             return state.loginDelay
         }
-        if delay > .zero { Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18) }
+        if delay > .zero {
+            Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
+        }
         let given = try? JSONDecoder().decode([String: String].self, from: request.body)
         return state.withLock { state in
             if state.failLogins { return (500, Data()) }
