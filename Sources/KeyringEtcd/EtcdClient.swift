@@ -144,12 +144,12 @@ final class EtcdClient: Sendable {
                 case .answered(let status, let answer):
                     let error = try? JSONDecoder().decode(GatewayError.self, from: answer)
                     let message = error?.message ?? error?.error ?? "HTTP \(status)"
-                    let code = error?.code ?? 0
-                    if code == 16 || message.contains("invalid auth token") || message.contains("user name is empty") {
+                    let failure = EtcdStatus(code: error?.code ?? 0, description: message)
+                    if failure.needsNewToken {
                         throw EtcdFailure.tokenRejected
                     }
-                    guard Self.isRetryable(status: status, code: code, message: message) else {
-                        throw KeyringError.backend(domain: "etcd", code: code, message: message)
+                    guard failure.isTransient(httpStatus: status) else {
+                        throw KeyringError.backend(domain: "etcd", code: failure.code, message: message)
                     }
                     lastReason = "\(member): \(message)"
                 case .timedOut:
@@ -168,15 +168,6 @@ final class EtcdClient: Sendable {
         throw KeyringError.serviceUnavailable(reason: .noCluster(detail: "\(operation) (last: \(lastReason))"))
     }
 
-    /// Errors a member gives while the cluster elects a leader or is short of members.
-    private static func isRetryable(status: Int, code: Int, message: String) -> Bool {
-        // gRPC codes: 14 unavailable, 4 deadline exceeded, 8 resource exhausted (too many requests).
-        if [14, 4, 8].contains(code) { return true }
-        let transient = ["no leader", "leader changed", "timed out", "not capable", "too many requests", "stopped"]
-        if transient.contains(where: message.contains) { return true }
-        return status >= 500 && code == 0
-    }
-
     /// Sleeps, waking early when the bound operation is cancelled.
     private func pause(_ seconds: Double) throws {
         let end = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
@@ -193,7 +184,9 @@ final class EtcdClient: Sendable {
         let answer: Data
         do {
             answer = try exchange("/v3/auth/authenticate", body: body, headers: [], operation: "authentication")
-        } catch KeyringError.backend(_, let code, let message) where message.contains("authentication failed") {
+        } catch KeyringError.backend(_, let code, let message)
+            where EtcdStatus(code: code, description: message) == .authenticationFailed
+        {
             throw KeyringError.backend(
                 domain: "etcd", code: code,
                 message: "etcd refused the user \"\(login.user)\" or the password in \(EtcdConfiguration.passwordFileVariable)")
