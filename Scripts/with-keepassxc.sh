@@ -146,32 +146,9 @@ printf '%s\n' "$password" | keepassxc --pw-stdin "$database" >"$daemon_log" 2>&1
 daemon=$!
 unset password
 
-# Wait for KeePassXC to own the name with NameHasOwner. Calling the name itself
-# would make the bus start gnome-keyring by D-Bus activation instead.
-ready=0
-for _ in $(seq 1 200); do
-    kill -0 "$daemon" 2>/dev/null || break
-    if dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
-        org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q "boolean true"; then
-        ready=1
-        break
-    fi
-    sleep 0.1
-done
-[ "$ready" = "1" ] || fail "it never took the name org.freedesktop.secrets"
-# Owning the name comes before the database is open: wait until the default
-# collection answers, unlocked.
-ready=0
-for _ in $(seq 1 200); do
-    if dbus-send --session --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets/aliases/default \
-        org.freedesktop.DBus.Properties.Get string:org.freedesktop.Secret.Collection string:Locked 2>/dev/null \
-        | grep -q "boolean false"; then
-        ready=1
-        break
-    fi
-    sleep 0.1
-done
-[ "$ready" = "1" ] || fail "its default collection never answered unlocked"
+. "$(dirname "$0")/secret-service-ready.sh"
+wait_for_secret_service_name "$daemon" 200 || fail "it never took the name org.freedesktop.secrets"
+wait_for_unlocked_default_collection 200 || fail "its default collection never answered unlocked"
 
 export SWIFT_KEYRING_PRIVATE_SECRET_SERVICE=1
 export SWIFT_KEYRING_TEST_DAEMON=keepassxc

@@ -87,31 +87,9 @@ printf '%s' "$SWIFT_KEYRING_TEST_KEYRING_PASSWORD" \
     | gnome-keyring-daemon --foreground --unlock --components=secrets >/dev/null 2>"$daemon_log" &
 daemon=$!
 
-# Wait for the daemon to own its bus name (dbus activation could otherwise race it).
-for _ in $(seq 1 100); do
-    if dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
-        org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q "boolean true"; then
-        ready=1
-        break
-    fi
-    sleep 0.1
-done
-# Owning the name is not being ready: on a new HOME the daemon is still creating
-# and unlocking the login keyring. Wait until the default collection answers,
-# unlocked, so the first tests do not race its set-up.
-if [ "${ready:-0}" = "1" ]; then
-    ready=0
-    for _ in $(seq 1 100); do
-        if dbus-send --session --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets/aliases/default \
-            org.freedesktop.DBus.Properties.Get string:org.freedesktop.Secret.Collection string:Locked 2>/dev/null \
-            | grep -q "boolean false"; then
-            ready=1
-            break
-        fi
-        sleep 0.1
-    done
-fi
-if [ "${ready:-0}" != "1" ]; then
+# The first tests must not race the daemon's set-up.
+. "$(dirname "$0")/secret-service-ready.sh"
+if ! wait_for_secret_service_name "$daemon" 100 || ! wait_for_unlocked_default_collection 100; then
     echo "$0: gnome-keyring-daemon did not start with an unlocked login keyring; its log:" >&2
     cat "$daemon_log" >&2 || true
     exit 70
