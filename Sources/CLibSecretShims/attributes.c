@@ -26,14 +26,3 @@ GVariant *swift_keyring_attributes_variant(GHashTable *attributes) {
         g_variant_builder_add(&builder, "{ss}", (const char *)name, (const char *)value);
     return g_variant_builder_end(&builder);
 }
-
-/* The properties table of CreateItem: label and attributes as GVariants
- * (g_variant_new is varargs). */
-GHashTable *swift_keyring_item_properties_new(const char *label, GHashTable *attributes) {
-    GHashTable *properties = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, (GDestroyNotify)g_variant_unref);
-    g_hash_table_insert(properties, (gpointer)"org.freedesktop.Secret.Item.Label",
-                        g_variant_ref_sink(g_variant_new_string(label)));
-    g_hash_table_insert(properties, (gpointer)"org.freedesktop.Secret.Item.Attributes",
-                        g_variant_ref_sink(swift_keyring_attributes_variant(attributes)));
-    return properties;
-}

@@ -20,12 +20,11 @@
 /* schema.c: the schema of every item the library writes. */
 const SecretSchema *swift_keyring_schema(void);
 
-/* attributes.c: string-to-string attribute tables, and CreateItem's properties. */
+/* attributes.c: string-to-string attribute tables, and one as an "a{ss}" GVariant. */
 GHashTable *swift_keyring_attributes_new(void);
 void swift_keyring_attributes_set(GHashTable *attributes, const char *name, const char *value);
 const char *swift_keyring_attributes_get(GHashTable *attributes, const char *name);
 GVariant *swift_keyring_attributes_variant(GHashTable *attributes);
-GHashTable *swift_keyring_item_properties_new(const char *label, GHashTable *attributes);
 
 /* item_write.c: changing an item in place (its secret, label and attributes), and reading what it holds now. */
 GVariant *swift_keyring_set_secret_argument(SecretService *service, SecretValue *value);
