@@ -1,6 +1,6 @@
 internal import CLibSecretShims
 
-/// Conversions between `[String]` and GLib's NULL-terminated `gchar **` arrays.
+/// Conversions between Swift strings and the strings and NULL-terminated `gchar **` arrays GLib hands over.
 enum CStringArray {
     /// Takes a `gchar **` that the caller owns, frees it, and returns its strings.
     static func take(_ strings: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?) -> [String] {
@@ -13,6 +13,13 @@ enum CStringArray {
             index += 1
         }
         return result
+    }
+
+    /// Takes one object path GLib allocated, frees it, and returns it; "/" (no object) for `NULL`.
+    static func takeObjectPath(_ string: UnsafeMutablePointer<gchar>?) -> String {
+        guard let string else { return "/" }
+        defer { g_free(string) }
+        return String(cString: string)
     }
 
     /// Calls `body` with a NULL-terminated `const gchar **` copy of `strings`.

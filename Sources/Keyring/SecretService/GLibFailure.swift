@@ -78,10 +78,7 @@ enum GLibFailure {
         let message = error.pointee.message.map { String(cString: $0) } ?? "no message"
         let condition = timedOut ? .timedOut : Condition(domain: domain, code: code, remoteName: remoteName)
 
-        if condition == .timedOut {
-            return .timedOut(operation: operation, seconds: seconds)
-        }
-        if phase == .connect {
+        if phase == .connect && condition != .timedOut {
             return .serviceUnavailable(reason: .noSessionBus(detail: message))
         }
         switch condition {

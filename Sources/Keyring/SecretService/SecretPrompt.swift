@@ -75,9 +75,8 @@ enum SecretPrompt {
     /// There the prompt stays for the person to answer or dismiss; the daemon
     /// keeps answering other calls meanwhile.
     private static func dismiss(_ prompt: String, on bus: BusConnection, callTimeout: Duration) {
-        // A cancellation of our own, never cancelled, hides a cancelled task's: the
-        // prompt must still be dismissed when the task that opened it was cancelled.
-        OperationCancellation().bind {
+        // The prompt must still be dismissed when the task that opened it was cancelled.
+        OperationCancellation.withoutCancellation {
             let owner = try? bus.secretServiceOwner(deadline: Deadline(callTimeout))
             guard owner?.isGnomeKeyring != true else { return }
             let reply = try? bus.call(

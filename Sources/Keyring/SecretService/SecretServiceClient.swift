@@ -141,8 +141,8 @@ final class SecretServiceClient: @unchecked Sendable {
         )
         defer { g_variant_unref(reply) }
         var promptPath: UnsafeMutablePointer<gchar>?
-        let item = Self.take(swift_keyring_create_item_reply(reply, &promptPath))
-        let promptToShow = Self.take(promptPath)
+        let item = CStringArray.takeObjectPath(swift_keyring_create_item_reply(reply, &promptPath))
+        let promptToShow = CStringArray.takeObjectPath(promptPath)
         if promptToShow == "/" {
             guard item != "/" else {
                 throw KeyringError.backend(
@@ -174,7 +174,7 @@ final class SecretServiceClient: @unchecked Sendable {
             deadline: deadline
         )
         defer { g_variant_unref(reply) }
-        let promptToShow = Self.take(swift_keyring_prompt_reply(reply))
+        let promptToShow = CStringArray.takeObjectPath(swift_keyring_prompt_reply(reply))
         guard promptToShow != "/" else { return }
         guard try completePrompt(promptToShow, operation, deadline: deadline, prompt: prompt) != nil else {
             throw KeyringError.promptDismissed
@@ -187,13 +187,6 @@ final class SecretServiceClient: @unchecked Sendable {
         try SecretPrompt.complete(
             path, on: bus, operation, unlocking: false, callTimeout: deadline.timeout, promptTimeout: prompt.timeout
         )
-    }
-
-    /// A string GLib allocated, freed; "/" (no object) for `NULL`.
-    private static func take(_ string: UnsafeMutablePointer<gchar>?) -> String {
-        guard let string else { return "/" }
-        defer { g_free(string) }
-        return String(cString: string)
     }
 
     /// Whether the default collection is locked now (reading its `Locked` property).

@@ -41,11 +41,7 @@ enum UnlockPrompt {
         defer { g_variant_unref(reply) }
         var promptPath: UnsafeMutablePointer<gchar>?
         let unlocked = CStringArray.take(swift_keyring_unlock_reply(reply, &promptPath))
-        let prompt =
-            promptPath.map { path in
-                defer { g_free(path) }
-                return String(cString: path)
-            } ?? "/"
+        let prompt = CStringArray.takeObjectPath(promptPath)
         guard prompt != "/" else { return unlocked }
         let answered = try SecretPrompt.complete(
             prompt, on: bus, operation, unlocking: true, callTimeout: deadline.timeout, promptTimeout: promptTimeout
