@@ -10,7 +10,7 @@ import Foundation
 // fields with the secret replaced by its length.
 
 /// The text that stands for a secret of `count` bytes.
-func hiddenSecret(bytes count: Int) -> String {
+package func hiddenSecret(bytes count: Int) -> String {
     "<\(count) bytes hidden>"
 }
 

@@ -106,14 +106,32 @@ public struct EtcdConfiguration: Sendable {
         }.filter { !$0.isEmpty }
         guard !words.isEmpty else { return [URL(string: defaultEndpoint)!] }
         return try words.map { word in
-            guard let url = URL(string: word), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-                url.host?.isEmpty == false
-            else {
-                throw KeyringError.invalidConfiguration(
-                    setting: endpointsVariable, reason: "\"\(word)\" is not an http:// or https:// URL with a host")
-            }
+            guard let url = URL(string: word) else { throw invalidEndpoint(quoting: word) }
+            try checkEndpoint(url)
             return url
         }
+    }
+
+    /// Refuses an endpoint that is not http(s) with a host, or that carries a user
+    /// name or password: etcd's user goes in `SWIFT_KEYRING_ETCD_USER`, its
+    /// password in a file, and an endpoint is shown by `doctor` and in errors.
+    private static func checkEndpoint(_ url: URL) throws {
+        guard let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host?.isEmpty == false else {
+            throw invalidEndpoint(quoting: url.absoluteString)
+        }
+        guard url.user == nil && url.password == nil else {
+            throw KeyringError.invalidConfiguration(
+                setting: endpointsVariable,
+                reason: "an endpoint carries a user name or password; give the user in \(userVariable) "
+                    + "and the password in a file named by \(passwordFileVariable)")
+        }
+    }
+
+    /// The error for an endpoint that is not an http(s) URL with a host, quoting it
+    /// unless it may hold user-info (an `@`), which is never echoed.
+    private static func invalidEndpoint(quoting text: String) -> KeyringError {
+        let shown = text.contains("@") ? "an entry" : "\"\(text)\""
+        return .invalidConfiguration(setting: endpointsVariable, reason: "\(shown) is not an http:// or https:// URL with a host")
     }
 
     private func validate() throws {
@@ -121,11 +139,7 @@ public struct EtcdConfiguration: Sendable {
             throw KeyringError.invalidConfiguration(setting: Self.endpointsVariable, reason: "must name at least one member")
         }
         for url in endpoints {
-            guard let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host?.isEmpty == false else {
-                throw KeyringError.invalidConfiguration(
-                    setting: Self.endpointsVariable,
-                    reason: "\"\(url.absoluteString)\" is not an http:// or https:// URL with a host")
-            }
+            try Self.checkEndpoint(url)
         }
         guard !prefix.isEmpty else {
             throw KeyringError.invalidConfiguration(setting: Self.prefixVariable, reason: "must not be empty")

@@ -50,6 +50,29 @@ struct EtcdConfigurationTests {
         }
         #expect(try EtcdConfiguration(environment: ["SWIFT_KEYRING_ETCD_PREFIX": "team-a/"]).prefix == "team-a/")
     }
+
+    @Test("An endpoint carrying a user name or password is refused, and neither is echoed")
+    func endpointUserInfo() throws {
+        let secret = "pw-in-endpoint-\(UUID().uuidString)"
+        for endpoints in ["http://root:\(secret)@127.0.0.1:2379", "http://root:\(secret)@[::1"] {
+            #expect {
+                _ = try EtcdConfiguration(environment: ["SWIFT_KEYRING_ETCD_ENDPOINTS": endpoints])
+            } throws: { error in
+                guard case KeyringError.invalidConfiguration(let setting, _) = error else { return false }
+                return setting == "SWIFT_KEYRING_ETCD_ENDPOINTS" && !"\(error)".contains(secret)
+            }
+        }
+    }
+
+    @Test("dump of a configuration shows the environment's names, never a passphrase in it")
+    func dumpHidesTheEnvironment() throws {
+        let passphrase = "etcd-passphrase-\(UUID().uuidString)"
+        let configuration = try EtcdConfiguration(environment: ["SWIFT_KEYRING_PASSPHRASE": passphrase])
+        var text = ""
+        dump(configuration, to: &text)
+        #expect(text.contains("SWIFT_KEYRING_PASSPHRASE"))
+        #expect(!text.contains(passphrase))
+    }
 }
 
 /// `Keyring` alone does not open etcd, and says where it lives instead of "unknown word".
