@@ -41,7 +41,7 @@ extension Keyring {
     ///   or `CancellationError`.
     public func credentials(forKey key: String) async throws -> Credentials? {
         if case .answered(let record) = try immediateRecord(key, .credentials) {
-            return try record.map(Credentials.init(record:))
+            return try Self.credentials(taking: record)
         }
         return try await executor.run { try self.credentials(forKey: key) }
     }
@@ -50,7 +50,7 @@ extension Keyring {
     /// - Throws: as `credentials(forKey:)`.
     public func password(forKey key: String) async throws -> String? {
         if case .answered(let record) = try immediateRecord(key, .credentials) {
-            return try record.map { try Credentials.password(from: $0.secret, of: $0.id) }
+            return try Self.password(taking: record)
         }
         return try await executor.run { try self.password(forKey: key) }
     }
@@ -107,7 +107,7 @@ extension Keyring {
     /// The secret stored under `key`, or `nil`; the async face of `secret(forKey:)`.
     public func secret(forKey key: String) async throws -> Data? {
         if case .answered(let record) = try immediateRecord(key, .secret) {
-            return record.map { Data($0.secret) }
+            return Self.secretData(taking: record)
         }
         return try await executor.run { try self.secret(forKey: key) }
     }

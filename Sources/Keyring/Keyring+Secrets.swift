@@ -21,9 +21,7 @@ extension Keyring {
 
     /// The secret stored under `key`, or `nil` when there is none.
     public func secret(forKey key: String) throws -> Data? {
-        guard var record = try store.record(for: try recordID(key, .secret)) else { return nil }
-        defer { record.secret.wipe() }
-        return Data(record.secret)
+        Self.secretData(taking: try store.record(for: try recordID(key, .secret)))
     }
 
     /// Removes the secret stored under `key`; `false` when there was none.

@@ -126,9 +126,7 @@ public struct Keyring: Sendable {
     /// The credentials stored under `key`, or `nil` when there are none.
     /// - Throws: ``KeyringError/locked`` when they exist but cannot be read now, or another store error.
     public func credentials(forKey key: String) throws -> Credentials? {
-        guard var record = try store.record(for: try recordID(key, .credentials)) else { return nil }
-        defer { record.secret.wipe() }  // the password lives on in the returned String only
-        return try Credentials(record: record)
+        try Self.credentials(taking: try store.record(for: try recordID(key, .credentials)))
     }
 
     /// Only the password stored under `key`, or `nil` when there are no credentials there.
@@ -138,9 +136,7 @@ public struct Keyring: Sendable {
     /// - Throws: ``KeyringError/locked`` when the record exists but cannot be read now, or another store error.
     public func password(forKey key: String) throws -> String? {
         let id = try recordID(key, .credentials)
-        guard var secret = try store.secret(for: id) else { return nil }
-        defer { secret.wipe() }
-        return try Credentials.password(from: secret, of: id)
+        return try Self.password(taking: try store.secret(for: id), of: id)
     }
 
     /// Removes the credentials stored under `key`.
