@@ -128,6 +128,16 @@ struct UnlockPromptTests {
         #expect(try keyring.list().isEmpty)
     }
 
+    @Test("removeAll while locked, prompt answered after 4 s, longer than a 2 s call bound: every record is removed")
+    func removeAllAnsweredSlowly() throws {
+        let locked = try Locked(MockPrompter(delay: .seconds(4), answers: [.password]), timeout: .seconds(2))
+        defer { locked.sandbox.stop() }
+        let keyring = locked.keyring
+        let result = BoundedCall.run(within: .seconds(60)) { try keyring.removeAll() }
+        #expect(try result?.get() == 1)
+        #expect(try keyring.list().isEmpty)
+    }
+
     @Test("remove while locked, prompt answered: the record is removed")
     func removeWhileLocked() throws {
         let locked = try Locked(MockPrompter(delay: .seconds(1), answers: [.password]))

@@ -25,17 +25,33 @@
 /// found to carry our tag and the identity (see `SecretAttributes.areAll(in:)`).
 enum ItemReplacement {
     /// Stores `record`; afterwards exactly one item of ours holds its identity.
+    ///
+    /// Finding the items (which may wait for an unlock prompt) can be cancelled; the
+    /// writes, once begun, cannot: a `CreateItem` or `SetSecret` cut short may still
+    /// take effect in the daemon, and a clean-up cut short leaves two items.
     /// - Throws: `KeyringError.locked` when a matching item stays locked, or another store error.
     static func save(
         _ record: StoredRecord, _ operation: String, _ client: SecretServiceClient, deadline: Deadline, prompt: PromptBound
     ) throws {
+        var deadline = deadline
         let identity = SecretAttributes.identity(record.id)
-        let wanted = SecretAttributes.all(record)
-        let label = SecretLabel.label(for: record)
-        var existing = try paths(identity, operation, client, deadline: deadline, prompt: prompt)
+        var existing = try paths(identity, operation, client, deadline: &deadline, prompt: prompt)
         if existing.count > 1 {
             existing = try ours(existing, identity, operation, client, deadline: deadline)
         }
+        try OperationCancellation.check()
+        try OperationCancellation.withoutCancellation {
+            try write(record, identity, existing, operation, client, deadline: &deadline, prompt: prompt)
+        }
+    }
+
+    /// The writes of `save`, given the items of ours that hold `identity` now.
+    private static func write(
+        _ record: StoredRecord, _ identity: SecretAttributes, _ existing: [String], _ operation: String,
+        _ client: SecretServiceClient, deadline: inout Deadline, prompt: PromptBound
+    ) throws {
+        let wanted = SecretAttributes.all(record)
+        let label = SecretLabel.label(for: record)
         if let keeper = existing.max(by: precedes),
             let state = try client.state(at: keeper, operation, deadline: deadline),
             identity.areAll(in: state.attributes)
@@ -45,47 +61,48 @@ enum ItemReplacement {
             }
             try client.setSecret(record, at: keeper, operation, deadline: deadline)
             for path in existing where path != keeper {
-                try delete(path, operation, client, deadline: deadline, prompt: prompt)
+                try delete(path, operation, client, deadline: &deadline, prompt: prompt)
             }
             return
         }
         // A locked KeePassXC finds nothing at all (it has no database open), so an
         // empty search proves no item exists only while the collection is unlocked.
         let hidden = existing.isEmpty ? try client.isDefaultCollectionLocked(deadline: deadline) : false
-        let created = try client.createItem(record, operation, deadline: deadline, prompt: prompt)
+        let created = try client.createItem(record, operation, deadline: &deadline, prompt: prompt)
         // Searched again rather than trusting the first search: another process
         // may have created its own item meanwhile, and one of the two must go.
         let after = try ours(
-            try paths(identity, operation, client, deadline: deadline, prompt: prompt), identity, operation, client,
+            try paths(identity, operation, client, deadline: &deadline, prompt: prompt), identity, operation, client,
             deadline: deadline)
         // When the first search could not see, what it missed is older than ours: keep ours.
         guard let keeper = hidden ? created : after.max(by: precedes) else { return }
         for path in after where path != keeper {
-            try delete(path, operation, client, deadline: deadline, prompt: prompt)
+            try delete(path, operation, client, deadline: &deadline, prompt: prompt)
         }
     }
 
     /// Deletes a stale duplicate; one that is already gone is no failure: two
     /// racing saves see the same duplicates, and both delete them.
     private static func delete(
-        _ path: String, _ operation: String, _ client: SecretServiceClient, deadline: Deadline, prompt: PromptBound
+        _ path: String, _ operation: String, _ client: SecretServiceClient, deadline: inout Deadline, prompt: PromptBound
     ) throws {
         do {
-            try client.delete(path, operation, deadline: deadline, prompt: prompt)
+            try client.delete(path, operation, deadline: &deadline, prompt: prompt)
         } catch let error as KeyringError {
             guard try client.state(at: path, operation, deadline: deadline) == nil else { throw error }
         }
     }
 
-    /// The paths of the items matching `attributes`, locked ones offered to the daemon to unlock first.
+    /// The paths of the items matching `attributes`, locked ones offered to the daemon to unlock first
+    /// (renewing `deadline` after an unlock, as `SecretServiceClient.unlock` does).
     /// - Throws: `KeyringError.locked` when some stay locked.
     static func paths(
-        _ attributes: SecretAttributes, _ operation: String, _ client: SecretServiceClient, deadline: Deadline,
+        _ attributes: SecretAttributes, _ operation: String, _ client: SecretServiceClient, deadline: inout Deadline,
         prompt: PromptBound
     ) throws -> [String] {
         let found = try client.searchPaths(attributes, operation, deadline: deadline)
         guard !found.locked.isEmpty else { return found.unlocked }
-        let unlocked = try client.unlock(found.locked, operation, deadline: deadline, prompt: prompt)
+        let unlocked = try client.unlock(found.locked, operation, deadline: &deadline, prompt: prompt)
         guard Set(unlocked) == Set(found.locked) else { throw KeyringError.locked }
         return found.unlocked + unlocked
     }

@@ -65,16 +65,20 @@ final class SecretServiceClient: @unchecked Sendable {
     /// Asks the daemon to unlock `paths`; returns the paths now unlocked.
     ///
     /// When the daemon asks the person (an unlock prompt), the wait is bounded by
-    /// `promptTimeout` rather than `deadline` (see `UnlockPrompt`).
-    func unlock(_ paths: [String], _ operation: String, deadline: Deadline, prompt: PromptBound) throws -> [String] {
-        try UnlockPrompt.unlock(
+    /// `promptTimeout` rather than `deadline` (see `UnlockPrompt`), and `deadline`
+    /// is renewed afterwards: a person's answer must not use up the bound of the
+    /// calls that follow it.
+    func unlock(_ paths: [String], _ operation: String, deadline: inout Deadline, prompt: PromptBound) throws -> [String] {
+        let unlocked = try UnlockPrompt.unlock(
             paths, on: bus, operation, deadline: deadline, promptTimeout: prompt.timeout, display: prompt.display)
+        deadline = Deadline(deadline.timeout)
+        return unlocked
     }
 
     /// Asks the daemon to unlock the default collection, so an item can be created
     /// in it; the daemon may prompt, as in `unlock`.
-    func unlockDefaultCollection(_ operation: String, deadline: Deadline, prompt: PromptBound) throws {
-        _ = try unlock([SWIFT_KEYRING_DEFAULT_COLLECTION_PATH], operation, deadline: deadline, prompt: prompt)
+    func unlockDefaultCollection(_ operation: String, deadline: inout Deadline, prompt: PromptBound) throws {
+        _ = try unlock([SWIFT_KEYRING_DEFAULT_COLLECTION_PATH], operation, deadline: &deadline, prompt: prompt)
     }
 
     /// Reads one item, attributes and secret; `nil` when it is not one of ours,
@@ -124,9 +128,9 @@ final class SecretServiceClient: @unchecked Sendable {
     /// Creates an item for `record` in the default collection (never replacing
     /// one: see `ItemReplacement`); returns the item's path. A prompt the daemon
     /// asks for first (KeePassXC confirms each new item) is shown and waited for
-    /// within `prompt`'s bound.
+    /// within `prompt`'s bound, and `deadline` is renewed after it, as in `unlock`.
     /// - Throws: `KeyringError.promptDismissed` when the person refuses it, or the calls' errors.
-    func createItem(_ record: StoredRecord, _ operation: String, deadline: Deadline, prompt: PromptBound) throws -> String {
+    func createItem(_ record: StoredRecord, _ operation: String, deadline: inout Deadline, prompt: PromptBound) throws -> String {
         let attributes = SecretAttributes.all(record)
         let value = Self.secretValue(record)
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
@@ -150,7 +154,7 @@ final class SecretServiceClient: @unchecked Sendable {
             }
             return item
         }
-        guard let created = try completePrompt(promptToShow, operation, deadline: deadline, prompt: prompt) else {
+        guard let created = try completePrompt(promptToShow, operation, deadline: &deadline, prompt: prompt) else {
             throw KeyringError.promptDismissed
         }
         guard let path = created.first else {
@@ -161,9 +165,9 @@ final class SecretServiceClient: @unchecked Sendable {
     }
 
     /// Deletes the item at `path`, showing and waiting for a prompt the daemon
-    /// asks for first (KeePassXC may confirm each deletion).
+    /// asks for first (KeePassXC may confirm each deletion); `deadline` is renewed after it, as in `unlock`.
     /// - Throws: `KeyringError.promptDismissed` when the person refuses it, or the calls' errors.
-    func delete(_ path: String, _ operation: String, deadline: Deadline, prompt: PromptBound) throws {
+    func delete(_ path: String, _ operation: String, deadline: inout Deadline, prompt: PromptBound) throws {
         let reply = try bus.call(
             operation,
             destination: BusConnection.secretServiceName,
@@ -176,17 +180,21 @@ final class SecretServiceClient: @unchecked Sendable {
         defer { g_variant_unref(reply) }
         let promptToShow = CStringArray.takeObjectPath(swift_keyring_prompt_reply(reply))
         guard promptToShow != "/" else { return }
-        guard try completePrompt(promptToShow, operation, deadline: deadline, prompt: prompt) != nil else {
+        guard try completePrompt(promptToShow, operation, deadline: &deadline, prompt: prompt) != nil else {
             throw KeyringError.promptDismissed
         }
     }
 
-    /// Shows a prompt a write asked for, within the prompt bound; `nil` when it was dismissed.
-    private func completePrompt(_ path: String, _ operation: String, deadline: Deadline, prompt: PromptBound) throws -> [String]?
+    /// Shows a prompt a write asked for, within the prompt bound, then renews `deadline`;
+    /// `nil` when it was dismissed.
+    private func completePrompt(_ path: String, _ operation: String, deadline: inout Deadline, prompt: PromptBound) throws
+        -> [String]?
     {
-        try SecretPrompt.complete(
+        let answered = try SecretPrompt.complete(
             path, on: bus, operation, unlocking: false, callTimeout: deadline.timeout, promptTimeout: prompt.timeout
         )
+        deadline = Deadline(deadline.timeout)
+        return answered
     }
 
     /// Whether the default collection is locked now (reading its `Locked` property).

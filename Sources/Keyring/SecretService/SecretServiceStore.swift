@@ -122,8 +122,7 @@ public final class SecretServiceStore: CredentialStore {
     }
 
     /// The unlocked items holding `id`, in a stable order; a locked one is first
-    /// offered to the daemon to unlock (which may prompt). After an unlock,
-    /// `deadline` is renewed: a person's answer must not use up the calls' bound.
+    /// offered to the daemon to unlock (which may prompt, and renews `deadline`).
     /// - Throws: `KeyringError.locked` when matching items exist but all stay locked.
     private func readablePaths(
         _ id: RecordID, _ operation: String, _ client: SecretServiceClient, deadline: inout Deadline
@@ -131,8 +130,7 @@ public final class SecretServiceStore: CredentialStore {
         let paths = try client.searchPaths(.identity(id), operation, deadline: deadline)
         var readable = paths.unlocked
         if readable.isEmpty && !paths.locked.isEmpty {
-            readable = try client.unlock(paths.locked, operation, deadline: deadline, prompt: prompt)
-            deadline = Deadline(timeout)
+            readable = try client.unlock(paths.locked, operation, deadline: &deadline, prompt: prompt)
             guard !readable.isEmpty else { throw KeyringError.locked }
         }
         return readable.sorted()
@@ -145,10 +143,11 @@ public final class SecretServiceStore: CredentialStore {
     /// there is never a moment with no record, and items without our tag are
     /// never touched. See `ItemReplacement` for why this works on KeePassXC too.
     ///
-    /// A cancelled async call stops a save only before it begins: a `CreateItem` or
-    /// `SetSecret` cut short may still take effect in the daemon after we stop waiting, and a
-    /// clean-up cut short leaves two items, so once its writes begin they run to
-    /// their end within `timeout`, leaving the old record or the new one.
+    /// A cancelled async call stops a save only before its writes begin (an unlock
+    /// prompt it waits for is cancelled too): a `CreateItem` or `SetSecret` cut short
+    /// may still take effect in the daemon after we stop waiting, and a clean-up cut
+    /// short leaves two items, so once its writes begin they run to their end within
+    /// `timeout`, leaving the old record or the new one.
     /// - Throws: `KeyringError.locked` when the collection is locked, `.timedOut`, or another store error.
     public func save(_ record: StoredRecord) throws {
         let deadline = Deadline(timeout)
@@ -157,9 +156,7 @@ public final class SecretServiceStore: CredentialStore {
             try OperationCancellation.check()
             try client.run(operation, deadline: deadline) { client in
                 try unlockingDefaultCollection(operation, client, deadline: deadline) { deadline in
-                    try OperationCancellation.withoutCancellation {
-                        try ItemReplacement.save(record, operation, client, deadline: deadline, prompt: prompt)
-                    }
+                    try ItemReplacement.save(record, operation, client, deadline: deadline, prompt: prompt)
                 }
             }
         }
@@ -177,8 +174,9 @@ public final class SecretServiceStore: CredentialStore {
         do {
             return try body(deadline)
         } catch KeyringError.locked {
-            try client.unlockDefaultCollection(operation, deadline: Deadline(timeout), prompt: prompt)
-            return try body(Deadline(timeout))
+            var deadline = Deadline(timeout)
+            try client.unlockDefaultCollection(operation, deadline: &deadline, prompt: prompt)
+            return try body(deadline)
         }
     }
 
@@ -218,15 +216,10 @@ public final class SecretServiceStore: CredentialStore {
         let deadline = Deadline(timeout)
         return try writes.withLock { _ in
             let paths = try client.run(operation, deadline: deadline) { client in
-                let found = try client.searchPaths(attributes, operation, deadline: deadline)
-                var paths = found.unlocked
-                if !found.locked.isEmpty {
-                    let unlocked = try client.unlock(found.locked, operation, deadline: deadline, prompt: prompt)
-                    guard Set(unlocked) == Set(found.locked) else { throw KeyringError.locked }
-                    paths += unlocked
-                }
+                var deadline = deadline
+                let found = try ItemReplacement.paths(attributes, operation, client, deadline: &deadline, prompt: prompt)
                 // Read back before deleting: a search alone may match a foreign item (KeePassXC).
-                return try ItemReplacement.ours(paths, attributes, operation, client, deadline: deadline)
+                return try ItemReplacement.ours(found, attributes, operation, client, deadline: deadline)
             }
             // One deadline per Delete, not for the loop: gnome-keyring rewrites its whole
             // file on each delete (36–55 ms an item at 1,000 items, Benchmarks/BENCHMARKS.md),
@@ -234,7 +227,8 @@ public final class SecretServiceStore: CredentialStore {
             for path in paths {
                 let deadline = Deadline(timeout)
                 try client.run(operation, deadline: deadline) { client in
-                    try client.delete(path, operation, deadline: deadline, prompt: prompt)
+                    var deadline = deadline
+                    try client.delete(path, operation, deadline: &deadline, prompt: prompt)
                 }
             }
             return paths.count
