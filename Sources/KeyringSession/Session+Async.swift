@@ -1,5 +1,6 @@
 import Foundation
 import Keyring
+import Logging
 
 /// The async face of ``Session``: the same calls, for async code.
 ///
@@ -11,6 +12,26 @@ import Keyring
 /// observers once each, in order, whichever face made them.
 extension Session {
     // MARK: Status
+
+    /// Opens the session of `keyring`'s service and reads its current status; the async
+    /// face of `init(keyring:requiredProperties:stateDirectory:environment:lockTimeout:logger:)`,
+    /// whose reads (the keyring, which may wait for an unlock prompt, and the state file)
+    /// run off Swift concurrency's cooperative threads.
+    /// - Throws: as the synchronous initialiser, or `CancellationError`.
+    public convenience init(
+        keyring: Keyring,
+        requiredProperties: [Property],
+        stateDirectory: URL? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        lockTimeout: Duration = .seconds(5),
+        logger: Logger? = nil
+    ) async throws {
+        try self.init(
+            opening: keyring, requiredProperties: requiredProperties, stateDirectory: stateDirectory,
+            environment: environment, lockTimeout: lockTimeout, logger: logger)
+        let ticket = takeTicket()
+        publish(try await computeStatus(), ticket: ticket)
+    }
 
     /// The status now, from the stored values; the async face of `status`.
     /// - Throws: a keyring error, `KeyringError.damaged` naming an unreadable state file, or `CancellationError`.

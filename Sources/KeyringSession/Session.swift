@@ -75,13 +75,30 @@ public final class Session<Property: SessionProperty>: Sendable {
     ///   `KeyringError.damaged` naming the state file when it cannot be parsed;
     ///   `KeyringError.insecurePermissions` when the state folder or file is open to others, belongs
     ///   to another user, or is a symbolic link; a keyring error.
-    public init(
+    public convenience init(
         keyring: Keyring,
         requiredProperties: [Property],
         stateDirectory: URL? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         lockTimeout: Duration = .seconds(5),
         logger: Logger? = nil
+    ) throws {
+        try self.init(
+            opening: keyring, requiredProperties: requiredProperties, stateDirectory: stateDirectory,
+            environment: environment, lockTimeout: lockTimeout, logger: logger)
+        let ticket = takeTicket()
+        publish(try computeStatus(), ticket: ticket)
+    }
+
+    /// Everything `init` does but reading the status, which the sync and async
+    /// initialisers each do their own way (the async one off the cooperative threads).
+    init(
+        opening keyring: Keyring,
+        requiredProperties: [Property],
+        stateDirectory: URL?,
+        environment: [String: String],
+        lockTimeout: Duration,
+        logger: Logger?
     ) throws {
         if let persisted = requiredProperties.first(where: \.isPersisted) {
             throw KeyringError.invalidConfiguration(
@@ -99,8 +116,6 @@ public final class Session<Property: SessionProperty>: Sendable {
         self.stateFile = StateFile(folder: folder, lockTimeout: lockTimeout)
         self.stateFileURL = URL(filePath: stateFile.path)
         self.stateFileIO = BlockingExecutor(label: "swift-keyring session \(keyring.service)")
-        let ticket = takeTicket()
-        publish(try computeStatus(), ticket: ticket)
     }
 
     deinit {

@@ -7,6 +7,21 @@ import Testing
 /// their status changes reach observers once each, in order.
 @Suite("Session and SecretStore from async code")
 struct SessionAsyncTests {
+    @Test("A session opened with await reads the status the stored values give", arguments: TestStore.allCases)
+    func asyncOpen(store: TestStore) async throws {
+        let fixture = try SessionFixture(store)
+        defer { fixture.tearDown() }
+        try await fixture.session.set("tok", for: .token)
+        try await fixture.session.set("u-1", for: .userID)
+        let opened = try await Session<TestProperty>(
+            keyring: fixture.keyring, requiredProperties: TestProperty.required, stateDirectory: fixture.folder.url)
+        #expect(try await opened.currentStatus() == .loggedIn)
+        try await fixture.session.logout()
+        let afterLogout = try await Session<TestProperty>(
+            keyring: fixture.keyring, requiredProperties: TestProperty.required, stateDirectory: fixture.folder.url)
+        #expect(try await afterLogout.currentStatus() == .loggedOut)
+    }
+
     @Test(
         "Values saved and read with await, logout keeps the persisted ones; observers see each change once, in order",
         arguments: TestStore.allCases)
