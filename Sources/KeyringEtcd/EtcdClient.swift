@@ -37,7 +37,7 @@ final class EtcdClient: Sendable {
 
     init(endpoints: [URL], timeout: Duration, login: Login?, tls: EtcdTLS) {
         self.endpoints = endpoints
-        self.timeout = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        self.timeout = timeout.inSeconds
         self.login = login
         self.tls = tls
     }
@@ -56,8 +56,8 @@ final class EtcdClient: Sendable {
         let body = try JSONEncoder().encode(request)
         var renewedToken = false
         while true {
-            var headers: [String] = []
-            if let login { headers.append("Authorization: \(try currentToken(login))") }
+            let sent = try login.map(currentToken)
+            let headers = sent.map { ["Authorization: \($0)"] } ?? []
             do {
                 let answer = try exchange(path, body: body, headers: headers, operation: operation)
                 do {
@@ -66,8 +66,9 @@ final class EtcdClient: Sendable {
                     throw KeyringError.backend(domain: "etcd", code: 0, message: "the answer to \(path) does not decode")
                 }
             } catch EtcdFailure.tokenRejected where login != nil && !renewedToken {
-                // Tokens expire (five minutes by default); a fresh one is asked for once.
-                token.withLock { $0 = nil }
+                // Tokens expire (five minutes by default); a fresh one is asked for once. Only the
+                // token this call sent is forgotten: another thread may already have stored a new one.
+                token.withLock { if $0 == sent { $0 = nil } }
                 renewedToken = true
             } catch EtcdFailure.tokenRejected {
                 throw KeyringError.backend(
@@ -80,9 +81,10 @@ final class EtcdClient: Sendable {
 
     /// The health of each member on its own, asked within `seconds` each: for `doctor`.
     func memberStatus(seconds: Double) -> [(URL, Result<StatusResponse, KeyringError>)] {
-        endpoints.map { url in
-            let token = login.flatMap { try? currentToken($0) }
-            let headers = token.map { ["Authorization: \($0)"] } ?? []
+        // One login for all: with the cluster down, each attempt waits out the whole bound.
+        let token = login.flatMap { try? currentToken($0) }
+        let headers = token.map { ["Authorization: \($0)"] } ?? []
+        return endpoints.map { url in
             do {
                 switch try connections.withConnection({
                     try $0.post(

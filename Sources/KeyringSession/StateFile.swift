@@ -30,7 +30,7 @@ struct StateFile: Sendable {
     var path: String { paths.file }
 
     init(folder: String, lockTimeout: Duration) {
-        paths = StorePaths(file: (folder as NSString).appendingPathComponent("state.json"), lockName: "state.lock")
+        paths = StorePaths(file: PathName.join(folder, "state.json"), lockName: "state.lock")
         self.lockTimeout = lockTimeout
     }
 

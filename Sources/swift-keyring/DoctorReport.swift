@@ -77,7 +77,7 @@ struct DoctorReport: Encodable {
             sessionBus: bus,
             unlockPrompt: Prompt(
                 canShow: SecretServiceStore.canShowPrompt(environment: configuration.environment),
-                timeoutSeconds: seconds(try configuration.requestedPromptTimeout())
+                timeoutSeconds: try configuration.requestedPromptTimeout().inSeconds
             ),
             file: File(
                 path: location.path,
@@ -125,10 +125,6 @@ struct DoctorReport: Encodable {
         }
         return members + ["etcd members:     " + (etcd.memberCount.map(String.init) ?? "unknown (no member answered)")]
     }
-}
-
-private func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
 
 /// `120`, or `2.5`: whole seconds without a fraction.

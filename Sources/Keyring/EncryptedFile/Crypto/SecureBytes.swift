@@ -59,16 +59,6 @@ package final class SecureBytes: @unchecked Sendable {
         try body(UnsafeRawBufferPointer(buffer))
     }
 
-    /// The first `count` bytes, in secure memory of their own.
-    func prefix(_ count: Int) throws -> SecureBytes {
-        try withBytes { bytes in try SecureBytes(copying: bytes.prefix(count)) }
-    }
-
-    /// Whether both hold the same bytes, compared in constant time.
-    func constantTimeEquals(_ other: SecureBytes) -> Bool {
-        withBytes { mine in other.withBytes { theirs in ConstantTime.equal(mine, theirs) } }
-    }
-
     private static func release(_ buffer: UnsafeMutableRawBufferPointer) {
         // gcry_free wipes blocks of the secure pool, but not blocks it had to
         // take from ordinary memory, so wipe here too.
