@@ -40,11 +40,8 @@ extension SecretStore {
     /// - Throws: a keyring error, or `CancellationError` (some may be removed then).
     @discardableResult
     public func removeAll() async throws -> Int {
-        var removed = 0
-        for key in try await allKeys() where try await keyring.removeSecret(forKey: prefix + key) {
-            removed += 1
-        }
-        return removed
+        // The sync loop, in one turn of the keyring's queue rather than one per key.
+        try await keyring.executor.run { try self.removeAll() }
     }
 
     /// This account's keys, sorted; the async face of `allKeys()`.
