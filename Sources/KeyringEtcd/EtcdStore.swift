@@ -83,22 +83,19 @@ public final class EtcdStore: CredentialStore {
         guard let stored else {
             throw KeyringError.damaged(reason: "the keyring header in etcd vanished while it was read")
         }
-        let header: FileHeader
-        let master: SecureBytes
-        if let (fresh, _) = made {
-            header = fresh
-            master = try material.masterKey(for: fresh)
+        let keys: FileKeys
+        if let (_, freshKeys) = made {
+            // Derived from this very header a moment ago: no second Argon2id, nothing to verify.
+            keys = freshKeys
         } else {
-            header = try FileHeader.decode(stored)
-            master = try material.masterKey(for: header)
+            let header = try FileHeader.decode(stored)
+            keys = try FileKeys(master: try material.masterKey(for: header), salt: header.salt)
+            try header.verify(keys)
         }
-        let keys = try made?.1 ?? FileKeys(master: master, salt: header.salt)
-        try header.verify(keys)
-        let prk = try KeyDerivation.extract(master: master, salt: header.salt)
         self.keys = keys
         self.header = stored
         self.keyspace = EtcdKeyspace(
-            prefix: configuration.prefix, namesKey: try KeyDerivation.expand(prk, info: EtcdKeyspace.namesLabel))
+            prefix: configuration.prefix, namesKey: try keys.derive(info: EtcdKeyspace.namesLabel))
     }
 
     /// Reads the record under `id` with one linearizable range request and opens it.

@@ -9,13 +9,23 @@ package struct FileKeys: Sendable {
     let secret: SecureBytes
     /// Makes the MAC over the whole file.
     let fileMAC: SecureBytes
+    /// HKDF's pseudorandom key, from which each key above is expanded; kept so a
+    /// store built on the file's keys (etcd's) can derive keys of its own.
+    private let prk: SecureBytes
 
     /// Derives every key from the master key and the file's salt.
     package init(master: SecureBytes, salt: [UInt8]) throws {
         let prk = try KeyDerivation.extract(master: master, salt: salt)
+        self.prk = prk
         check = try KeyDerivation.expand(prk, info: "swift-keyring/1 key check")
         entry = try KeyDerivation.expand(prk, info: "swift-keyring/1 record entry")
         secret = try KeyDerivation.expand(prk, info: "swift-keyring/1 record secret")
         fileMAC = try KeyDerivation.expand(prk, info: "swift-keyring/1 file mac")
+    }
+
+    /// Another key from the same master key, for the purpose `info` names (HKDF-Expand),
+    /// without deriving the master key again.
+    package func derive(info: String) throws -> SecureBytes {
+        try KeyDerivation.expand(prk, info: info)
     }
 }
