@@ -44,15 +44,9 @@ gboolean swift_keyring_read_label_and_attributes(GDBusConnection *connection, co
     GVariant *text = g_variant_lookup_value(properties, "Label", G_VARIANT_TYPE_STRING);
     GVariant *table = g_variant_lookup_value(properties, "Attributes", G_VARIANT_TYPE("a{ss}"));
     *label = g_strdup(text != NULL ? g_variant_get_string(text, NULL) : "");
-    *attributes = swift_keyring_attributes_new();
-    if (table != NULL) {
-        GVariantIter iter;
-        const gchar *name, *value;
-        g_variant_iter_init(&iter, table);
-        while (g_variant_iter_next(&iter, "{&s&s}", &name, &value))
-            swift_keyring_attributes_set(*attributes, name, value);
+    *attributes = swift_keyring_attributes_from_variant(table);
+    if (table != NULL)
         g_variant_unref(table);
-    }
     if (text != NULL)
         g_variant_unref(text);
     g_variant_unref(properties);

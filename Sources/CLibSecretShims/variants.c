@@ -40,9 +40,18 @@ gboolean swift_keyring_boolean_property_reply(GVariant *reply) {
 /* The "(v)" reply of Properties.Get for an item's Attributes ("a{ss}"), as a
  * string table the caller owns; an empty table when the reply holds no such dictionary. */
 GHashTable *swift_keyring_attributes_property_reply(GVariant *reply) {
-    GHashTable *attributes = swift_keyring_attributes_new();
     GVariant *value = NULL;
+    GHashTable *attributes;
     g_variant_get(reply, "(v)", &value);
+    attributes = swift_keyring_attributes_from_variant(value);
+    if (value != NULL)
+        g_variant_unref(value);
+    return attributes;
+}
+
+/* An "a{ss}" value as a string table the caller owns; an empty table for NULL or any other type. */
+GHashTable *swift_keyring_attributes_from_variant(GVariant *value) {
+    GHashTable *attributes = swift_keyring_attributes_new();
     if (value != NULL && g_variant_is_of_type(value, G_VARIANT_TYPE("a{ss}"))) {
         GVariantIter iter;
         const gchar *name, *text;
@@ -50,8 +59,6 @@ GHashTable *swift_keyring_attributes_property_reply(GVariant *reply) {
         while (g_variant_iter_next(&iter, "{&s&s}", &name, &text))
             swift_keyring_attributes_set(attributes, name, text);
     }
-    if (value != NULL)
-        g_variant_unref(value);
     return attributes;
 }
 

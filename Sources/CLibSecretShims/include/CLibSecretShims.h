@@ -44,6 +44,7 @@ gboolean swift_keyring_boolean_reply(GVariant *reply);
 gboolean swift_keyring_names_reply_contains(GVariant *reply, const char *name);
 gboolean swift_keyring_boolean_property_reply(GVariant *reply);
 GHashTable *swift_keyring_attributes_property_reply(GVariant *reply);
+GHashTable *swift_keyring_attributes_from_variant(GVariant *value);
 gboolean swift_keyring_error_is_vanished_object(const GError *error);
 guint32 swift_keyring_uint32_reply(GVariant *reply);
 
