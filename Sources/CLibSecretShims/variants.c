@@ -63,7 +63,9 @@ GHashTable *swift_keyring_attributes_from_variant(GVariant *value) {
 }
 
 /* Whether `error` says the object is gone: an item deleted between a search
- * and a read. gnome-keyring answers UnknownMethod for a path with no object. */
+ * and a read. gnome-keyring answers UnknownMethod for a path with no object;
+ * KeePassXC (through Qt D-Bus) answers UnknownInterface ("Interface
+ * org.freedesktop.Secret.Item was not found in object ..."). */
 gboolean swift_keyring_error_is_vanished_object(const GError *error) {
     gchar *name;
     gboolean vanished;
@@ -72,6 +74,7 @@ gboolean swift_keyring_error_is_vanished_object(const GError *error) {
     name = g_dbus_error_get_remote_error(error);
     vanished = g_strcmp0(name, "org.freedesktop.DBus.Error.UnknownMethod") == 0
         || g_strcmp0(name, "org.freedesktop.DBus.Error.UnknownObject") == 0
+        || g_strcmp0(name, "org.freedesktop.DBus.Error.UnknownInterface") == 0
         || g_strcmp0(name, "org.freedesktop.Secret.Error.NoSuchObject") == 0;
     g_free(name);
     return vanished;

@@ -10,11 +10,15 @@ import Keyring
 // being `secret-` and its key. After each save returns it prints the key on a
 // line of its own: the test counts a write as acknowledged once it reads it.
 
-// Also `KeyringTestWorker async-progress …`: see AsyncProgressCheck.swift.
+// Also `KeyringTestWorker async-progress …`: see AsyncProgressCheck.swift, and
+// `KeyringTestWorker secret-service …`: see SecretServiceWrites.swift.
 
 let arguments = CommandLine.arguments
 if arguments.count > 1 && arguments[1] == "async-progress" {
     exit(AsyncProgressCheck.run(Array(arguments.dropFirst(2))))
+}
+if arguments.count > 1 && arguments[1] == "secret-service" {
+    exit(SecretServiceWrites.run(Array(arguments.dropFirst(2))))
 }
 guard arguments.count == 5, let count = Int(arguments[4]) else {
     FileHandle.standardError.write(Data("usage: KeyringTestWorker FILE KEY-FILE PREFIX COUNT\n".utf8))

@@ -8,11 +8,14 @@ import KeyringWorkload
 // line per phase, "PHASE<TAB>COUNT<TAB>MICROSECONDS_PER_OP", as the C and
 // Python programs do.
 //
-//   keyring-compare STORE COUNT [store|bulk-store|lookup|lookup-password|lookup-absent|async-overhead|remove|removeall|memory]…
+//   keyring-compare STORE COUNT [store|bulk-store|lookup|lookup-password|lookup-again|lookup-password-again|lookup-absent|async-overhead|remove|removeall|memory]…
 //
 // STORE is a `BenchmarkStore` name or `etcd` (the fleet store on the cluster named by
 // SWIFT_KEYRING_ETCD_ENDPOINTS, under a prefix of its own). `lookup-absent` looks up keys that
 // are not there: on etcd, one range round trip with nothing to decrypt, the lookup's floor.
+// `lookup-again` and `lookup-password-again` look every record up once untimed, then
+// time a second pass: the lookups of a long-lived program, which on gnome-keyring a
+// store answers from what it remembers (SecretServiceStore, one D-Bus call each).
 // `async-overhead` prints "lookup-sync-median" and "lookup-async-median", the
 // median microseconds of sync and async lookups interleaved over records
 // 0..<COUNT (stored by an earlier phase), ten rounds.
@@ -24,7 +27,8 @@ import KeyringWorkload
 let baselineResidentBytes = PeakMemory.residentBytes() ?? 0
 
 let usage =
-    "usage: keyring-compare STORE COUNT [store|bulk-store|lookup|lookup-password|lookup-absent|async-overhead|remove|removeall|memory]…"
+    "usage: keyring-compare STORE COUNT [store|bulk-store|lookup|lookup-password|lookup-again|lookup-password-again|"
+    + "lookup-absent|async-overhead|remove|removeall|memory]…"
 let arguments = CommandLine.arguments.dropFirst()
 let storeName = arguments.first ?? ""
 guard arguments.count >= 2, storeName == "etcd" || BenchmarkStore(rawValue: storeName) != nil,
@@ -71,6 +75,12 @@ do {
         case "lookup":
             line(phase, try Stopwatch.microsecondsPerOperation(count) { try Workload.lookupEach(count, in: keyring) })
         case "lookup-password":
+            line(phase, try Stopwatch.microsecondsPerOperation(count) { try Workload.lookupPasswordEach(count, in: keyring) })
+        case "lookup-again":
+            try Workload.lookupEach(count, in: keyring)
+            line(phase, try Stopwatch.microsecondsPerOperation(count) { try Workload.lookupEach(count, in: keyring) })
+        case "lookup-password-again":
+            try Workload.lookupPasswordEach(count, in: keyring)
             line(phase, try Stopwatch.microsecondsPerOperation(count) { try Workload.lookupPasswordEach(count, in: keyring) })
         case "async-overhead":
             let (sync, async) = try waitFor { try await AsyncOverhead.medians(count, rounds: 10, in: keyring) }

@@ -96,6 +96,21 @@ final class BusConnection: @unchecked Sendable {
         return String(cString: g_variant_get_string(owner, nil))
     }
 
+    /// The process id of the connection named `unique` (such as `:1.4`), as the bus reports it; `nil` when unknown.
+    func processID(ofConnection unique: String, deadline: Deadline) throws -> Int32? {
+        let reply = try callBus(
+            "GetConnectionUnixProcessID", arguments: swift_keyring_string_argument(unique), deadline: deadline)
+        defer { g_variant_unref(reply) }
+        let processID = Int32(bitPattern: swift_keyring_uint32_reply(reply))
+        return processID > 0 ? processID : nil
+    }
+
+    /// Asks the bus to deliver the signals matching `rule` to this connection; it
+    /// has done so for every message sent after its reply.
+    func addMatch(_ rule: String, deadline: Deadline) throws {
+        g_variant_unref(try callBus("AddMatch", arguments: swift_keyring_string_argument(rule), deadline: deadline))
+    }
+
     /// Whether the bus can start a service for `name` (D-Bus activation).
     func isActivatable(_ name: String, deadline: Deadline) throws -> Bool {
         let reply = try callBus("ListActivatableNames", arguments: nil, deadline: deadline)

@@ -29,6 +29,9 @@ final class ReopeningClient: Sendable {
         current = Mutex((try SecretServiceClient(address: address, deadline: deadline), 0))
     }
 
+    /// What the current client remembers of items (see `ItemMemory`).
+    var memory: ItemMemory { current.withLock { $0.client.memory } }
+
     /// Runs `body` on the current client; when it fails because the daemon or
     /// the session is gone, opens a new client and runs `body` once more.
     func run<Result>(_ operation: String, deadline: Deadline, _ body: (SecretServiceClient) throws -> Result) throws -> Result {

@@ -16,6 +16,9 @@ final class SecretServiceClient: @unchecked Sendable {
     /// The unique bus name of the daemon that opened our session: a different
     /// owner later means the daemon restarted and the session is gone.
     private let daemon: String?
+    /// Which items hold which records, for lookups in one call; it lives and dies
+    /// with this session, so a new daemon starts with nothing remembered.
+    let memory: ItemMemory
 
     /// Connects to the bus at `address` and opens a Secret Service session.
     /// - Throws: `KeyringError.serviceUnavailable` (no bus, no daemon) or `.timedOut`.
@@ -35,6 +38,7 @@ final class SecretServiceClient: @unchecked Sendable {
             g_object_unref(service)
             throw error
         }
+        memory = ItemMemory(bus: bus, daemon: daemon)
     }
 
     /// Whether the daemon that opened our session is no longer the one on the
@@ -109,6 +113,28 @@ final class SecretServiceClient: @unchecked Sendable {
         guard let value else { return nil }
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
         return Self.bytes(of: value)
+    }
+
+    /// The secret at a remembered path, in one call; `nil` when it must be looked up
+    /// the long way: the item is gone or locked (gnome-keyring leaves such items out
+    /// of `GetSecrets`' reply), or the daemon announced a change while the call was
+    /// in flight. A timeout or a cancellation is thrown, not retried.
+    func secret(remembered: ItemMemory.Remembered, of id: RecordID, _ operation: String, deadline: Deadline) throws
+        -> [UInt8]?
+    {
+        let secret: [UInt8]?
+        do {
+            secret = try self.secret(at: remembered.path, operation, deadline: deadline)
+        } catch let error as KeyringError {
+            if case .timedOut = error { throw error }
+            memory.forget(id)
+            return nil
+        }
+        guard let secret, memory.isCurrent(remembered.mark) else {
+            memory.forget(id)
+            return nil
+        }
+        return memory.counted(secret)
     }
 
     /// A secret value's bytes, all of them: a NUL inside is kept.

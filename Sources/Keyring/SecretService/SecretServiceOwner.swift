@@ -53,19 +53,9 @@ public struct SecretServiceOwner: Sendable, Hashable, CustomStringConvertible {
 extension BusConnection {
     /// Who owns `org.freedesktop.secrets` now; `nil` when nobody does.
     func secretServiceOwner(deadline: Deadline) throws -> SecretServiceOwner? {
-        guard let unique = try nameOwner(Self.secretServiceName, deadline: deadline) else { return nil }
-        let reply = try call(
-            "ask the session bus (GetConnectionUnixProcessID)",
-            destination: "org.freedesktop.DBus",
-            path: "/org/freedesktop/DBus",
-            interface: "org.freedesktop.DBus",
-            method: "GetConnectionUnixProcessID",
-            arguments: swift_keyring_string_argument(unique),
-            deadline: deadline
-        )
-        defer { g_variant_unref(reply) }
-        let processID = Int32(bitPattern: swift_keyring_uint32_reply(reply))
-        guard processID > 0 else { return nil }
+        guard let unique = try nameOwner(Self.secretServiceName, deadline: deadline),
+            let processID = try processID(ofConnection: unique, deadline: deadline)
+        else { return nil }
         return SecretServiceOwner(processID: processID, program: SecretServiceOwner.program(of: processID))
     }
 }

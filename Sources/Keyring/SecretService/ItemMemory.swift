@@ -1,0 +1,196 @@
+internal import CLibSecretShims
+import Synchronization
+
+/// Which item holds a record, and that item's attributes, remembered so that a
+/// later lookup asks the daemon once (`GetSecrets` on the remembered path)
+/// instead of searching first. Secrets are never remembered: each lookup reads
+/// the secret from the daemon.
+///
+/// What is remembered is trusted only while the daemon has announced nothing.
+/// A connection filter (`change_watch.c`) counts every signal the daemon sends;
+/// an entry carries the count taken before the search that found it, and a
+/// remembered read is kept only when the count is the same after its reply came
+/// back. Because GDBus filters see messages in the order they arrive, that reply
+/// came after every signal the daemon sent before answering; and gnome-keyring
+/// announces each change (`ItemCreated`, `ItemDeleted`, `ItemChanged`, a lock)
+/// before it replies to the call that made it, whichever process made it. An
+/// item changed in any way, a new item (which a search might have found instead),
+/// or a new owner of the bus name makes every entry stale at once.
+///
+/// Only gnome-keyring is trusted so. KeePassXC sends the same signals for the
+/// changes made over D-Bus, but not for every change: a database it reloads or
+/// merges, or a KeeShare import, modifies entries with its change notifications
+/// switched off, so there a remembered path could silently point at changed
+/// attributes. Other daemons, and gnome-keyring behind a bus that does not
+/// say who owns the name, keep the search on every lookup.
+///
+/// The watch starts with a store's second search, so a process that looks up one
+/// record (the `swift-keyring` tool) pays for nothing it cannot use.
+final class ItemMemory: @unchecked Sendable {
+    /// What a lookup may use instead of a search, with the count it is valid at.
+    struct Remembered {
+        let path: String
+        /// The record's identity and attributes; `nil` when only its secret was looked up.
+        let summary: RecordSummary?
+        let mark: Mark
+    }
+
+    /// The daemon's signal count at one moment, from a live watch.
+    struct Mark {
+        fileprivate let watch: Watch
+        fileprivate let changes: UInt32
+    }
+
+    /// The C watch (`change_watch.c`); `@unchecked Sendable` because its fields
+    /// are only read and written atomically, and GDBus frees it only after the
+    /// filter is removed, which happens when this memory goes.
+    fileprivate struct Watch: @unchecked Sendable {
+        let pointer: OpaquePointer
+        let filter: guint
+    }
+
+    private enum Watching {
+        /// No watch yet: this many searches were made.
+        case notYet(searches: Int)
+        /// One thread is asking the bus for a watch; the others search meanwhile.
+        case starting
+        case on(Watch)
+        /// Not gnome-keyring, or the watch could not start: search every time.
+        case off
+    }
+
+    private struct State {
+        var watching = Watching.notYet(searches: 0)
+        var entries: [RecordID: Remembered] = [:]
+    }
+
+    /// More entries than this and all are forgotten: a store reading many thousands of
+    /// records once each gains nothing from them, and memory stays small.
+    private static let capacity = 4096
+
+    private let bus: BusConnection
+    /// The unique name of the daemon our session belongs to; `nil` when the bus did not say.
+    private let daemon: String?
+    private let state = Mutex(State())
+    private let hits = Atomic<Int>(0)
+
+    init(bus: BusConnection, daemon: String?) {
+        self.bus = bus
+        self.daemon = daemon
+    }
+
+    deinit {
+        if case .on(let watch) = state.withLock({ $0.watching }) {
+            // GDBus frees the watch once the filter can no longer run.
+            g_dbus_connection_remove_filter(bus.pointer, watch.filter)
+        }
+    }
+
+    /// How many lookups were answered with one call on a remembered path.
+    var lookupsFromMemory: Int { hits.load(ordering: .relaxed) }
+
+    /// What is remembered of `id`, when nothing has changed since it was.
+    func recall(_ id: RecordID) -> Remembered? {
+        guard let remembered = state.withLock({ $0.entries[id] }), isCurrent(remembered.mark) else { return nil }
+        return remembered
+    }
+
+    /// Whether the daemon has announced nothing since `mark` was taken. Asked after a
+    /// reply came back, it covers every signal sent before that reply.
+    func isCurrent(_ mark: Mark) -> Bool {
+        var changes: guint = 0
+        return swift_keyring_change_watch_count(mark.watch.pointer, &changes) != 0 && changes == mark.changes
+    }
+
+    /// Counts a lookup answered from memory.
+    func counted<Value>(_ value: Value) -> Value {
+        hits.add(1, ordering: .relaxed)
+        return value
+    }
+
+    /// The count to remember a search's finding at, taken before the search is sent;
+    /// `nil` when nothing is remembered (no watch yet, or none possible). The second
+    /// search of a store starts the watch, which asks the bus up to three times.
+    func markBeforeSearch(deadline: Deadline) -> Mark? {
+        enum Next {
+            case mark(Watch)
+            case start
+            case none
+        }
+        let next: Next = state.withLock { state in
+            switch state.watching {
+            case .on(let watch):
+                return .mark(watch)
+            case .notYet(let searches) where searches >= 1:
+                state.watching = .starting
+                return .start
+            case .notYet(let searches):
+                state.watching = .notYet(searches: searches + 1)
+                return .none
+            case .starting, .off:
+                return .none
+            }
+        }
+        switch next {
+        case .mark(let watch):
+            return mark(of: watch)
+        case .start:
+            let started = startWatching(deadline: deadline)
+            state.withLock { $0.watching = started.map { .on($0) } ?? .off }
+            return started.flatMap { mark(of: $0) }
+        case .none:
+            return nil
+        }
+    }
+
+    /// Remembers that `path` holds `id` (with `summary`, when it was read), as of `mark`.
+    /// A lookup of the secret alone keeps what a full read remembered of the same item.
+    func remember(_ id: RecordID, at path: String, summary: RecordSummary?, since mark: Mark?) {
+        guard let mark else { return }
+        state.withLock { state in
+            if summary == nil, let known = state.entries[id], known.path == path, known.summary != nil,
+                isCurrent(known.mark)
+            {
+                return
+            }
+            if state.entries.count >= Self.capacity {
+                state.entries.removeAll()
+            }
+            state.entries[id] = Remembered(path: path, summary: summary, mark: mark)
+        }
+    }
+
+    /// Forgets `id`, whose remembered path gave no secret.
+    func forget(_ id: RecordID) {
+        _ = state.withLock { $0.entries.removeValue(forKey: id) }
+    }
+
+    private func mark(of watch: Watch) -> Mark? {
+        var changes: guint = 0
+        guard swift_keyring_change_watch_count(watch.pointer, &changes) != 0 else { return nil }
+        return Mark(watch: watch, changes: changes)
+    }
+
+    /// Installs the filter and asks the bus for the daemon's signals and for news of a
+    /// new owner of its name, when the daemon is gnome-keyring; `nil` otherwise.
+    private func startWatching(deadline: Deadline) -> Watch? {
+        guard let daemon,
+            let processID = try? bus.processID(ofConnection: daemon, deadline: deadline),
+            SecretServiceOwner(processID: processID, program: SecretServiceOwner.program(of: processID)).isGnomeKeyring
+        else { return nil }
+        var filter: guint = 0
+        let watch = swift_keyring_change_watch_new(bus.pointer, daemon, &filter)!
+        do {
+            // The filter is in place before the rules: no signal is delivered uncounted.
+            try bus.addMatch("type='signal',sender='\(daemon)'", deadline: deadline)
+            try bus.addMatch(
+                "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
+                    + "member='NameOwnerChanged',arg0='\(BusConnection.secretServiceName)'",
+                deadline: deadline)
+        } catch {
+            g_dbus_connection_remove_filter(bus.pointer, filter)
+            return nil
+        }
+        return Watch(pointer: watch, filter: filter)
+    }
+}
