@@ -53,6 +53,7 @@ public final class EtcdStore: CredentialStore {
         if let problem = configuration.keyDerivation.problem {
             throw KeyringError.invalidConfiguration(setting: "keyDerivation", reason: problem)
         }
+        try CurlConnection.loadLibrary()
         let secret = try FileStoreSecret.resolve(explicit: configuration.secret, environment: configuration.environment)
         let material = try SecretMaterial(secret)
         client = EtcdClient(
