@@ -4,8 +4,8 @@
 #include <pthread.h>
 #include <stdio.h>
 
-// The functions found in the loaded library. Written once under `loading`, read only
-// after swift_keyring_curl_load returned NULL, so no lock is needed around them.
+/* The functions found in the loaded library: written once under `loading`, read only
+ * after swift_keyring_curl_load returned NULL, so no lock is needed around them. */
 static struct {
     CURLcode (*global_init)(long flags);
     CURL *(*easy_init)(void);
@@ -30,13 +30,13 @@ static pthread_once_t loading = PTHREAD_ONCE_INIT;
 static const char *failure;
 static char reason[512];
 
-// The soname, not "libcurl.so": that link only exists where the -dev package is installed.
+/* The soname, not "libcurl.so": that link only exists where the -dev package is installed. */
 static const char library_name[] = "libcurl.so.4";
 
 static int find(void *library, void **slot, const char *symbol) {
     *slot = dlsym(library, symbol);
     if (*slot != NULL) return 1;
-    // curl_multi_wakeup, the newest function used, came with libcurl 7.68.
+    /* curl_multi_wakeup, the newest function used, came with libcurl 7.68. */
     snprintf(reason, sizeof reason, "%s has no %s: the etcd store needs libcurl 7.68 or later", library_name, symbol);
     failure = reason;
     return 0;
@@ -51,7 +51,7 @@ static void load(void) {
         failure = reason;
         return;
     }
-    // POSIX's way to store the void * that dlsym returns into a function pointer.
+    /* POSIX's way to store the void * that dlsym returns into a function pointer. */
 #define FIND(field, symbol) find(library, (void **)&curl.field, symbol)
     if (!(FIND(global_init, "curl_global_init") && FIND(easy_init, "curl_easy_init")
           && FIND(easy_cleanup, "curl_easy_cleanup") && FIND(easy_reset, "curl_easy_reset")
@@ -66,8 +66,8 @@ static void load(void) {
         return;
     }
 #undef FIND
-    // Once, before any handle is made, and never again: curl_global_init is not safe to
-    // run twice or beside other libcurl calls.
+    /* Once, before any handle is made, and never again: curl_global_init is not safe to
+     * run beside other libcurl calls. */
     CURLcode code = curl.global_init(CURL_GLOBAL_DEFAULT);
     if (code != CURLE_OK) {
         snprintf(reason, sizeof reason, "libcurl's global set-up failed (%s)", curl.easy_strerror(code));

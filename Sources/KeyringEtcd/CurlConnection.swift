@@ -126,7 +126,8 @@ final class CurlConnection: @unchecked Sendable {
         case CURLE_COULDNT_CONNECT:
             return .failed("connection refused")
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
-            return .failed("the member's TLS certificate is not trusted (\(String(cString: swift_keyring_curl_easy_strerror(code))))")
+            return .failed(
+                "the member's TLS certificate is not trusted (\(String(cString: swift_keyring_curl_easy_strerror(code))))")
         default:
             return .failed(String(cString: swift_keyring_curl_easy_strerror(code)))
         }

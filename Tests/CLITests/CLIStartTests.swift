@@ -1,4 +1,5 @@
 import Foundation
+import KeyringTestSupport
 import Testing
 
 /// What the tool loads and prints before it does any keyring work: a short command
@@ -22,5 +23,49 @@ struct CLIStartTests {
         for library in ["libcurl", "libssl", "libgnutls", "libkrb5", "libldap", "libnghttp2"] {
             #expect(!result.stdout.contains(library), "\(library) is loaded at start:\n\(result.stdout)")
         }
+    }
+
+    @Test(
+        "Without libcurl the tool still runs; only an etcd command fails, naming libcurl",
+        .enabled(if: WithoutCurl.isPossible, "hiding libcurl needs a user and mount namespace (unshare -rm)")
+    )
+    func runsWithoutCurl() throws {
+        let memory = try WithoutCurl.run(["get", "absent"], environment: ["SWIFT_KEYRING_BACKEND": "memory"])
+        #expect(memory.status == 1, "the memory store's 'no such record': \(memory.allOutput)")
+        #expect(memory.stderr.contains("absent"))
+
+        let etcd = try WithoutCurl.run(
+            ["get", "k", "--backend", "etcd", "--etcd-endpoints", "http://127.0.0.1:9"], environment: [:])
+        #expect(etcd.status == 69)
+        #expect(etcd.stderr.contains("libcurl could not be loaded"), "\(etcd.allOutput)")
+    }
+}
+
+/// Runs the tool in a mount namespace of its own where libcurl's file is empty, as on
+/// a machine without libcurl: the rest of the system is untouched.
+private enum WithoutCurl {
+    /// The file the loader would open for libcurl.so.4 (symbolic links resolved), if there is one.
+    static let library: String? = {
+        for folder in ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib", "/lib64", "/lib"] {
+            let path = folder + "/libcurl.so.4"
+            if FileManager.default.fileExists(atPath: path) { return URL(fileURLWithPath: path).resolvingSymlinksInPath().path }
+        }
+        return nil
+    }()
+
+    static let isPossible: Bool = {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
+        return (try? Command.run("/usr/bin/unshare", ["-rm", "/bin/true"], timeout: 10).status) == 0
+    }()
+
+    static func run(_ arguments: [String], environment: [String: String]) throws -> CLIResult {
+        // Binding /dev/null over the library makes dlopen fail with "file too short".
+        let script = #"[ -z "$1" ] || mount --bind /dev/null "$1" || exit 99; shift; exec "$@""#
+        var environment = environment
+        environment["PATH"] = "/usr/bin:/bin"
+        let result = try Command.run(
+            "/usr/bin/unshare", ["-rm", "/bin/sh", "-c", script, "sh", library ?? "", CLI.binary.path] + arguments,
+            environment: environment)
+        return CLIResult(stdout: result.text, stderr: result.stderr, status: result.status)
     }
 }

@@ -1,18 +1,18 @@
 #ifndef SWIFT_KEYRING_CCURL_H
 #define SWIFT_KEYRING_CCURL_H
 
-// libcurl, loaded when the first etcd store opens rather than when the program starts:
-// linked, it brings some thirty libraries (TLS, Kerberos, LDAP, HTTP/2…) and their
-// relocations and constructors into every start of a program that never talks to etcd.
-// The header gives the types and constants; every call goes through the functions below,
-// which call the loaded library. Call swift_keyring_curl_load first and nothing else
-// unless it returned NULL.
+/* libcurl, loaded when the first etcd store opens rather than when the program starts:
+ * linked, it brings some thirty libraries (TLS, Kerberos, LDAP, HTTP/2...) and their
+ * relocations and constructors into every start of a program that never talks to etcd.
+ * curl.h gives the types and constants; every call goes through the functions below,
+ * which call the loaded library. Every symbol has the swift_keyring_curl_ prefix.
+ * Call swift_keyring_curl_load first, and nothing else unless it returned NULL. */
 
 #include <curl/curl.h>
 
-/// Loads libcurl.so.4, finds the functions the etcd client uses and runs curl_global_init,
-/// once per process (later calls return the first answer).
-/// Returns NULL when libcurl is ready, or a sentence saying why it is not (static storage).
+/* Loads libcurl.so.4, finds the functions the etcd client uses and runs curl_global_init,
+ * once a process (later calls return the first answer). Returns NULL when libcurl is
+ * ready, or a sentence saying why it is not (static storage, names no secret). */
 const char *swift_keyring_curl_load(void);
 
 CURL *swift_keyring_curl_easy_init(void);
@@ -20,8 +20,8 @@ void swift_keyring_curl_easy_cleanup(CURL *handle);
 void swift_keyring_curl_easy_reset(CURL *handle);
 const char *swift_keyring_curl_easy_strerror(CURLcode code);
 
-// curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot call:
-// one non-variadic function per argument type the etcd client passes.
+/* curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot call:
+ * one non-variadic function per argument type the etcd client passes. */
 CURLcode swift_keyring_curl_setopt_long(CURL *handle, CURLoption option, long value);
 CURLcode swift_keyring_curl_setopt_pointer(CURL *handle, CURLoption option, const void *value);
 typedef size_t (*swift_keyring_curl_write_callback)(char *data, size_t size, size_t count, void *context);
