@@ -53,19 +53,24 @@ private enum WithoutCurl {
         return nil
     }()
 
+    /// Whether this machine lets an unprivileged process hide the file (some forbid user namespaces).
     static let isPossible: Bool = {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
-        return (try? Command.run("/usr/bin/unshare", ["-rm", "/bin/true"], timeout: 10).status) == 0
+        return (try? hidden(["/bin/true"], environment: [:]).status) == 0
     }()
 
     static func run(_ arguments: [String], environment: [String: String]) throws -> CLIResult {
+        let result = try hidden([CLI.binary.path] + arguments, environment: environment)
+        return CLIResult(stdout: result.text, stderr: result.stderr, status: result.status)
+    }
+
+    private static func hidden(_ command: [String], environment: [String: String]) throws -> CommandResult {
         // Binding /dev/null over the library makes dlopen fail with "file too short".
         let script = #"[ -z "$1" ] || mount --bind /dev/null "$1" || exit 99; shift; exec "$@""#
         var environment = environment
         environment["PATH"] = "/usr/bin:/bin"
-        let result = try Command.run(
-            "/usr/bin/unshare", ["-rm", "/bin/sh", "-c", script, "sh", library ?? "", CLI.binary.path] + arguments,
-            environment: environment)
-        return CLIResult(stdout: result.text, stderr: result.stderr, status: result.status)
+        return try Command.run(
+            "/usr/bin/unshare", ["-rm", "/bin/sh", "-c", script, "sh", library ?? ""] + command,
+            environment: environment, timeout: 30)
     }
 }
