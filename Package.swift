@@ -58,11 +58,10 @@ let package = Package(
             ]
         ),
         // libcurl for the etcd store: HTTP/1.1 with keep-alive, TLS with a CA file and a client certificate.
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
+        // Loaded (dlopen) when an etcd store opens, not linked: the tool starts without libcurl's
+        // thirty-odd libraries. Building needs curl's headers (libcurl4-openssl-dev); "dl" because
+        // dlopen lived in libdl before glibc 2.34.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "KeyringEtcd", dependencies: ["Keyring", "CCurl"]),
         .executableTarget(
             name: "swift-keyring",

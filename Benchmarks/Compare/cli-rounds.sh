@@ -7,7 +7,9 @@
 #
 # Each round runs `hyperfine -N --runs 10` of `--version` (old, new, secret-tool)
 # and of one lookup (old `get`, new `get`, `secret-tool lookup`) back to back;
-# prints the median of the round means of each command and the ratios.
+# prints the median of the round means of each command and the ratios. Then each
+# command once under callgrind: its instructions, whole process (the loader, the
+# argument parsing, the D-Bus work and libsecret's session key exchange included).
 set -euo pipefail
 old=$1 new=$2 rounds=${3:-8}
 work=$(mktemp -d "${TMPDIR:-/tmp}/swift-keyring-cli-rounds.XXXXXX")
@@ -39,3 +41,17 @@ for which in ("old", "new"):
     print(f"{which} --version / secret-tool --version: {median[which + '-version'] / median['secret-tool-version']:.2f}x")
     print(f"{which} get / secret-tool lookup: {median[which + '-get'] / median['secret-tool-lookup']:.2f}x")
 PY
+# valgrind 3.19 cannot read the debug information of a Swift binary: it counts a copy without it.
+strip --strip-debug -o "$work/old" "$old"
+strip --strip-debug -o "$work/new" "$new"
+millions() {
+    valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" "$@" >/dev/null 2>"$work/callgrind.log" || true
+    awk '/Collected :/ {printf "%.2f", $NF / 1e6; exit}' "$work/callgrind.log"
+}
+echo "instructions, whole process (callgrind, millions):"
+for which in old new; do
+    echo "$which --version $(millions "$work/$which" --version)" \
+        "get $(millions "$work/$which" get account-0 --service cli.rounds --backend secret-service)"
+done
+echo "secret-tool --version $(millions secret-tool --version)" \
+    "lookup $(millions secret-tool lookup tag swift-keyring service cli.rounds key account-0 kind credentials)"

@@ -30,26 +30,33 @@ final class CurlConnection: @unchecked Sendable {
         case failed(String)
     }
 
-    /// libcurl's global set-up, once, before any handle is made.
-    private static let initialised: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+    /// Loads libcurl (once a process) and runs its global set-up; the etcd store calls it when it
+    /// opens, so a machine without libcurl hears why at once instead of at the first call.
+    /// - Throws: `KeyringError.backend` in the domain `libcurl`, with the loader's reason.
+    static func loadLibrary() throws {
+        if let reason = swift_keyring_curl_load() {
+            throw KeyringError.backend(domain: "libcurl", code: 0, message: String(cString: reason))
+        }
+    }
 
     init() throws {
-        guard Self.initialised, let easy = curl_easy_init(), let multi = curl_multi_init() else {
-            throw KeyringError.backend(domain: "libcurl", code: 0, message: "libcurl could not be initialised")
+        try Self.loadLibrary()
+        guard let easy = swift_keyring_curl_easy_init(), let multi = swift_keyring_curl_multi_init() else {
+            throw KeyringError.backend(domain: "libcurl", code: 0, message: "libcurl could not make a handle")
         }
         self.easy = easy
         self.multi = multi
     }
 
     deinit {
-        curl_multi_cleanup(multi)
-        curl_easy_cleanup(easy)
+        swift_keyring_curl_multi_cleanup(multi)
+        swift_keyring_curl_easy_cleanup(easy)
     }
 
     /// Posts `body` to `url` and waits at most `seconds` for the whole answer.
     /// - Throws: `CancellationError` when the operation bound to this thread is cancelled meanwhile.
     func post(_ url: URL, body: Data, headers: [String], seconds: Double, tls: EtcdTLS) throws -> Outcome {
-        curl_easy_reset(easy)  // options only: the open connection and the TLS session stay
+        swift_keyring_curl_easy_reset(easy)  // options only: the open connection and the TLS session stay
         let response = ResponseBody()
         let milliseconds = max(Int(seconds * 1000), 1)
         swift_keyring_curl_setopt_pointer(easy, CURLOPT_URL, url.absoluteString)
@@ -62,9 +69,9 @@ final class CurlConnection: @unchecked Sendable {
         // No "Expect: 100-continue": it costs a round trip (or a second) on larger bodies.
         var list: UnsafeMutablePointer<curl_slist>? = nil
         for header in headers + ["Content-Type: application/json", "Expect:"] {
-            list = curl_slist_append(list, header)
+            list = swift_keyring_curl_slist_append(list, header)
         }
-        defer { curl_slist_free_all(list) }
+        defer { swift_keyring_curl_slist_free_all(list) }
         swift_keyring_curl_setopt_pointer(easy, CURLOPT_HTTPHEADER, list)
         swift_keyring_curl_setopt_write_function(
             easy,
@@ -85,26 +92,26 @@ final class CurlConnection: @unchecked Sendable {
     }
 
     private func perform(seconds: Double, response: ResponseBody) throws -> Outcome {
-        curl_multi_add_handle(multi, easy)
-        defer { curl_multi_remove_handle(multi, easy) }
+        swift_keyring_curl_multi_add_handle(multi, easy)
+        defer { swift_keyring_curl_multi_remove_handle(multi, easy) }
         let cancellation = OperationCancellation.current
         let multi = UnsafeMultiHandle(multi)
-        let registration = cancellation?.register { curl_multi_wakeup(multi.pointer) }
+        let registration = cancellation?.register { swift_keyring_curl_multi_wakeup(multi.pointer) }
         defer { cancellation?.unregister(registration) }
 
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
         while true {
             var running: Int32 = 0
-            curl_multi_perform(multi.pointer, &running)
+            swift_keyring_curl_multi_perform(multi.pointer, &running)
             var queued: Int32 = 0
-            if let message = curl_multi_info_read(multi.pointer, &queued), message.pointee.msg == CURLMSG_DONE {
+            if let message = swift_keyring_curl_multi_info_read(multi.pointer, &queued), message.pointee.msg == CURLMSG_DONE {
                 return outcome(message.pointee.data.result, response: response)
             }
             try OperationCancellation.check()
             let now = DispatchTime.now().uptimeNanoseconds
             guard now < deadline else { return .timedOut }
             let wait = Int32(min((deadline - now) / 1_000_000 + 1, 1000))
-            curl_multi_poll(multi.pointer, nil, 0, wait, nil)
+            swift_keyring_curl_multi_poll(multi.pointer, nil, 0, wait, nil)
         }
     }
 
@@ -119,9 +126,10 @@ final class CurlConnection: @unchecked Sendable {
         case CURLE_COULDNT_CONNECT:
             return .failed("connection refused")
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
-            return .failed("the member's TLS certificate is not trusted (\(String(cString: curl_easy_strerror(code))))")
+            return .failed(
+                "the member's TLS certificate is not trusted (\(String(cString: swift_keyring_curl_easy_strerror(code))))")
         default:
-            return .failed(String(cString: curl_easy_strerror(code)))
+            return .failed(String(cString: swift_keyring_curl_easy_strerror(code)))
         }
     }
 }

@@ -104,6 +104,8 @@ final class EtcdClient: Sendable {
                 case .failed(let reason):
                     return (url, .failure(.serviceUnavailable(reason: .noCluster(detail: reason))))
                 }
+            } catch let error as KeyringError {
+                return (url, .failure(error))  // libcurl could not be loaded
             } catch {
                 return (url, .failure(.serviceUnavailable(reason: .noCluster(detail: "cancelled"))))
             }

@@ -48,11 +48,13 @@ public final class EtcdStore: CredentialStore {
     /// - Throws: `KeyringError.passphraseRequired` when no source gives a secret, `.wrongPassphrase`
     ///   when it is not the one the prefix was set up with, `.damaged` when the header was changed,
     ///   `.serviceUnavailable` or `.timedOut` when the cluster does not answer within the bound,
-    ///   `.invalidRecord` for a bad setting.
+    ///   `.invalidRecord` for a bad setting, `.backend` in the domain `libcurl` when libcurl (loaded
+    ///   here, not at the program's start) is missing or too old.
     public init(configuration: EtcdConfiguration) throws {
         if let problem = configuration.keyDerivation.problem {
             throw KeyringError.invalidConfiguration(setting: "keyDerivation", reason: problem)
         }
+        try CurlConnection.loadLibrary()
         let secret = try FileStoreSecret.resolve(explicit: configuration.secret, environment: configuration.environment)
         let material = try SecretMaterial(secret)
         client = EtcdClient(

@@ -43,7 +43,11 @@ struct StoreOptions: ParsableArguments {
         service ?? nonEmpty(environment["SWIFT_KEYRING_SERVICE"]) ?? "default"
     }
 
-    var environment: [String: String] { ProcessInfo.processInfo.environment }
+    /// The process's environment, read once: each read of ProcessInfo's `environment` copies
+    /// every variable into a new dictionary, and one command asks several times.
+    var environment: [String: String] { Self.processEnvironment }
+
+    private static let processEnvironment = ProcessInfo.processInfo.environment
 
     /// The configuration for `Keyring`, with the options written over the environment.
     func configuration() throws -> KeyringConfiguration {

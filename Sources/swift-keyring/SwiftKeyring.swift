@@ -4,6 +4,7 @@ import Logging
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
+import Glibc
 #else
 import Foundation
 #endif
@@ -37,7 +38,9 @@ struct SwiftKeyring: ParsableCommand {
         // Before any secret is read: a crash must not write the passphrase or a
         // password to a core file, and other processes of this user must not read them.
         ProcessHardening.forbidDumps()
-        let word = ProcessInfo.processInfo.environment["SWIFT_KEYRING_LOG_LEVEL"] ?? ""
+        // One variable through getenv: ProcessInfo's `environment` copies every variable into a
+        // dictionary, a cost `--version` and `--help` need not pay (StoreOptions builds it once).
+        let word = getenv("SWIFT_KEYRING_LOG_LEVEL").map { String(cString: $0) } ?? ""
         let level = Logger.Level(rawValue: word.lowercased()) ?? .warning
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
