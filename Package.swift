@@ -26,7 +26,7 @@ let package = Package(
             providers: [.apt(["libsecret-1-dev"])]
         ),
         // The libsecret glue that is more than a call wrapper, in C files of its own.
-        .target(name: "CLibSecretShims", dependencies: ["CLibSecret"]),
+        .target(name: "CLibSecretShims", dependencies: ["CLibSecret", "CGcrypt"]),
         .systemLibrary(
             name: "CGcrypt",
             pkgConfig: "libgcrypt",

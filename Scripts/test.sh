@@ -13,7 +13,7 @@ swift build --build-tests
 
 # The suites that hold for any Secret Service. The others drive gnome-keyring
 # itself (their own daemons, SIGSTOP, locking) and run in the first pass only.
-keepassxc_suites='KeyringTests\.StoreConformanceTests|KeyringTests\.SecretServiceInteropTests|KeyringTests\.SecretServiceMemoryTests|CLITests\.CLISecretServiceTests'
+keepassxc_suites='KeyringTests\.StoreConformanceTests|KeyringTests\.SecretServiceInteropTests|KeyringTests\.SecretServiceMemoryTests|KeyringTests\.SecretServiceSessionTests|CLITests\.CLISecretServiceTests'
 
 gnome_status=0
 bash Scripts/with-etcd.sh bash Scripts/with-secret-service.sh swift test --skip-build "$@" || gnome_status=$?

@@ -1,13 +1,13 @@
 #include "CLibSecretShims.h"
 
 /* The "(a{sv}(oayays)b)" arguments of Collection.CreateItem: label and
- * attributes, the value encoded for the session `service` opened, and replace
+ * attributes, the value encrypted for `session`, and replace
  * off (KeePassXC answers replace with a confirmation nobody sees, and matches
  * it by a subset of the attributes; ItemReplacement replaces instead). */
-GVariant *swift_keyring_create_item_argument(SecretService *service, const char *label, GHashTable *attributes,
-                                             SecretValue *value) {
+GVariant *swift_keyring_create_item_argument(const SwiftKeyringSession *session, const char *label,
+                                             GHashTable *attributes, SecretValue *value) {
     GVariantBuilder properties;
-    GVariant *secret = g_variant_ref_sink(secret_service_encode_dbus_secret(service, value));
+    GVariant *secret = g_variant_ref_sink(swift_keyring_session_encode(session, value));
     GVariant *arguments;
     g_variant_builder_init(&properties, G_VARIANT_TYPE("a{sv}"));
     g_variant_builder_add(&properties, "{sv}", "org.freedesktop.Secret.Item.Label", g_variant_new_string(label));

@@ -2,6 +2,8 @@
 
 /* Reading one item: its attributes and its secret, both calls in flight at once. */
 typedef struct {
+    const SwiftKeyringSession *session;
+    const gchar *path;
     guint pending;
     GHashTable *attributes;
     SecretValue *value;
@@ -32,7 +34,11 @@ static void swift_keyring_item_read_attributes_done(GObject *source, GAsyncResul
 static void swift_keyring_item_read_secret_done(GObject *source, GAsyncResult *result, gpointer data) {
     SwiftKeyringItemRead *read = (SwiftKeyringItemRead *)data;
     GError *error = NULL;
-    read->value = secret_service_get_secret_for_dbus_path_finish(SECRET_SERVICE(source), result, &error);
+    GVariant *reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &error);
+    if (reply != NULL) {
+        read->value = swift_keyring_session_secret_from_reply(read->session, reply, read->path, &error);
+        g_variant_unref(reply);
+    }
     swift_keyring_item_read_keep_error(read, error);
     read->pending--;
 }
@@ -41,18 +47,22 @@ static void swift_keyring_item_read_secret_done(GObject *source, GAsyncResult *r
  * read waits one round trip, not two. Both outputs are the caller's; both are
  * NULL, with no error, when the item vanished meanwhile. The replies are
  * dispatched in a main context of this call's own, so it is safe from any thread. */
-gboolean swift_keyring_read_item(SecretService *service, const gchar *path, gint timeout_ms,
-        GCancellable *cancellable, GHashTable **attributes,
+gboolean swift_keyring_read_item(GDBusConnection *connection, const SwiftKeyringSession *session,
+        const gchar *path, gint timeout_ms, GCancellable *cancellable, GHashTable **attributes,
         SecretValue **value, GError **error) {
-    SwiftKeyringItemRead read = { 2, NULL, NULL, NULL };
+    SwiftKeyringItemRead read = { session, path, 2, NULL, NULL, NULL };
     GMainContext *context = g_main_context_new();
     g_main_context_push_thread_default(context);
-    g_dbus_connection_call(g_dbus_proxy_get_connection(G_DBUS_PROXY(service)), SWIFT_KEYRING_BUS_NAME, path,
+    g_dbus_connection_call(connection, SWIFT_KEYRING_BUS_NAME, path,
                            "org.freedesktop.DBus.Properties", "Get",
                            g_variant_new("(ss)", "org.freedesktop.Secret.Item", "Attributes"),
                            G_VARIANT_TYPE("(v)"), G_DBUS_CALL_FLAGS_NONE, timeout_ms, cancellable,
                            swift_keyring_item_read_attributes_done, &read);
-    secret_service_get_secret_for_dbus_path(service, path, cancellable, swift_keyring_item_read_secret_done, &read);
+    g_dbus_connection_call(connection, SWIFT_KEYRING_BUS_NAME, SWIFT_KEYRING_SERVICE_PATH,
+                           "org.freedesktop.Secret.Service", "GetSecrets",
+                           swift_keyring_session_get_secrets_argument(session, path),
+                           G_VARIANT_TYPE("(a{o(oayays)})"), G_DBUS_CALL_FLAGS_NONE, timeout_ms, cancellable,
+                           swift_keyring_item_read_secret_done, &read);
     while (read.pending > 0)
         g_main_context_iteration(context, TRUE);
     g_main_context_pop_thread_default(context);

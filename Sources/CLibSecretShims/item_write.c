@@ -1,9 +1,8 @@
 #include "CLibSecretShims.h"
 
-/* The arguments of Item.SetSecret ("((oayays))"): the value encoded for the
- * session `service` opened, as libsecret's own calls send it. */
-GVariant *swift_keyring_set_secret_argument(SecretService *service, SecretValue *value) {
-    GVariant *secret = g_variant_ref_sink(secret_service_encode_dbus_secret(service, value));
+/* The arguments of Item.SetSecret ("((oayays))"): the value encrypted for `session`. */
+GVariant *swift_keyring_set_secret_argument(const SwiftKeyringSession *session, SecretValue *value) {
+    GVariant *secret = g_variant_ref_sink(swift_keyring_session_encode(session, value));
     GVariant *arguments = g_variant_new("(@(oayays))", secret);
     g_variant_unref(secret);
     return arguments;

@@ -39,13 +39,14 @@ static GType swift_keyring_service_get_type(void) {
 }
 
 /* g_initable_new (varargs) for a SecretService proxy on a connection we made,
- * rather than the process-wide session bus, with a session opened. */
+ * rather than the process-wide session bus, for searches. It opens no session:
+ * the store opens its own (session.c). */
 SecretService *swift_keyring_service_new(GDBusConnection *connection, GCancellable *cancellable, GError **error) {
     return (SecretService *)g_initable_new(
         swift_keyring_service_get_type(), cancellable, error,
         "g-connection", connection,
         "g-object-path", SWIFT_KEYRING_SERVICE_PATH,
         "g-interface-name", "org.freedesktop.Secret.Service",
-        "flags", SECRET_SERVICE_OPEN_SESSION,
+        "flags", SECRET_SERVICE_NONE,
         NULL);
 }

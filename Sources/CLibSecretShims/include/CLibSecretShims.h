@@ -26,8 +26,21 @@ void swift_keyring_attributes_set(GHashTable *attributes, const char *name, cons
 const char *swift_keyring_attributes_get(GHashTable *attributes, const char *name);
 GVariant *swift_keyring_attributes_variant(GHashTable *attributes);
 
+/* session.c: the store's own Secret Service session (the key exchange, with a
+ * short private exponent), and secrets encrypted and decrypted with its key. */
+typedef struct SwiftKeyringSession SwiftKeyringSession;
+SwiftKeyringSession *swift_keyring_session_open(GDBusConnection *connection, gint timeout_ms,
+                                                GCancellable *cancellable, GError **error);
+const gchar *swift_keyring_session_path(const SwiftKeyringSession *session);
+void swift_keyring_session_free(SwiftKeyringSession *session);
+GVariant *swift_keyring_session_encode(const SwiftKeyringSession *session, SecretValue *value);
+SecretValue *swift_keyring_session_decode(const SwiftKeyringSession *session, GVariant *secret, GError **error);
+GVariant *swift_keyring_session_get_secrets_argument(const SwiftKeyringSession *session, const gchar *path);
+SecretValue *swift_keyring_session_secret_from_reply(const SwiftKeyringSession *session, GVariant *reply,
+                                                     const gchar *path, GError **error);
+
 /* item_write.c: changing an item in place (its secret, label and attributes), and reading what it holds now. */
-GVariant *swift_keyring_set_secret_argument(SecretService *service, SecretValue *value);
+GVariant *swift_keyring_set_secret_argument(const SwiftKeyringSession *session, SecretValue *value);
 GVariant *swift_keyring_set_label_argument(const char *label);
 GVariant *swift_keyring_set_attributes_argument(GHashTable *attributes);
 gboolean swift_keyring_read_label_and_attributes(GDBusConnection *connection, const gchar *path, gint timeout_ms,
@@ -54,9 +67,9 @@ gboolean swift_keyring_read_attributes(GDBusConnection *connection, const gchar 
                                        GError **error);
 
 /* item_read.c: one item's attributes and secret, both calls in flight at once. */
-gboolean swift_keyring_read_item(SecretService *service, const gchar *path, gint timeout_ms,
-                                 GCancellable *cancellable, GHashTable **attributes, SecretValue **value,
-                                 GError **error);
+gboolean swift_keyring_read_item(GDBusConnection *connection, const SwiftKeyringSession *session,
+                                 const gchar *path, gint timeout_ms, GCancellable *cancellable,
+                                 GHashTable **attributes, SecretValue **value, GError **error);
 
 /* unlock_prompt.c: Service.Unlock's argument and reply, and the wait for a
  * prompt's Completed signal, in a main context of its own and cancellable. */
@@ -72,8 +85,8 @@ void swift_keyring_prompt_watch_free(SwiftKeyringPromptWatch *watch);
 /* item_prompts.c: CreateItem and Item.Delete called directly, so that a prompt
  * they return is driven like an unlock prompt (never by libsecret, whose prompt
  * wait cannot be cut short cleanly). */
-GVariant *swift_keyring_create_item_argument(SecretService *service, const char *label, GHashTable *attributes,
-                                             SecretValue *value);
+GVariant *swift_keyring_create_item_argument(const SwiftKeyringSession *session, const char *label,
+                                             GHashTable *attributes, SecretValue *value);
 gchar *swift_keyring_create_item_reply(GVariant *reply, gchar **prompt);
 gchar *swift_keyring_prompt_reply(GVariant *reply);
 

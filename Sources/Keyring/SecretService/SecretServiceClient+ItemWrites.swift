@@ -37,7 +37,7 @@ extension SecretServiceClient {
             path: path,
             interface: "org.freedesktop.Secret.Item",
             method: "SetSecret",
-            arguments: swift_keyring_set_secret_argument(service, value),
+            arguments: swift_keyring_set_secret_argument(session, value),
             deadline: deadline
         )
         g_variant_unref(reply)

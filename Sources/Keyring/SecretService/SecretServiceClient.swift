@@ -2,9 +2,9 @@ internal import CLibSecretShims
 
 /// The libsecret calls a `SecretServiceStore` makes, each bounded by a deadline.
 ///
-/// It owns a private bus connection and a `SecretService` proxy built on it
-/// with an open session, so items, prompts and secrets all travel on that
-/// connection. The store decides what to call; this type only calls and
+/// It owns a private bus connection, a `SecretService` proxy built on it for
+/// searches, and a session of its own (`session.c`) that encrypts secrets on
+/// the bus, so items, prompts and secrets all travel on that connection. The store decides what to call; this type only calls and
 /// converts.
 ///
 /// `@unchecked Sendable`: `GDBusConnection` and libsecret's service proxy are
@@ -13,6 +13,8 @@ internal import CLibSecretShims
 final class SecretServiceClient: @unchecked Sendable {
     let bus: BusConnection
     let service: UnsafeMutablePointer<SecretService>
+    /// The session secrets are encrypted for; freed with this client.
+    let session: OpaquePointer
     /// The unique bus name of the daemon that opened our session: a different
     /// owner later means the daemon restarted and the session is gone.
     private let daemon: String?
@@ -23,6 +25,8 @@ final class SecretServiceClient: @unchecked Sendable {
     /// Connects to the bus at `address` and opens a Secret Service session.
     /// - Throws: `KeyringError.serviceUnavailable` (no bus, no daemon) or `.timedOut`.
     init(address: String, deadline: Deadline) throws {
+        // The session's key exchange and ciphers are libgcrypt's.
+        try Gcrypt.ensureReady()
         bus = try BusConnection(address: address, deadline: deadline)
         let connection = bus.pointer
         let service = try GLibCall.run("open a Secret Service session", deadline: deadline) { cancellable, error in
@@ -31,13 +35,22 @@ final class SecretServiceClient: @unchecked Sendable {
         guard let service else {
             throw KeyringError.serviceUnavailable(reason: .noDaemon(detail: "libsecret made no service proxy"))
         }
-        self.service = service
+        var session: OpaquePointer?
         do {
+            session = try GLibCall.run("open a Secret Service session", deadline: deadline) { cancellable, error in
+                swift_keyring_session_open(connection, deadline.remainingMilliseconds, cancellable, error)
+            }
+            guard session != nil else {
+                throw KeyringError.serviceUnavailable(reason: .noDaemon(detail: "the daemon opened no session"))
+            }
             daemon = try bus.nameOwner(BusConnection.secretServiceName, deadline: deadline)
         } catch {
+            swift_keyring_session_free(session)
             g_object_unref(service)
             throw error
         }
+        self.service = service
+        self.session = session!
         memory = ItemMemory(bus: bus, daemon: daemon)
     }
 
@@ -49,6 +62,7 @@ final class SecretServiceClient: @unchecked Sendable {
     }
 
     deinit {
+        swift_keyring_session_free(session)
         g_object_unref(service)
     }
 
@@ -95,7 +109,8 @@ final class SecretServiceClient: @unchecked Sendable {
         var table: OpaquePointer?
         var value: OpaquePointer?
         _ = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
-            swift_keyring_read_item(service, path, deadline.remainingMilliseconds, cancellable, &table, &value, error)
+            swift_keyring_read_item(
+                bus.pointer, session, path, deadline.remainingMilliseconds, cancellable, &table, &value, error)
         }
         defer {
             table.map { g_hash_table_unref($0) }
@@ -107,8 +122,18 @@ final class SecretServiceClient: @unchecked Sendable {
 
     /// Reads one item's secret only; `nil` when the daemon gives none.
     func secret(at path: String, _ operation: String, deadline: Deadline) throws -> [UInt8]? {
-        let value = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
-            secret_service_get_secret_for_dbus_path_sync(service, path, cancellable, error)
+        let reply = try bus.call(
+            operation,
+            destination: BusConnection.secretServiceName,
+            path: SWIFT_KEYRING_SERVICE_PATH,
+            interface: "org.freedesktop.Secret.Service",
+            method: "GetSecrets",
+            arguments: swift_keyring_session_get_secrets_argument(session, path),
+            deadline: deadline
+        )
+        defer { g_variant_unref(reply) }
+        let value = try GLibCall.run(operation, deadline: deadline) { _, error in
+            swift_keyring_session_secret_from_reply(session, reply, path, error)
         }
         guard let value else { return nil }
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
@@ -166,7 +191,7 @@ final class SecretServiceClient: @unchecked Sendable {
             path: SWIFT_KEYRING_DEFAULT_COLLECTION_PATH,
             interface: "org.freedesktop.Secret.Collection",
             method: "CreateItem",
-            arguments: swift_keyring_create_item_argument(service, SecretLabel.label(for: record), attributes.table, value),
+            arguments: swift_keyring_create_item_argument(session, SecretLabel.label(for: record), attributes.table, value),
             deadline: deadline
         )
         defer { g_variant_unref(reply) }
