@@ -4,12 +4,12 @@ internal import CLibSecretShims
 ///
 /// It owns a private bus connection, a `SecretService` proxy built on it for
 /// searches, and a session of its own (`session.c`) that encrypts secrets on
-/// the bus, so items, prompts and secrets all travel on that connection. The store decides what to call; this type only calls and
-/// converts.
+/// the bus, so items, prompts and secrets all travel on that connection. The
+/// store decides what to call; this type only calls and converts.
 ///
 /// `@unchecked Sendable`: `GDBusConnection` and libsecret's service proxy are
-/// safe to use from many threads (libsecret guards its session with a mutex and
-/// runs each sync call in its own main context); nothing here is mutable.
+/// safe to use from many threads (libsecret runs each sync call in its own main
+/// context), and the session is only read once opened; nothing here is mutable.
 final class SecretServiceClient: @unchecked Sendable {
     let bus: BusConnection
     let service: UnsafeMutablePointer<SecretService>
@@ -29,7 +29,7 @@ final class SecretServiceClient: @unchecked Sendable {
         try Gcrypt.ensureReady()
         bus = try BusConnection(address: address, deadline: deadline)
         let connection = bus.pointer
-        let service = try GLibCall.run("open a Secret Service session", deadline: deadline) { cancellable, error in
+        let service = try GLibCall.run("connect to the Secret Service", deadline: deadline) { cancellable, error in
             swift_keyring_service_new(connection, cancellable, error)
         }
         guard let service else {
@@ -132,8 +132,13 @@ final class SecretServiceClient: @unchecked Sendable {
             deadline: deadline
         )
         defer { g_variant_unref(reply) }
-        let value = try GLibCall.run(operation, deadline: deadline) { _, error in
-            swift_keyring_session_secret_from_reply(session, reply, path, error)
+        // Decrypting waits on nothing, so it needs no cancellable or deadline watch.
+        var error: UnsafeMutablePointer<GError>?
+        let value = swift_keyring_session_secret_from_reply(session, reply, path, &error)
+        if let error {
+            defer { g_error_free(error) }
+            throw GLibFailure.keyringError(
+                error, operation: operation, seconds: deadline.timeout.inSeconds, timedOut: false, phase: .call)
         }
         guard let value else { return nil }
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
