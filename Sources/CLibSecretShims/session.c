@@ -15,8 +15,9 @@
  * the session is as strong as libsecret's and the exchange about four times
  * cheaper. The daemon's side is unchanged: each side picks its own exponent.
  *
- * Everything secret (the exponent, the shared value, the key, plaintext) lives
- * in libgcrypt's secure memory and is wiped when freed. */
+ * The exponent, the shared value and the key live in libgcrypt's secure memory;
+ * a secret's bytes too, unless it is larger than the pool has room for (then in
+ * ordinary memory). All are wiped when freed. */
 
 #define SWIFT_KEYRING_SESSION_AES "dh-ietf1024-sha256-aes128-cbc-pkcs7"
 #define SWIFT_KEYRING_EXPONENT_BITS 256
@@ -193,8 +194,34 @@ void swift_keyring_session_free(SwiftKeyringSession *session) {
     g_free(session);
 }
 
-static void swift_keyring_secure_bytes_free(gpointer bytes) {
-    gcry_free(bytes);
+/* A buffer for a secret's bytes, plain or padded: in libgcrypt's secure memory
+ * when its pool has room, else in ordinary memory, since a secret may be far
+ * larger than the pool (the store takes 1 MiB). Its length is kept just before
+ * it, so the free function, which GVariant and SecretValue call with the
+ * pointer alone, can wipe it either way. */
+#define SWIFT_KEYRING_BUFFER_HEADER 16
+
+static guchar *swift_keyring_buffer_new(gsize length) {
+    gsize total = SWIFT_KEYRING_BUFFER_HEADER + (length > 0 ? length : 1);
+    guchar *block = gcry_malloc_secure(total);
+    if (block == NULL)
+        block = gcry_malloc(total);
+    g_assert(block != NULL);
+    memcpy(block, &length, sizeof length);
+    return block + SWIFT_KEYRING_BUFFER_HEADER;
+}
+
+static void swift_keyring_buffer_free(gpointer bytes) {
+    if (bytes == NULL)
+        return;
+    guchar *block = (guchar *)bytes - SWIFT_KEYRING_BUFFER_HEADER;
+    gsize length = 0;
+    memcpy(&length, block, sizeof length);
+    /* Through a volatile pointer, so the wipe is not dropped as a dead store. */
+    volatile guchar *cursor = block;
+    for (gsize i = 0; i < SWIFT_KEYRING_BUFFER_HEADER + length; i++)
+        cursor[i] = 0;
+    gcry_free(block);
 }
 
 GVariant *swift_keyring_session_encode(const SwiftKeyringSession *session, SecretValue *value) {
@@ -209,8 +236,7 @@ GVariant *swift_keyring_session_encode(const SwiftKeyringSession *session, Secre
     /* PKCS#7: one to sixteen bytes of padding, each holding the count. */
     gsize padding = SWIFT_KEYRING_BLOCK_BYTES - (n_secret % SWIFT_KEYRING_BLOCK_BYTES);
     gsize n_padded = n_secret + padding;
-    guchar *padded = gcry_malloc_secure(n_padded);
-    g_assert(padded != NULL);
+    guchar *padded = swift_keyring_buffer_new(n_padded);
     memcpy(padded, secret, n_secret);
     memset(padded + n_secret, (int)padding, padding);
     guchar iv[SWIFT_KEYRING_BLOCK_BYTES];
@@ -225,7 +251,7 @@ GVariant *swift_keyring_session_encode(const SwiftKeyringSession *session, Secre
     return g_variant_new("(o@ay@ays)", session->path,
                          g_variant_new_fixed_array(G_VARIANT_TYPE_BYTE, iv, sizeof iv, 1),
                          g_variant_new_from_data(G_VARIANT_TYPE_BYTESTRING, padded, n_padded, TRUE,
-                                                 swift_keyring_secure_bytes_free, padded),
+                                                 swift_keyring_buffer_free, padded),
                          content_type);
 }
 
@@ -237,11 +263,10 @@ SecretValue *swift_keyring_session_decode(const SwiftKeyringSession *session, GV
     const guchar *iv = g_variant_get_fixed_array(parameters, &n_parameters, 1);
     const guchar *data = g_variant_get_fixed_array(value, &n_value, 1);
     SecretValue *result = NULL;
-    guchar *plain = gcry_malloc_secure(n_value > 0 ? n_value : 1);
-    g_assert(plain != NULL);
+    guchar *plain = swift_keyring_buffer_new(n_value);
     if (session->key == NULL) {
         memcpy(plain, data, n_value);
-        result = secret_value_new_full((gchar *)plain, n_value, content_type, swift_keyring_secure_bytes_free);
+        result = secret_value_new_full((gchar *)plain, n_value, content_type, swift_keyring_buffer_free);
     } else if (n_parameters == SWIFT_KEYRING_BLOCK_BYTES && n_value > 0 && n_value % SWIFT_KEYRING_BLOCK_BYTES == 0) {
         gcry_cipher_hd_t cipher = NULL;
         gboolean ok = gcry_cipher_open(&cipher, GCRY_CIPHER_AES128, GCRY_CIPHER_MODE_CBC, GCRY_CIPHER_SECURE) == 0
@@ -257,11 +282,11 @@ SecretValue *swift_keyring_session_decode(const SwiftKeyringSession *session, GV
         if (ok) {
             memset(plain + n_value - padding, 0, padding);
             result = secret_value_new_full((gchar *)plain, n_value - padding, content_type,
-                                           swift_keyring_secure_bytes_free);
+                                           swift_keyring_buffer_free);
         }
     }
     if (result == NULL) {
-        swift_keyring_secure_free(plain, n_value > 0 ? n_value : 1);
+        swift_keyring_buffer_free(plain);
         swift_keyring_session_failed(error, "the Secret Service sent a secret this session cannot decrypt");
     }
     g_variant_unref(parameters);
