@@ -15,9 +15,9 @@
  * the session is as strong as libsecret's and the exchange about four times
  * cheaper. The daemon's side is unchanged: each side picks its own exponent.
  *
- * The exponent, the shared value and the key live in libgcrypt's secure memory;
- * a secret's bytes too, unless it is larger than the pool has room for (then in
- * ordinary memory). All are wiped when freed. */
+ * The exponent lives in libgcrypt's secure memory; the shared value, the key
+ * and a secret's bytes too, whenever the pool has room for them (a large
+ * secret may not fit, and goes to ordinary memory). All are wiped when freed. */
 
 #define SWIFT_KEYRING_SESSION_AES "dh-ietf1024-sha256-aes128-cbc-pkcs7"
 #define SWIFT_KEYRING_EXPONENT_BITS 256
@@ -39,15 +39,38 @@ static const guchar swift_keyring_group_1024_prime[128] = {
 struct SwiftKeyringSession {
     gchar *path;
     /* NULL for a "plain" session, which a daemon without the key exchange gets
-     * (as libsecret does); gcry_malloc_secure'd otherwise. */
+     * (as libsecret does); a swift_keyring_buffer_new buffer otherwise. */
     guchar *key;
 };
 
-static void swift_keyring_secure_free(gpointer bytes, gsize length) {
+/* A buffer for anything secret (the shared value, the key, a secret's bytes):
+ * in libgcrypt's secure memory when its pool has room, else in ordinary memory,
+ * since a secret may be far larger than the pool (the store takes 1 MiB). Its
+ * length is kept just before it, so the free function, which GVariant and
+ * SecretValue call with the pointer alone, can wipe it either way. */
+#define SWIFT_KEYRING_BUFFER_HEADER 16
+
+static guchar *swift_keyring_buffer_new(gsize length) {
+    gsize total = SWIFT_KEYRING_BUFFER_HEADER + (length > 0 ? length : 1);
+    guchar *block = gcry_malloc_secure(total);
+    if (block == NULL)
+        block = gcry_malloc(total);
+    g_assert(block != NULL);
+    memcpy(block, &length, sizeof length);
+    return block + SWIFT_KEYRING_BUFFER_HEADER;
+}
+
+static void swift_keyring_buffer_free(gpointer bytes) {
     if (bytes == NULL)
         return;
-    memset(bytes, 0, length); /* gcry_free wipes secure memory too; this is for clarity */
-    gcry_free(bytes);
+    guchar *block = (guchar *)bytes - SWIFT_KEYRING_BUFFER_HEADER;
+    gsize length = 0;
+    memcpy(&length, block, sizeof length);
+    /* Through a volatile pointer, so the wipe is not dropped as a dead store. */
+    volatile guchar *cursor = block;
+    for (gsize i = 0; i < SWIFT_KEYRING_BUFFER_HEADER + length; i++)
+        cursor[i] = 0;
+    gcry_free(block);
 }
 
 static gboolean swift_keyring_session_failed(GError **error, const gchar *message) {
@@ -102,16 +125,16 @@ static gboolean swift_keyring_session_agree(gcry_mpi_t prime, gcry_mpi_t exponen
     gcry_mpi_release(peer);
     /* The shared value as big-endian bytes, zero-padded to the prime's 128. */
     const gsize n_prime = sizeof swift_keyring_group_1024_prime;
-    guchar *bytes = gcry_malloc_secure(n_prime);
+    guchar *bytes = swift_keyring_buffer_new(n_prime);
     gsize written = 0;
-    gboolean ok = bytes != NULL && gcry_mpi_print(GCRYMPI_FMT_USG, bytes, n_prime, &written, shared) == 0;
+    gboolean ok = gcry_mpi_print(GCRYMPI_FMT_USG, bytes, n_prime, &written, shared) == 0;
     gcry_mpi_release(shared);
     if (ok && written < n_prime) {
         memmove(bytes + (n_prime - written), bytes, written);
         memset(bytes, 0, n_prime - written);
     }
     ok = ok && swift_keyring_session_derive(bytes, n_prime, key);
-    swift_keyring_secure_free(bytes, n_prime);
+    swift_keyring_buffer_free(bytes);
     return ok;
 }
 
@@ -151,14 +174,14 @@ SwiftKeyringSession *swift_keyring_session_open(GDBusConnection *connection, gin
         GVariant *output = NULL;
         gchar *path = NULL;
         g_variant_get(reply, "(vo)", &output, &path);
-        guchar *key = gcry_malloc_secure(SWIFT_KEYRING_KEY_BYTES);
-        if (key != NULL && g_variant_is_of_type(output, G_VARIANT_TYPE_BYTESTRING)
+        guchar *key = swift_keyring_buffer_new(SWIFT_KEYRING_KEY_BYTES);
+        if (g_variant_is_of_type(output, G_VARIANT_TYPE_BYTESTRING)
             && swift_keyring_session_agree(prime, exponent, output, key)) {
             session = g_new0(SwiftKeyringSession, 1);
             session->path = path;
             session->key = key;
         } else {
-            swift_keyring_secure_free(key, SWIFT_KEYRING_KEY_BYTES);
+            swift_keyring_buffer_free(key);
             g_free(path);
             swift_keyring_session_failed(error, "the Secret Service's answer to the session's key exchange is not valid");
         }
@@ -182,46 +205,12 @@ SwiftKeyringSession *swift_keyring_session_open(GDBusConnection *connection, gin
     return session;
 }
 
-const gchar *swift_keyring_session_path(const SwiftKeyringSession *session) {
-    return session->path;
-}
-
 void swift_keyring_session_free(SwiftKeyringSession *session) {
     if (session == NULL)
         return;
-    swift_keyring_secure_free(session->key, SWIFT_KEYRING_KEY_BYTES);
+    swift_keyring_buffer_free(session->key);
     g_free(session->path);
     g_free(session);
-}
-
-/* A buffer for a secret's bytes, plain or padded: in libgcrypt's secure memory
- * when its pool has room, else in ordinary memory, since a secret may be far
- * larger than the pool (the store takes 1 MiB). Its length is kept just before
- * it, so the free function, which GVariant and SecretValue call with the
- * pointer alone, can wipe it either way. */
-#define SWIFT_KEYRING_BUFFER_HEADER 16
-
-static guchar *swift_keyring_buffer_new(gsize length) {
-    gsize total = SWIFT_KEYRING_BUFFER_HEADER + (length > 0 ? length : 1);
-    guchar *block = gcry_malloc_secure(total);
-    if (block == NULL)
-        block = gcry_malloc(total);
-    g_assert(block != NULL);
-    memcpy(block, &length, sizeof length);
-    return block + SWIFT_KEYRING_BUFFER_HEADER;
-}
-
-static void swift_keyring_buffer_free(gpointer bytes) {
-    if (bytes == NULL)
-        return;
-    guchar *block = (guchar *)bytes - SWIFT_KEYRING_BUFFER_HEADER;
-    gsize length = 0;
-    memcpy(&length, block, sizeof length);
-    /* Through a volatile pointer, so the wipe is not dropped as a dead store. */
-    volatile guchar *cursor = block;
-    for (gsize i = 0; i < SWIFT_KEYRING_BUFFER_HEADER + length; i++)
-        cursor[i] = 0;
-    gcry_free(block);
 }
 
 GVariant *swift_keyring_session_encode(const SwiftKeyringSession *session, SecretValue *value) {
@@ -255,7 +244,9 @@ GVariant *swift_keyring_session_encode(const SwiftKeyringSession *session, Secre
                          content_type);
 }
 
-SecretValue *swift_keyring_session_decode(const SwiftKeyringSession *session, GVariant *secret, GError **error) {
+/* The secret in a "(oayays)" value, decrypted; NULL with `error` set when it cannot be. */
+static SecretValue *swift_keyring_session_decode(const SwiftKeyringSession *session, GVariant *secret,
+                                                 GError **error) {
     GVariant *parameters = NULL, *value = NULL;
     const gchar *content_type = NULL;
     g_variant_get(secret, "(o@ay@ay&s)", NULL, &parameters, &value, &content_type);

@@ -31,10 +31,8 @@ GVariant *swift_keyring_attributes_variant(GHashTable *attributes);
 typedef struct SwiftKeyringSession SwiftKeyringSession;
 SwiftKeyringSession *swift_keyring_session_open(GDBusConnection *connection, gint timeout_ms,
                                                 GCancellable *cancellable, GError **error);
-const gchar *swift_keyring_session_path(const SwiftKeyringSession *session);
 void swift_keyring_session_free(SwiftKeyringSession *session);
 GVariant *swift_keyring_session_encode(const SwiftKeyringSession *session, SecretValue *value);
-SecretValue *swift_keyring_session_decode(const SwiftKeyringSession *session, GVariant *secret, GError **error);
 GVariant *swift_keyring_session_get_secrets_argument(const SwiftKeyringSession *session, const gchar *path);
 SecretValue *swift_keyring_session_secret_from_reply(const SwiftKeyringSession *session, GVariant *reply,
                                                      const gchar *path, GError **error);
