@@ -14,7 +14,8 @@ import Keyring
 // turn: the username and password of write N (an in-place change of attributes
 // and secret); a removal followed by write N (a new item); and write N's
 // password under write N-1's username (a change of the secret alone). After each
-// write returns it prints N on a line of its own.
+// write returns it prints "N U" on a line of its own: the write and the U of its
+// username, so the reader needs no copy of this schedule.
 enum SecretServiceWrites {
     static func run(_ arguments: [String]) -> Int32 {
         do {
@@ -40,7 +41,7 @@ enum SecretServiceWrites {
     }
 
     /// The username of write `n` of `writes`: every third write keeps the one before.
-    static func user(ofWrite n: Int) -> Int {
+    private static func user(ofWrite n: Int) -> Int {
         n % 3 == 2 ? n - 1 : n
     }
 
@@ -50,7 +51,7 @@ enum SecretServiceWrites {
                 _ = try keyring.remove(forKey: key)
             }
             try keyring.set(credentials(user: user(ofWrite: n), secret: n), forKey: key)
-            FileHandle.standardOutput.write(Data("\(n)\n".utf8))
+            FileHandle.standardOutput.write(Data("\(n) \(user(ofWrite: n))\n".utf8))
             // Room for the reader to read from memory between writes.
             usleep(20_000)
         }

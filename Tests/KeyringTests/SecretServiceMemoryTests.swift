@@ -109,7 +109,7 @@ struct SecretServiceMemoryTests {
         let errors = Pipe()
         writer.standardOutput = output
         writer.standardError = errors
-        // The last write whose line the writer printed: it had returned.
+        // The last write whose line the writer printed (it had returned), and its username's U.
         let acknowledged = Acknowledged()
         try writer.run()
         let lines = Thread {
@@ -117,7 +117,10 @@ struct SecretServiceMemoryTests {
             while case let chunk = output.fileHandleForReading.availableData, !chunk.isEmpty {
                 pending.append(chunk)
                 while let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                    if let n = Int(String(decoding: pending[pending.startIndex..<end], as: UTF8.self)) {
+                    let fields = String(decoding: pending[pending.startIndex..<end], as: UTF8.self).split(separator: " ")
+                    if fields.count == 2, let n = Int(fields[0]), let user = Int(fields[1]) {
+                        // Either value alone is a floor: each came from a write that had returned.
+                        acknowledged.user.store(user, ordering: .sequentiallyConsistent)
                         acknowledged.last.store(n, ordering: .sequentiallyConsistent)
                     }
                     pending.removeSubrange(pending.startIndex...end)
@@ -131,11 +134,12 @@ struct SecretServiceMemoryTests {
         let until = ContinuousClock.now + .seconds(120)
         while writer.isRunning, ContinuousClock.now < until {
             let floor = acknowledged.last.load(ordering: .sequentiallyConsistent)
+            let userFloor = acknowledged.user.load(ordering: .sequentiallyConsistent)
             let read = try keyring.credentials(forKey: "work")
             reads += 1
             // A removal before every third write may show as no record: that is newer, not older.
             guard let seen = Seen(read) else { continue }
-            if seen.secret < floor || seen.user < SecretServiceWritesSchedule.user(ofWrite: floor) {
+            if seen.secret < floor || seen.user < userFloor {
                 stale.append("\(seen) after write \(floor) had returned")
             }
         }
@@ -154,14 +158,8 @@ struct SecretServiceMemoryTests {
     }
 }
 
-/// The last write a writer process reported as returned.
+/// The last write a writer process reported as returned, and the U of that write's username.
 private final class Acknowledged: Sendable {
     let last = Atomic<Int>(0)
-}
-
-/// `KeyringTestWorker secret-service writes`' usernames: every third write keeps the one before.
-private enum SecretServiceWritesSchedule {
-    static func user(ofWrite n: Int) -> Int {
-        n % 3 == 2 ? n - 1 : n
-    }
+    let user = Atomic<Int>(0)
 }

@@ -12,7 +12,7 @@ struct SecretServiceSessionTests {
     func monitorSeesNoPassword() throws {
         let capture = FileManager.default.temporaryDirectory.appendingPathComponent("swift-keyring-monitor-\(UUID()).pcap")
         defer { try? FileManager.default.removeItem(at: capture) }
-        FileManager.default.createFile(atPath: capture.path, contents: nil)
+        try #require(FileManager.default.createFile(atPath: capture.path, contents: nil), "no capture file")
         let output = try FileHandle(forWritingTo: capture)
         let monitor = Process()
         monitor.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-monitor")

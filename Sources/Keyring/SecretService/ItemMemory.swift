@@ -98,8 +98,7 @@ final class ItemMemory: @unchecked Sendable {
     /// Whether the daemon has announced nothing since `mark` was taken. Asked after a
     /// reply came back, it covers every signal sent before that reply.
     func isCurrent(_ mark: Mark) -> Bool {
-        var changes: guint = 0
-        return swift_keyring_change_watch_count(mark.watch.pointer, &changes) != 0 && changes == mark.changes
+        self.mark(of: mark.watch)?.changes == mark.changes
     }
 
     /// Counts a lookup answered from memory.
@@ -165,6 +164,7 @@ final class ItemMemory: @unchecked Sendable {
         _ = state.withLock { $0.entries.removeValue(forKey: id) }
     }
 
+    /// The count now; `nil` once the daemon's name changed owner (nothing is trusted then).
     private func mark(of watch: Watch) -> Mark? {
         var changes: guint = 0
         guard swift_keyring_change_watch_count(watch.pointer, &changes) != 0 else { return nil }
