@@ -87,6 +87,14 @@ struct FileStoreState: Sendable {
     /// `newRecords` then point into the bytes written (see `KeyringFile.encode`).
     mutating func write(_ newRecords: inout [RecordID: SealedRecord], _ paths: StorePaths) throws {
         let bytes = try KeyringFile.encode(header: headerBytes, records: &newRecords, keys: keys)
+        try install(bytes, records: newRecords, paths)
+    }
+
+    /// Replaces the file with `bytes` and makes `newRecords`, which point into them, the index;
+    /// when the replacement throws, nothing changed.
+    private mutating func install(_ bytes: [UInt8], records newRecords: [RecordID: SealedRecord], _ paths: StorePaths)
+        throws
+    {
         let pinned = try AtomicFileWriter.replace(paths, with: bytes)
         identity = FileIdentity(try POSIX.fstat(pinned.descriptor, path: paths.file))
         self.pinned = pinned
@@ -100,9 +108,6 @@ extension FileStoreState {
     /// The caller holds the file lock and has refreshed first; when this throws, nothing changed.
     mutating func write(adding added: some Sequence<StoredRecord>, _ paths: StorePaths) throws {
         let (bytes, newRecords) = try KeyringFile.encode(header: headerBytes, keeping: records, adding: added, keys: keys)
-        let pinned = try AtomicFileWriter.replace(paths, with: bytes)
-        identity = FileIdentity(try POSIX.fstat(pinned.descriptor, path: paths.file))
-        self.pinned = pinned
-        records = newRecords
+        try install(bytes, records: newRecords, paths)
     }
 }
