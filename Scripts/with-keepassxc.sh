@@ -26,8 +26,8 @@ if [ "${SWIFT_KEYRING_INSIDE_PRIVATE_SESSION:-}" != "1" ]; then
     done
     throwaway=$(mktemp -d "${TMPDIR:-/tmp}/swift-keyring-keepassxc.XXXXXX")
     trap 'rm -rf "$throwaway"' EXIT
-    mkdir -p "$throwaway/home" "$throwaway/runtime"
-    chmod 700 "$throwaway/runtime"
+    . "$(dirname "$0")/private-session.sh"
+    prepare_private_session "$throwaway"
     # A session bus that activates nothing: were KeePassXC to die, a call to
     # org.freedesktop.secrets would otherwise start gnome-keyring in its place,
     # and the tests would go on against the wrong daemon.
@@ -47,14 +47,7 @@ if [ "${SWIFT_KEYRING_INSIDE_PRIVATE_SESSION:-}" != "1" ]; then
 </busconfig>
 CONF
     status=0
-    env HOME="$throwaway/home" \
-        XDG_RUNTIME_DIR="$throwaway/runtime" \
-        XDG_DATA_HOME="$throwaway/home/.local/share" \
-        XDG_CONFIG_HOME="$throwaway/home/.config" \
-        XDG_CACHE_HOME="$throwaway/home/.cache" \
-        XDG_STATE_HOME="$throwaway/home/.local/state" \
-        SWIFT_KEYRING_INSIDE_PRIVATE_SESSION=1 \
-        SWIFT_KEYRING_TEST_KEYRING_PASSWORD="throwaway-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')" \
+    env "${private_session_env[@]}" \
         dbus-run-session --config-file="$throwaway/session.conf" -- "$0" "$@" || status=$?
     exit $status
 fi

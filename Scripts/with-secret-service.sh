@@ -35,19 +35,11 @@ if [ "${SWIFT_KEYRING_INSIDE_PRIVATE_SESSION:-}" != "1" ]; then
     fi
     throwaway=$(mktemp -d "${TMPDIR:-/tmp}/swift-keyring-home.XXXXXX")
     trap 'rm -rf "$throwaway"' EXIT
-    mkdir -p "$throwaway/home" "$throwaway/runtime"
-    chmod 700 "$throwaway/runtime"
+    . "$(dirname "$0")/private-session.sh"
+    prepare_private_session "$throwaway"
     # The project's own folder stays the working directory; only HOME and the XDG folders move.
     status=0
-    env HOME="$throwaway/home" \
-        XDG_RUNTIME_DIR="$throwaway/runtime" \
-        XDG_DATA_HOME="$throwaway/home/.local/share" \
-        XDG_CONFIG_HOME="$throwaway/home/.config" \
-        XDG_CACHE_HOME="$throwaway/home/.cache" \
-        XDG_STATE_HOME="$throwaway/home/.local/state" \
-        SWIFT_KEYRING_INSIDE_PRIVATE_SESSION=1 \
-        SWIFT_KEYRING_MOCK_PROMPTER="$mock_prompter" \
-        SWIFT_KEYRING_TEST_KEYRING_PASSWORD="throwaway-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')" \
+    env "${private_session_env[@]}" SWIFT_KEYRING_MOCK_PROMPTER="$mock_prompter" \
         dbus-run-session -- "$0" "$@" || status=$?
     exit $status
 fi
