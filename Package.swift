@@ -87,8 +87,14 @@ let package = Package(
         ),
         // Against a real 3-node cluster (Scripts/with-etcd.sh); depends on the tool for its exit-status tests.
         .testTarget(name: "KeyringEtcdTests", dependencies: ["KeyringEtcd", "Keyring", "KeyringTestSupport", "swift-keyring"]),
-        // Depends on the tool so `swift build --build-tests` builds the binary these tests run.
-        .testTarget(name: "CLITests", dependencies: ["swift-keyring", "KeyringTestSupport"]),
+        // Depends on the tool so `swift build --build-tests` builds the binary these tests run, and so
+        // CLICommandLineShortcutTests can hold the tool's own parser against ArgumentParser.
+        .testTarget(
+            name: "CLITests",
+            dependencies: [
+                "swift-keyring", "KeyringTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(
             name: "KeyringSessionTests",
             dependencies: [

@@ -47,9 +47,26 @@ struct SwiftKeyring: ParsableCommand {
             handler.logLevel = level
             return handler
         }
+        var command: any ParsableCommand
+        switch CommandLineShortcut.parse(Array(CommandLine.arguments.dropFirst())) {
+        case .version:
+            Console.output(configuration.version)
+            return
+        case .command(let parsed):
+            command = parsed
+        case nil:
+            do {
+                command = try parseAsRoot()
+            } catch {
+                exit(withError: error)
+            }
+        }
         do {
-            var command = try parseAsRoot()
             try command.run()
+        } catch let status as ExitCode {
+            // The status of a failure `run` has already reported: ArgumentParser's
+            // `exit(withError:)` would build the usage text first, only to print nothing.
+            Glibc.exit(status.rawValue)
         } catch {
             exit(withError: error)
         }

@@ -1,0 +1,167 @@
+import ArgumentParser
+
+/// The well-formed command lines, parsed without ArgumentParser.
+///
+/// ArgumentParser learns a command's options by reflecting over its property wrappers
+/// at run time: Mirror, dynamic casts, generic metadata built from mangled names, and a
+/// scan of the binary's protocol conformances for each new type. For `swift-keyring get`
+/// that was 10.1M of the process's 28.1M instructions, more than the Secret Service
+/// session and the loader. So the lines people and scripts actually type (a subcommand,
+/// its key, its long options with their values, its flags, each at most once) are read
+/// here into the same command values ArgumentParser would make, and everything else
+/// (help, `help SUBCOMMAND`, completion scripts, an unknown or repeated option, a
+/// missing value, `--`, a short option, an empty word, a value that starts with `-`, a
+/// failed `validate()`) returns `nil`, and ArgumentParser parses the line as before, with
+/// its own messages. `CLICommandLineShortcutTests` parses a corpus both ways and
+/// requires the same commands.
+enum CommandLineShortcut {
+    /// What a command line asks for.
+    enum Request {
+        /// `swift-keyring --version`.
+        case version
+        /// A subcommand, its properties set as ArgumentParser would set them.
+        case command(any ParsableCommand)
+    }
+
+    /// The request of `arguments` (the command line without the program's name), or `nil`
+    /// when it is not one of the lines read here.
+    static func parse(_ arguments: [String]) -> Request? {
+        guard let name = arguments.first else { return nil }
+        let rest = arguments.dropFirst()
+        if name == "--version" { return rest.isEmpty ? .version : nil }
+        guard var command = subcommand(name, rest), (try? command.validate()) != nil else { return nil }
+        return .command(command)
+    }
+
+    private static func subcommand(_ name: String, _ rest: ArraySlice<String>) -> (any ParsableCommand)? {
+        switch name {
+        case "get":
+            guard let words = Words(rest, takesKey: true, flags: ["--json"]) else { return nil }
+            var command = GetCommand()
+            command.key = words.key
+            command.json = words.has("--json")
+            command.store = words.store
+            return command
+        case "set":
+            let flags: Set = ["--sync", "--background-access"]
+            guard let words = Words(rest, takesKey: true, flags: flags, required: ["--username", "--url"]),
+                let username = words.value("--username"), let url = words.value("--url")
+            else { return nil }
+            var command = SetCommand()
+            command.key = words.key
+            command.username = username
+            command.url = url
+            command.sync = words.has("--sync")
+            command.backgroundAccess = words.has("--background-access")
+            command.store = words.store
+            return command
+        case "remove":
+            guard let words = Words(rest, takesKey: true) else { return nil }
+            var command = RemoveCommand()
+            command.key = words.key
+            command.store = words.store
+            return command
+        case "list":
+            let flags: Set = ["--json", "--sync-only", "--background-access-only"]
+            guard let words = Words(rest, flags: flags) else { return nil }
+            var command = ListCommand()
+            command.json = words.has("--json")
+            command.syncOnly = words.has("--sync-only")
+            command.backgroundAccessOnly = words.has("--background-access-only")
+            command.store = words.store
+            return command
+        case "remove-all":
+            guard let words = Words(rest, flags: ["--yes"]) else { return nil }
+            var command = RemoveAllCommand()
+            command.yes = words.has("--yes")
+            command.store = words.store
+            return command
+        case "doctor":
+            guard let words = Words(rest, flags: ["--json"]) else { return nil }
+            var command = DoctorCommand()
+            command.json = words.has("--json")
+            command.store = words.store
+            return command
+        case "passwd":
+            guard let words = Words(rest) else { return nil }
+            var command = PasswdCommand()
+            command.store = words.store
+            return command
+        case "migrate":
+            guard let words = Words(rest, flags: ["--remove-source"], required: ["--from", "--to"]),
+                let from = words.value("--from"), let to = words.value("--to")
+            else { return nil }
+            var command = MigrateCommand()
+            command.from = from
+            command.to = to
+            command.removeSource = words.has("--remove-source")
+            command.store = words.store
+            return command
+        default:
+            return nil
+        }
+    }
+
+    /// One subcommand's words after its name: an optional key, flags, and options with values.
+    private struct Words {
+        /// The options of `StoreOptions`, which every subcommand takes.
+        private static let storeOptions: Set = ["--service", "--backend", "--etcd-endpoints", "--file", "--prompt-timeout"]
+
+        private(set) var key: String?
+        private var flags: Set<String> = []
+        private var values: [String: String] = [:]
+
+        /// `nil` unless every word is the key (where one is taken, once), a flag of `flags`, or
+        /// an option of `required` or `StoreOptions` with its value; each at most once, and every
+        /// option of `required` given.
+        init?(
+            _ words: ArraySlice<String>, takesKey: Bool = false, flags flagNames: Set<String> = [],
+            required: Set<String> = []
+        ) {
+            var index = words.startIndex
+            while index < words.endIndex {
+                let word = words[index]
+                index += 1
+                guard !word.isEmpty else { return nil }
+                guard word.hasPrefix("--") else {
+                    // A word with one dash is a short option (or `-`), which ArgumentParser reads its way.
+                    guard takesKey, key == nil, !word.hasPrefix("-") else { return nil }
+                    key = word
+                    continue
+                }
+                let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let name = String(parts[0])
+                if flagNames.contains(name) {
+                    guard parts.count == 1, flags.insert(name).inserted else { return nil }
+                    continue
+                }
+                guard required.contains(name) || Self.storeOptions.contains(name), values[name] == nil else { return nil }
+                let value: String
+                if parts.count == 2 {
+                    value = String(parts[1])
+                } else {
+                    guard index < words.endIndex else { return nil }
+                    value = words[index]
+                    index += 1
+                }
+                guard !value.isEmpty, !value.hasPrefix("-") else { return nil }
+                values[name] = value
+            }
+            guard required.allSatisfy({ values[$0] != nil }) else { return nil }
+        }
+
+        func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+        func value(_ option: String) -> String? { values[option] }
+
+        var store: StoreOptions {
+            var store = StoreOptions()
+            store.service = values["--service"]
+            store.backend = values["--backend"]
+            store.etcdEndpoints = values["--etcd-endpoints"]
+            store.file = values["--file"]
+            store.promptTimeout = values["--prompt-timeout"]
+            return store
+        }
+    }
+}
