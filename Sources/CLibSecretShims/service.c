@@ -1,20 +1,38 @@
 #include "CLibSecretShims.h"
 
 /* libsecret 0.20's SecretService constructor forces "g-bus-type" to the
- * session bus (and "g-flags" to none), which asserts in GDBusProxy when a
- * "g-connection" is given too. This subclass chains up, then puts back what
- * a proxy on our own connection needs: no bus type, and flags that neither
- * load properties nor subscribe to signals (a plain Swift program never runs
- * a GLib main loop, so signals would only pile up undelivered). */
+ * session bus, "g-flags" to none and "g-name" to the well-known name, which
+ * asserts in GDBusProxy when a "g-connection" is given too. This subclass
+ * chains up, then puts back what a proxy on our own connection needs: no bus
+ * type, flags that neither load properties nor subscribe to signals (a plain
+ * Swift program never runs a GLib main loop, so signals would only pile up
+ * undelivered), and the name it was given: the unique name of the daemon
+ * that holds our session. A proxy on a unique name sends nothing when it is
+ * made (no StartServiceByName or GetNameOwner to track a well-known name's
+ * owner). */
 static GObject *swift_keyring_service_constructor(GType type, guint count, GObjectConstructParam *parameters) {
+    const gchar *name = SWIFT_KEYRING_BUS_NAME;
+    for (guint index = 0; index < count; index++) {
+        if (g_strcmp0(parameters[index].pspec->name, "g-name") == 0
+            && g_value_get_string(parameters[index].value) != NULL) {
+            name = g_value_get_string(parameters[index].value);
+        }
+    }
+    GDBusProxyFlags flags = G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES | G_DBUS_PROXY_FLAGS_DO_NOT_CONNECT_SIGNALS;
+#if GLIB_CHECK_VERSION(2, 72, 0)
+    /* Nor the AddMatch for the name's NameOwnerChanged: nothing here reads the
+     * proxy's name owner, and the store watches the daemon itself. */
+    flags |= G_DBUS_PROXY_FLAGS_NO_MATCH_RULE;
+#endif
+    gchar *kept = g_strdup(name);
     GObjectClass *parent = G_OBJECT_CLASS(g_type_class_peek(SECRET_TYPE_SERVICE));
     GObject *object = parent->constructor(type, count, parameters);
     g_object_set(object,
                  "g-bus-type", G_BUS_TYPE_NONE,
-                 "g-flags", (GDBusProxyFlags)(G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES
-                                              | G_DBUS_PROXY_FLAGS_DO_NOT_CONNECT_SIGNALS),
-                 "g-name", SWIFT_KEYRING_BUS_NAME,
+                 "g-flags", flags,
+                 "g-name", kept,
                  NULL);
+    g_free(kept);
     return object;
 }
 
@@ -39,12 +57,15 @@ static GType swift_keyring_service_get_type(void) {
 }
 
 /* g_initable_new (varargs) for a SecretService proxy on a connection we made,
- * rather than the process-wide session bus, for searches. It opens no session:
- * the store opens its own (session.c). */
-SecretService *swift_keyring_service_new(GDBusConnection *connection, GCancellable *cancellable, GError **error) {
+ * rather than the process-wide session bus, for searches, sent to `name` (the
+ * well-known name when NULL). It opens no session: the store opens its own
+ * (session.c). */
+SecretService *swift_keyring_service_new(GDBusConnection *connection, const gchar *name, GCancellable *cancellable,
+                                         GError **error) {
     return (SecretService *)g_initable_new(
         swift_keyring_service_get_type(), cancellable, error,
         "g-connection", connection,
+        "g-name", name != NULL ? name : SWIFT_KEYRING_BUS_NAME,
         "g-object-path", SWIFT_KEYRING_SERVICE_PATH,
         "g-interface-name", "org.freedesktop.Secret.Service",
         "flags", SECRET_SERVICE_NONE,

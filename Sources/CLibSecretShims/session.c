@@ -38,6 +38,9 @@ static const guchar swift_keyring_group_1024_prime[128] = {
 
 struct SwiftKeyringSession {
     gchar *path;
+    /* The unique bus name of the daemon that answered OpenSession (the sender
+     * of its reply): the session lives in that process and no other. */
+    gchar *daemon;
     /* NULL for a "plain" session, which a daemon without the key exchange gets
      * (as libsecret does); a swift_keyring_buffer_new buffer otherwise. */
     guchar *key;
@@ -138,13 +141,34 @@ static gboolean swift_keyring_session_agree(gcry_mpi_t prime, gcry_mpi_t exponen
     return ok;
 }
 
-/* OpenSession with `algorithm` and `input`; the reply, or NULL with `error` set. */
+/* OpenSession with `algorithm` and `input`: the reply's body, or NULL with
+ * `error` set. A message rather than g_dbus_connection_call_sync, because
+ * only the reply message says who answered; that sender goes to `daemon`. */
 static GVariant *swift_keyring_session_call(GDBusConnection *connection, const gchar *algorithm, GVariant *input,
-                                            gint timeout_ms, GCancellable *cancellable, GError **error) {
-    return g_dbus_connection_call_sync(connection, SWIFT_KEYRING_BUS_NAME, SWIFT_KEYRING_SERVICE_PATH,
-                                       "org.freedesktop.Secret.Service", "OpenSession",
-                                       g_variant_new("(sv)", algorithm, input), G_VARIANT_TYPE("(vo)"),
-                                       G_DBUS_CALL_FLAGS_NONE, timeout_ms, cancellable, error);
+                                            gint timeout_ms, GCancellable *cancellable, gchar **daemon,
+                                            GError **error) {
+    GDBusMessage *call = g_dbus_message_new_method_call(SWIFT_KEYRING_BUS_NAME, SWIFT_KEYRING_SERVICE_PATH,
+                                                        "org.freedesktop.Secret.Service", "OpenSession");
+    g_dbus_message_set_body(call, g_variant_new("(sv)", algorithm, input));
+    GDBusMessage *reply = g_dbus_connection_send_message_with_reply_sync(
+        connection, call, G_DBUS_SEND_MESSAGE_FLAGS_NONE, timeout_ms, NULL, cancellable, error);
+    g_object_unref(call);
+    if (reply == NULL)
+        return NULL;
+    GVariant *body = NULL;
+    if (!g_dbus_message_to_gerror(reply, error)) {
+        body = g_dbus_message_get_body(reply);
+        if (body != NULL && g_variant_is_of_type(body, G_VARIANT_TYPE("(vo)"))) {
+            g_variant_ref(body);
+            *daemon = g_strdup(g_dbus_message_get_sender(reply));
+        } else {
+            g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS, "OpenSession answered with type %s, not (vo)",
+                        body != NULL ? g_variant_get_type_string(body) : "()");
+            body = NULL;
+        }
+    }
+    g_object_unref(reply);
+    return body;
 }
 
 SwiftKeyringSession *swift_keyring_session_open(GDBusConnection *connection, gint timeout_ms,
@@ -167,8 +191,9 @@ SwiftKeyringSession *swift_keyring_session_open(GDBusConnection *connection, gin
     GVariant *input = g_variant_new_fixed_array(G_VARIANT_TYPE_BYTE, public_bytes, n_public, 1);
     gcry_free(public_bytes);
     GError *failure = NULL;
+    gchar *daemon = NULL;
     GVariant *reply = swift_keyring_session_call(connection, SWIFT_KEYRING_SESSION_AES, input, timeout_ms,
-                                                 cancellable, &failure);
+                                                 cancellable, &daemon, &failure);
     SwiftKeyringSession *session = NULL;
     if (reply != NULL) {
         GVariant *output = NULL;
@@ -180,6 +205,7 @@ SwiftKeyringSession *swift_keyring_session_open(GDBusConnection *connection, gin
             session = g_new0(SwiftKeyringSession, 1);
             session->path = path;
             session->key = key;
+            session->daemon = g_steal_pointer(&daemon);
         } else {
             swift_keyring_buffer_free(key);
             g_free(path);
@@ -191,18 +217,24 @@ SwiftKeyringSession *swift_keyring_session_open(GDBusConnection *connection, gin
         /* A daemon without the key exchange: a plain session, as libsecret falls back to. */
         g_clear_error(&failure);
         reply = swift_keyring_session_call(connection, "plain", g_variant_new_string(""), timeout_ms, cancellable,
-                                           error);
+                                           &daemon, error);
         if (reply != NULL) {
             session = g_new0(SwiftKeyringSession, 1);
             g_variant_get(reply, "(vo)", NULL, &session->path);
+            session->daemon = g_steal_pointer(&daemon);
             g_variant_unref(reply);
         }
     } else {
         g_propagate_error(error, failure);
     }
+    g_free(daemon);
     gcry_mpi_release(exponent);
     gcry_mpi_release(prime);
     return session;
+}
+
+const gchar *swift_keyring_session_daemon(const SwiftKeyringSession *session) {
+    return session->daemon;
 }
 
 void swift_keyring_session_free(SwiftKeyringSession *session) {
@@ -210,6 +242,7 @@ void swift_keyring_session_free(SwiftKeyringSession *session) {
         return;
     swift_keyring_buffer_free(session->key);
     g_free(session->path);
+    g_free(session->daemon);
     g_free(session);
 }
 

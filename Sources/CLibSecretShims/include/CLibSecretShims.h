@@ -32,6 +32,8 @@ typedef struct SwiftKeyringSession SwiftKeyringSession;
 SwiftKeyringSession *swift_keyring_session_open(GDBusConnection *connection, gint timeout_ms,
                                                 GCancellable *cancellable, GError **error);
 void swift_keyring_session_free(SwiftKeyringSession *session);
+/* The unique bus name of the daemon holding the session (NULL on a connection without a bus). */
+const gchar *swift_keyring_session_daemon(const SwiftKeyringSession *session);
 GVariant *swift_keyring_session_encode(const SwiftKeyringSession *session, SecretValue *value);
 GVariant *swift_keyring_session_get_secrets_argument(const SwiftKeyringSession *session, const gchar *path);
 SecretValue *swift_keyring_session_secret_from_reply(const SwiftKeyringSession *session, GVariant *reply,
@@ -45,8 +47,9 @@ gboolean swift_keyring_read_label_and_attributes(GDBusConnection *connection, co
                                                  GCancellable *cancellable, gchar **label, GHashTable **attributes,
                                                  GError **error);
 
-/* service.c: a SecretService proxy on a connection of our own, with a session open. */
-SecretService *swift_keyring_service_new(GDBusConnection *connection, GCancellable *cancellable, GError **error);
+/* service.c: a SecretService proxy on a connection of our own, sent to one daemon's name. */
+SecretService *swift_keyring_service_new(GDBusConnection *connection, const gchar *name, GCancellable *cancellable,
+                                         GError **error);
 
 /* variants.c: method arguments and replies as GVariants, and D-Bus error names. */
 GVariant *swift_keyring_string_argument(const char *value);

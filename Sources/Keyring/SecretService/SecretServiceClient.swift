@@ -29,28 +29,31 @@ final class SecretServiceClient: @unchecked Sendable {
         try Gcrypt.ensureReady()
         bus = try BusConnection(address: address, deadline: deadline)
         let connection = bus.pointer
-        let service = try GLibCall.run("connect to the Secret Service", deadline: deadline) { cancellable, error in
-            swift_keyring_service_new(connection, cancellable, error)
+        // The session first: its reply names the daemon, and the proxy is sent to that
+        // unique name, so making it costs no call (see service.c).
+        let session = try GLibCall.run("open a Secret Service session", deadline: deadline) { cancellable, error in
+            swift_keyring_session_open(connection, deadline.remainingMilliseconds, cancellable, error)
         }
-        guard let service else {
-            throw KeyringError.serviceUnavailable(reason: .noDaemon(detail: "libsecret made no service proxy"))
+        guard let session else {
+            throw KeyringError.serviceUnavailable(reason: .noDaemon(detail: "the daemon opened no session"))
         }
-        var session: OpaquePointer?
+        let daemon = swift_keyring_session_daemon(session).map { String(cString: $0) }
+        let service: UnsafeMutablePointer<SecretService>?
         do {
-            session = try GLibCall.run("open a Secret Service session", deadline: deadline) { cancellable, error in
-                swift_keyring_session_open(connection, deadline.remainingMilliseconds, cancellable, error)
+            service = try GLibCall.run("connect to the Secret Service", deadline: deadline) { cancellable, error in
+                swift_keyring_service_new(connection, daemon, cancellable, error)
             }
-            guard session != nil else {
-                throw KeyringError.serviceUnavailable(reason: .noDaemon(detail: "the daemon opened no session"))
-            }
-            daemon = try bus.nameOwner(BusConnection.secretServiceName, deadline: deadline)
         } catch {
             swift_keyring_session_free(session)
-            g_object_unref(service)
             throw error
         }
+        guard let service else {
+            swift_keyring_session_free(session)
+            throw KeyringError.serviceUnavailable(reason: .noDaemon(detail: "libsecret made no service proxy"))
+        }
         self.service = service
-        self.session = session!
+        self.session = session
+        self.daemon = daemon
         memory = ItemMemory(bus: bus, daemon: daemon)
     }
 
