@@ -13,7 +13,8 @@ import ArgumentParser
 /// missing value, `--`, a short option, an empty word, a value that starts with `-`, a
 /// failed `validate()`) returns `nil`, and ArgumentParser parses the line as before, with
 /// its own messages. `CLICommandLineShortcutTests` parses a corpus both ways and
-/// requires the same commands.
+/// requires the same commands; an option or flag added to a subcommand must be read
+/// here too, or that test fails (a property left unset would crash `run` when read).
 enum CommandLineShortcut {
     /// What a command line asks for.
     enum Request {
