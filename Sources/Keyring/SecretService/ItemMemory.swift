@@ -17,6 +17,13 @@ import Synchronization
 /// item changed in any way, a new item (which a search might have found instead),
 /// or a new owner of the bus name makes every entry stale at once.
 ///
+/// gnome-keyring announces only the changes made through its own D-Bus methods. A
+/// second gnome-keyring of the same user (another login, with its own bus) writes the
+/// same keyring files; this daemon reloads them at its next search, silently, and a
+/// read on a remembered path (which does not search) would keep the old item. So the
+/// watch also counts every change to the files in the daemon's keyring folder
+/// (`DaemonKeyringFolder`, through inotify): a write by any process forgets everything.
+///
 /// Only gnome-keyring is trusted so. KeePassXC sends the same signals for the
 /// changes made over D-Bus, but not for every change: a database it reloads or
 /// merges, or a KeeShare import, modifies entries with its change notifications
@@ -171,15 +178,21 @@ final class ItemMemory: @unchecked Sendable {
         return Mark(watch: watch, changes: changes)
     }
 
-    /// Installs the filter and asks the bus for the daemon's signals and for news of a
-    /// new owner of its name, when the daemon is gnome-keyring; `nil` otherwise.
+    /// Installs the filter and the keyring folder's watch, and asks the bus for the daemon's
+    /// signals and for news of a new owner of its name, when the daemon is gnome-keyring;
+    /// `nil` otherwise, or when its keyring folder cannot be watched.
     private func startWatching(deadline: Deadline) -> Watch? {
         guard let daemon,
             let processID = try? bus.processID(ofConnection: daemon, deadline: deadline),
-            SecretServiceOwner(processID: processID, program: SecretServiceOwner.program(of: processID)).isGnomeKeyring
+            SecretServiceOwner(processID: processID, program: SecretServiceOwner.program(of: processID)).isGnomeKeyring,
+            let folder = DaemonKeyringFolder.path(ofProcess: processID)
         else { return nil }
         var filter: guint = 0
         let watch = swift_keyring_change_watch_new(bus.pointer, daemon, &filter)!
+        guard swift_keyring_change_watch_add_folder(watch, folder) != 0 else {
+            g_dbus_connection_remove_filter(bus.pointer, filter)
+            return nil
+        }
         do {
             // The filter is in place before the rules: no signal is delivered uncounted.
             try bus.addMatch("type='signal',sender='\(daemon)'", deadline: deadline)

@@ -22,15 +22,20 @@ final class SecretServiceSandbox {
     /// The prompter's bus name, passed to the daemon as `GNOME_KEYRING_TEST_PROMPTER`.
     private var prompterName: String?
     /// The login keyring's password, kept so a restarted daemon unlocks the same keyring.
-    private let password = "sandbox-\(UUID().uuidString)"
+    private let password: String
+    /// The home folder, where the daemon keeps its keyring files (`.local/share/keyrings`).
+    private let home: URL
     /// The environment that aims a store at this bus.
     let environment: [String: String]
 
     /// Starts a bus, and the daemon when `contents` says so; with `prompter`, the
-    /// mock prompter first, so the daemon's unlock prompts go to it.
-    init(_ contents: Contents, prompter: MockPrompter? = nil) throws {
+    /// mock prompter first, so the daemon's unlock prompts go to it. With `other`, the
+    /// daemon keeps its keyrings in `other`'s home, as a second login of the same user
+    /// does (its own bus and runtime folder, the same keyring files and password).
+    init(_ contents: Contents, prompter: MockPrompter? = nil, sharingKeyringsWith other: SecretServiceSandbox? = nil) throws {
         folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("swift-keyring-ss-\(UUID().uuidString.prefix(8))")
-        let home = folder.appendingPathComponent("home")
+        home = other?.home ?? folder.appendingPathComponent("home")
+        password = other?.password ?? "sandbox-\(UUID().uuidString)"
         let runtime = folder.appendingPathComponent("runtime")
         for directory in [home, runtime] {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -175,7 +180,8 @@ final class SecretServiceSandbox {
         try startDaemon()
     }
 
-    /// Kills the daemon and the bus, and removes the folder; safe to call twice.
+    /// Kills the daemon and the bus, and removes the folder (a shared home goes with the
+    /// sandbox that made it); safe to call twice.
     func stop() {
         if let daemon { ChildProcess.terminate(daemon) }
         if let prompter { ChildProcess.terminate(prompter) }
