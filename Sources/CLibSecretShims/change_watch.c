@@ -1,9 +1,5 @@
 #include "CLibSecretShims.h"
 
-#include <errno.h>
-#include <sys/inotify.h>
-#include <unistd.h>
-
 /* Counting what the daemon announces, so that a store can tell whether
  * anything changed since it remembered an item's path and attributes.
  *
@@ -17,13 +13,11 @@ struct SwiftKeyringChangeWatch {
     gchar *daemon;   /* the daemon's unique bus name: its signals are the ones counted */
     gint changes;    /* signals seen from the daemon; read and written atomically */
     gint daemon_gone; /* set when org.freedesktop.secrets changed owner; atomic */
-    /* An inotify descriptor on the daemon's keyring folder, or -1. Another
+    /* The daemon's keyring folder (folder_watch.c), or NULL. Another
      * gnome-keyring of the same user (a second login with its own bus) may write
      * the files; this daemon then reloads them when next searched, and announces
-     * nothing. So any event there counts as a change too. */
-    int folder;
-    gboolean folder_lost; /* the folder went away: nothing is trusted any more */
-    GMutex folder_lock;   /* one reader drains and counts at a time (see _count) */
+     * nothing. So any change there counts too. */
+    SwiftKeyringFolderWatch *folder;
 };
 
 static GDBusMessage *swift_keyring_change_watch_filter(GDBusConnection *connection, GDBusMessage *message,
@@ -50,9 +44,8 @@ static GDBusMessage *swift_keyring_change_watch_filter(GDBusConnection *connecti
 
 static void swift_keyring_change_watch_free(gpointer data) {
     SwiftKeyringChangeWatch *watch = (SwiftKeyringChangeWatch *)data;
-    if (watch->folder >= 0)
-        close(watch->folder);
-    g_mutex_clear(&watch->folder_lock);
+    if (watch->folder != NULL)
+        swift_keyring_folder_watch_close(watch->folder);
     g_free(watch->daemon);
     g_free(watch);
 }
@@ -61,8 +54,6 @@ SwiftKeyringChangeWatch *swift_keyring_change_watch_new(GDBusConnection *connect
                                                         guint *filter) {
     SwiftKeyringChangeWatch *watch = g_new0(SwiftKeyringChangeWatch, 1);
     watch->daemon = g_strdup(daemon);
-    watch->folder = -1;
-    g_mutex_init(&watch->folder_lock);
     /* GDBus frees the watch once the filter is removed and no longer running. */
     *filter = g_dbus_connection_add_filter(connection, swift_keyring_change_watch_filter, watch,
                                            swift_keyring_change_watch_free);
@@ -70,58 +61,15 @@ SwiftKeyringChangeWatch *swift_keyring_change_watch_new(GDBusConnection *connect
 }
 
 gboolean swift_keyring_change_watch_add_folder(SwiftKeyringChangeWatch *watch, const gchar *path) {
-    int folder = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-    if (folder < 0)
-        return FALSE;
-    /* Every way a file there can change: written in place (as gnome-keyring
-     * writes), created, removed or renamed; and the folder itself going. */
-    const uint32_t events = IN_MODIFY | IN_CLOSE_WRITE | IN_ATTRIB | IN_CREATE | IN_DELETE | IN_MOVED_FROM
-        | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF;
-    if (inotify_add_watch(folder, path, events) < 0) {
-        close(folder);
-        return FALSE;
-    }
-    watch->folder = folder;
-    return TRUE;
-}
-
-/* Reads every queued event; any at all is a change. Called with the lock held,
- * so a second reader that finds the queue empty waits until the first has
- * counted what it took, and never reads a count that misses it. */
-static void swift_keyring_change_watch_drain(SwiftKeyringChangeWatch *watch) {
-    union {
-        struct inotify_event event;
-        char bytes[4096];
-    } buffer;
-    gboolean changed = FALSE;
-    for (;;) {
-        ssize_t length = read(watch->folder, buffer.bytes, sizeof buffer.bytes);
-        if (length < 0 && errno == EINTR)
-            continue;
-        if (length <= 0)
-            break;
-        changed = TRUE;
-        for (ssize_t offset = 0; offset < length;) {
-            const struct inotify_event *event = (const struct inotify_event *)(buffer.bytes + offset);
-            if (event->mask & (IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF))
-                watch->folder_lost = TRUE;
-            offset += (ssize_t)(sizeof(struct inotify_event) + event->len);
-        }
-    }
-    if (changed)
-        g_atomic_int_inc(&watch->changes);
+    watch->folder = swift_keyring_folder_watch_open(path);
+    return watch->folder != NULL;
 }
 
 gboolean swift_keyring_change_watch_count(SwiftKeyringChangeWatch *watch, guint *changes) {
-    gboolean watching_folder = watch->folder >= 0, folder_lost = FALSE;
-    if (watching_folder) {
-        g_mutex_lock(&watch->folder_lock);
-        swift_keyring_change_watch_drain(watch);
-        folder_lost = watch->folder_lost;
-    }
-    /* The count first: a filter that marks the daemon gone marks it before counting. */
-    *changes = (guint)g_atomic_int_get(&watch->changes);
-    if (watching_folder)
-        g_mutex_unlock(&watch->folder_lock);
-    return !folder_lost && !g_atomic_int_get(&watch->daemon_gone);
+    guint folder_events = 0;
+    gboolean folder_trusted = watch->folder == NULL || swift_keyring_folder_watch_count(watch->folder, &folder_events);
+    /* The count first: a filter that marks the daemon gone marks it before counting.
+     * Both counts only grow, so their sum is unchanged only when neither changed. */
+    *changes = (guint)g_atomic_int_get(&watch->changes) + folder_events;
+    return folder_trusted && !g_atomic_int_get(&watch->daemon_gone);
 }

@@ -94,6 +94,30 @@ struct SecretServiceMemoryTests {
         }
     }
 
+    @Test(
+        "More stores in one process than the user may have inotify instances (128) all remember",
+        .enabled(if: remembers, "only gnome-keyring's stores remember, so on KeePassXC there is nothing to show")
+    )
+    func manyStores() throws {
+        let service = TestStore.uniqueService("memory-many")
+        let first = try Keyring(service: service, store: PrivateSecretService.makeStore())
+        defer { _ = try? first.removeAll() }
+        try first.set(Samples.credentials(), forKey: "work")
+        // All kept open: each watches the daemon's keyring folder while it lives.
+        var stores: [SecretServiceStore] = []
+        for _ in 0..<150 {
+            let store = try PrivateSecretService.makeStore()
+            let keyring = try Keyring(service: service, store: store)
+            // Other suites' writes to the daemon make what is remembered stale; a few more reads then.
+            for _ in 0..<30 where store.lookupsFromMemory == 0 {
+                _ = try keyring.credentials(forKey: "work")
+            }
+            stores.append(store)
+        }
+        let remembering = stores.filter { $0.lookupsFromMemory > 0 }.count
+        #expect(remembering == stores.count)
+    }
+
     @Test("A reader never sees a value older than the last write that returned before its read began")
     func concurrentWriter() throws {
         let store = try PrivateSecretService.makeStore()

@@ -101,6 +101,14 @@ SwiftKeyringChangeWatch *swift_keyring_change_watch_new(GDBusConnection *connect
 gboolean swift_keyring_change_watch_add_folder(SwiftKeyringChangeWatch *watch, const gchar *path);
 gboolean swift_keyring_change_watch_count(SwiftKeyringChangeWatch *watch, guint *changes);
 
+/* folder_watch.c: the changes to the files in a folder (inotify), one watch per
+ * folder per process, shared by every change watch on it. Count returns FALSE
+ * once the folder itself went away. */
+typedef struct SwiftKeyringFolderWatch SwiftKeyringFolderWatch;
+SwiftKeyringFolderWatch *swift_keyring_folder_watch_open(const gchar *path);
+void swift_keyring_folder_watch_close(SwiftKeyringFolderWatch *folder);
+gboolean swift_keyring_folder_watch_count(SwiftKeyringFolderWatch *folder, guint *events);
+
 /* version.c: the version of the libsecret headers we were built with. */
 int swift_keyring_libsecret_major(void);
 int swift_keyring_libsecret_minor(void);
