@@ -246,6 +246,21 @@ void swift_keyring_session_free(SwiftKeyringSession *session) {
     g_free(session);
 }
 
+/* AES-128-CBC in secure memory under the session's key, starting from `iv`;
+ * NULL when libgcrypt refuses. gcry_cipher_close takes NULL. */
+static gcry_cipher_hd_t swift_keyring_session_cipher(const SwiftKeyringSession *session, const guchar *iv,
+                                                     gsize n_iv) {
+    gcry_cipher_hd_t cipher = NULL;
+    if (gcry_cipher_open(&cipher, GCRY_CIPHER_AES128, GCRY_CIPHER_MODE_CBC, GCRY_CIPHER_SECURE) != 0)
+        return NULL;
+    if (gcry_cipher_setkey(cipher, session->key, SWIFT_KEYRING_KEY_BYTES) != 0
+        || gcry_cipher_setiv(cipher, iv, n_iv) != 0) {
+        gcry_cipher_close(cipher);
+        return NULL;
+    }
+    return cipher;
+}
+
 GVariant *swift_keyring_session_encode(const SwiftKeyringSession *session, SecretValue *value) {
     gsize n_secret = 0;
     const gchar *secret = secret_value_get(value, &n_secret);
@@ -263,11 +278,8 @@ GVariant *swift_keyring_session_encode(const SwiftKeyringSession *session, Secre
     memset(padded + n_secret, (int)padding, padding);
     guchar iv[SWIFT_KEYRING_BLOCK_BYTES];
     gcry_create_nonce(iv, sizeof iv);
-    gcry_cipher_hd_t cipher = NULL;
-    gboolean ok = gcry_cipher_open(&cipher, GCRY_CIPHER_AES128, GCRY_CIPHER_MODE_CBC, GCRY_CIPHER_SECURE) == 0
-        && gcry_cipher_setkey(cipher, session->key, SWIFT_KEYRING_KEY_BYTES) == 0
-        && gcry_cipher_setiv(cipher, iv, sizeof iv) == 0
-        && gcry_cipher_encrypt(cipher, padded, n_padded, NULL, 0) == 0;
+    gcry_cipher_hd_t cipher = swift_keyring_session_cipher(session, iv, sizeof iv);
+    gboolean ok = cipher != NULL && gcry_cipher_encrypt(cipher, padded, n_padded, NULL, 0) == 0;
     gcry_cipher_close(cipher);
     g_assert(ok); /* AES-128-CBC on whole blocks cannot fail once libgcrypt is up */
     return g_variant_new("(o@ay@ays)", session->path,
@@ -292,11 +304,8 @@ static SecretValue *swift_keyring_session_decode(const SwiftKeyringSession *sess
         memcpy(plain, data, n_value);
         result = secret_value_new_full((gchar *)plain, n_value, content_type, swift_keyring_buffer_free);
     } else if (n_parameters == SWIFT_KEYRING_BLOCK_BYTES && n_value > 0 && n_value % SWIFT_KEYRING_BLOCK_BYTES == 0) {
-        gcry_cipher_hd_t cipher = NULL;
-        gboolean ok = gcry_cipher_open(&cipher, GCRY_CIPHER_AES128, GCRY_CIPHER_MODE_CBC, GCRY_CIPHER_SECURE) == 0
-            && gcry_cipher_setkey(cipher, session->key, SWIFT_KEYRING_KEY_BYTES) == 0
-            && gcry_cipher_setiv(cipher, iv, n_parameters) == 0
-            && gcry_cipher_decrypt(cipher, plain, n_value, data, n_value) == 0;
+        gcry_cipher_hd_t cipher = swift_keyring_session_cipher(session, iv, n_parameters);
+        gboolean ok = cipher != NULL && gcry_cipher_decrypt(cipher, plain, n_value, data, n_value) == 0;
         gcry_cipher_close(cipher);
         /* The padding must be 1..16 bytes, each holding the count. */
         guchar padding = ok ? plain[n_value - 1] : 0;

@@ -19,18 +19,11 @@ enum DaemonKeyringFolder {
 
     /// The `NAME=value` pairs of `/proc/PID/environ`, which the kernel gives NUL-separated.
     private static func environment(ofProcess processID: Int32) -> [String: String]? {
-        let descriptor = open("/proc/\(processID)/environ", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+        let path = "/proc/\(processID)/environ"
+        guard let descriptor = try? POSIX.openIfPresent(path, O_RDONLY) else { return nil }
         defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { break }
-            bytes += chunk[..<count]
-        }
+        // The kernel reports a size of 0 for /proc files: the hint only sizes the first read.
+        guard let bytes = try? POSIX.readAll(descriptor, path: path, sizeHint: 4096) else { return nil }
         var environment: [String: String] = [:]
         for entry in bytes.split(separator: 0) {
             guard let equals = entry.firstIndex(of: UInt8(ascii: "=")) else { continue }
