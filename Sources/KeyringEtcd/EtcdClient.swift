@@ -57,9 +57,8 @@ final class EtcdClient: Sendable {
         var renewedToken = false
         while true {
             let sent = try login.map(currentToken)
-            let headers = sent.map { ["Authorization: \($0)"] } ?? []
             do {
-                let answer = try exchange(path, body: body, headers: headers, operation: operation)
+                let answer = try exchange(path, body: body, headers: Self.headers(token: sent), operation: operation)
                 do {
                     return try JSONDecoder().decode(Response.self, from: answer)
                 } catch {
@@ -82,8 +81,7 @@ final class EtcdClient: Sendable {
     /// The health of each member on its own, asked within `seconds` each: for `doctor`.
     func memberStatus(seconds: Double) -> [(URL, Result<StatusResponse, KeyringError>)] {
         // One login for all: with the cluster down, each attempt waits out the whole bound.
-        let token = login.flatMap { try? currentToken($0) }
-        let headers = token.map { ["Authorization: \($0)"] } ?? []
+        let headers = Self.headers(token: login.flatMap { try? currentToken($0) })
         return endpoints.map { url in
             do {
                 switch try connections.withConnection({
@@ -110,6 +108,11 @@ final class EtcdClient: Sendable {
                 return (url, .failure(.serviceUnavailable(reason: .noCluster(detail: "cancelled"))))
             }
         }
+    }
+
+    /// The request headers that carry `token`, when there is one.
+    private static func headers(token: String?) -> [String] {
+        token.map { ["Authorization: \($0)"] } ?? []
     }
 
     private enum EtcdFailure: Error {
