@@ -8,16 +8,6 @@ GVariant *swift_keyring_set_secret_argument(const SwiftKeyringSession *session, 
     return arguments;
 }
 
-/* The arguments of Properties.Set for an item's Label ("(ssv)"). */
-GVariant *swift_keyring_set_label_argument(const char *label) {
-    return g_variant_new("(ssv)", "org.freedesktop.Secret.Item", "Label", g_variant_new_string(label));
-}
-
-/* The arguments of Properties.Set for an item's Attributes ("(ssv)"). */
-GVariant *swift_keyring_set_attributes_argument(GHashTable *attributes) {
-    return g_variant_new("(ssv)", "org.freedesktop.Secret.Item", "Attributes", swift_keyring_attributes_variant(attributes));
-}
-
 /* An item's Label and Attributes from one Properties.GetAll call, the label
  * and table the caller's. Both are NULL, with no error, when the item vanished
  * (deleted since the search that found it). */

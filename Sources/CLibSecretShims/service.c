@@ -71,3 +71,36 @@ SecretService *swift_keyring_service_new(GDBusConnection *connection, const gcha
         "flags", SECRET_SERVICE_NONE,
         NULL);
 }
+
+/* The first call a new connection makes to the daemon: a read of the Service's
+ * Collections property, whose reply names the daemon (its sender). Nothing else
+ * may come first. gnome-keyring 42 makes its record of a client in an idle
+ * callback that a message filter queues for each incoming message, and its
+ * OpenSession, SearchItems, item and collection handlers look that record up.
+ * Under many new connections at once a handler can run before the record
+ * exists; it then fails without setting an error, and on OpenSession or a
+ * property read the daemon aborts on the NULL reply (gnome-keyring issues 190,
+ * 194, 195; Debian bug 1147303): eight processes opening with OpenSession
+ * killed it within seconds. The Service's own properties are read through the
+ * daemon's internal session, never the client's record, so this call is safe
+ * whenever it runs, and the calls after it find the record made. libsecret is
+ * safe the same way: its first call is a GetAll of these properties. The stress
+ * tests (ConcurrentClientsTests) prove it; keep this call first. Sets `*daemon`
+ * to the reply's sender (NULL on a connection without a bus); FALSE with
+ * `error` set when the call failed. */
+gboolean swift_keyring_service_greet(GDBusConnection *connection, gint timeout_ms, GCancellable *cancellable,
+                                     gchar **daemon, GError **error) {
+    GDBusMessage *call = g_dbus_message_new_method_call(SWIFT_KEYRING_BUS_NAME, SWIFT_KEYRING_SERVICE_PATH,
+                                                        "org.freedesktop.DBus.Properties", "Get");
+    g_dbus_message_set_body(call, g_variant_new("(ss)", "org.freedesktop.Secret.Service", "Collections"));
+    GDBusMessage *reply = g_dbus_connection_send_message_with_reply_sync(
+        connection, call, G_DBUS_SEND_MESSAGE_FLAGS_NONE, timeout_ms, NULL, cancellable, error);
+    g_object_unref(call);
+    if (reply == NULL)
+        return FALSE;
+    gboolean ok = !g_dbus_message_to_gerror(reply, error);
+    if (ok)
+        *daemon = g_strdup(g_dbus_message_get_sender(reply));
+    g_object_unref(reply);
+    return ok;
+}

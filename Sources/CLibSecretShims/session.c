@@ -144,10 +144,10 @@ static gboolean swift_keyring_session_agree(gcry_mpi_t prime, gcry_mpi_t exponen
 /* OpenSession with `algorithm` and `input`: the reply's body, or NULL with
  * `error` set. A message rather than g_dbus_connection_call_sync, because
  * only the reply message says who answered; that sender goes to `daemon`. */
-static GVariant *swift_keyring_session_call(GDBusConnection *connection, const gchar *algorithm, GVariant *input,
-                                            gint timeout_ms, GCancellable *cancellable, gchar **daemon,
-                                            GError **error) {
-    GDBusMessage *call = g_dbus_message_new_method_call(SWIFT_KEYRING_BUS_NAME, SWIFT_KEYRING_SERVICE_PATH,
+static GVariant *swift_keyring_session_call(GDBusConnection *connection, const gchar *destination,
+                                            const gchar *algorithm, GVariant *input, gint timeout_ms,
+                                            GCancellable *cancellable, gchar **daemon, GError **error) {
+    GDBusMessage *call = g_dbus_message_new_method_call(destination, SWIFT_KEYRING_SERVICE_PATH,
                                                         "org.freedesktop.Secret.Service", "OpenSession");
     g_dbus_message_set_body(call, g_variant_new("(sv)", algorithm, input));
     GDBusMessage *reply = g_dbus_connection_send_message_with_reply_sync(
@@ -171,8 +171,9 @@ static GVariant *swift_keyring_session_call(GDBusConnection *connection, const g
     return body;
 }
 
-SwiftKeyringSession *swift_keyring_session_open(GDBusConnection *connection, gint timeout_ms,
-                                                GCancellable *cancellable, GError **error) {
+SwiftKeyringSession *swift_keyring_session_open(GDBusConnection *connection, const gchar *daemon_name,
+                                                gint timeout_ms, GCancellable *cancellable, GError **error) {
+    const gchar *destination = daemon_name != NULL ? daemon_name : SWIFT_KEYRING_BUS_NAME;
     gcry_mpi_t prime = NULL, base = gcry_mpi_set_ui(NULL, 2);
     gcry_mpi_scan(&prime, GCRYMPI_FMT_USG, swift_keyring_group_1024_prime, sizeof swift_keyring_group_1024_prime,
                   NULL);
@@ -192,7 +193,7 @@ SwiftKeyringSession *swift_keyring_session_open(GDBusConnection *connection, gin
     gcry_free(public_bytes);
     GError *failure = NULL;
     gchar *daemon = NULL;
-    GVariant *reply = swift_keyring_session_call(connection, SWIFT_KEYRING_SESSION_AES, input, timeout_ms,
+    GVariant *reply = swift_keyring_session_call(connection, destination, SWIFT_KEYRING_SESSION_AES, input, timeout_ms,
                                                  cancellable, &daemon, &failure);
     SwiftKeyringSession *session = NULL;
     if (reply != NULL) {
@@ -216,8 +217,8 @@ SwiftKeyringSession *swift_keyring_session_open(GDBusConnection *connection, gin
     } else if (g_error_matches(failure, G_DBUS_ERROR, G_DBUS_ERROR_NOT_SUPPORTED)) {
         /* A daemon without the key exchange: a plain session, as libsecret falls back to. */
         g_clear_error(&failure);
-        reply = swift_keyring_session_call(connection, "plain", g_variant_new_string(""), timeout_ms, cancellable,
-                                           &daemon, error);
+        reply = swift_keyring_session_call(connection, destination, "plain", g_variant_new_string(""), timeout_ms,
+                                           cancellable, &daemon, error);
         if (reply != NULL) {
             session = g_new0(SwiftKeyringSession, 1);
             g_variant_get(reply, "(vo)", NULL, &session->path);

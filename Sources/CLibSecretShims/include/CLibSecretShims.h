@@ -29,8 +29,8 @@ GVariant *swift_keyring_attributes_variant(GHashTable *attributes);
 /* session.c: the store's own Secret Service session (the key exchange, with a
  * short private exponent), and secrets encrypted and decrypted with its key. */
 typedef struct SwiftKeyringSession SwiftKeyringSession;
-SwiftKeyringSession *swift_keyring_session_open(GDBusConnection *connection, gint timeout_ms,
-                                                GCancellable *cancellable, GError **error);
+SwiftKeyringSession *swift_keyring_session_open(GDBusConnection *connection, const gchar *daemon_name,
+                                                gint timeout_ms, GCancellable *cancellable, GError **error);
 void swift_keyring_session_free(SwiftKeyringSession *session);
 /* The unique bus name of the daemon holding the session (NULL on a connection without a bus). */
 const gchar *swift_keyring_session_daemon(const SwiftKeyringSession *session);
@@ -39,10 +39,8 @@ GVariant *swift_keyring_session_get_secrets_argument(const SwiftKeyringSession *
 SecretValue *swift_keyring_session_secret_from_reply(const SwiftKeyringSession *session, GVariant *reply,
                                                      const gchar *path, GError **error);
 
-/* item_write.c: changing an item in place (its secret, label and attributes), and reading what it holds now. */
+/* item_write.c: changing an item's secret in place, and reading what it holds now (never Properties.Set: see ItemReplacement.swift). */
 GVariant *swift_keyring_set_secret_argument(const SwiftKeyringSession *session, SecretValue *value);
-GVariant *swift_keyring_set_label_argument(const char *label);
-GVariant *swift_keyring_set_attributes_argument(GHashTable *attributes);
 gboolean swift_keyring_read_label_and_attributes(GDBusConnection *connection, const gchar *path, gint timeout_ms,
                                                  GCancellable *cancellable, gchar **label, GHashTable **attributes,
                                                  GError **error);
@@ -50,6 +48,9 @@ gboolean swift_keyring_read_label_and_attributes(GDBusConnection *connection, co
 /* service.c: a SecretService proxy on a connection of our own, sent to one daemon's name. */
 SecretService *swift_keyring_service_new(GDBusConnection *connection, const gchar *name, GCancellable *cancellable,
                                          GError **error);
+/* The first call on a new connection: see service.c for why it must come first. */
+gboolean swift_keyring_service_greet(GDBusConnection *connection, gint timeout_ms, GCancellable *cancellable,
+                                     gchar **daemon, GError **error);
 
 /* variants.c: method arguments and replies as GVariants, and D-Bus error names. */
 GVariant *swift_keyring_string_argument(const char *value);

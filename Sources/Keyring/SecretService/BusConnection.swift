@@ -61,6 +61,36 @@ final class BusConnection: @unchecked Sendable {
         return reply
     }
 
+    /// Calls a method on an item (or naming one) and returns its reply; `nil` when
+    /// the daemon says the object is gone (`swift_keyring_error_is_vanished_object`):
+    /// another process deleted the item since we found it, which is no failure.
+    func callOnItem(
+        _ operation: String,
+        path: String,
+        interface: String,
+        method: String,
+        arguments: OpaquePointer?,
+        deadline: Deadline
+    ) throws -> OpaquePointer? {
+        var vanished = false
+        let reply = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
+            let reply = g_dbus_connection_call_sync(
+                pointer, Self.secretServiceName, path, interface, method, arguments, nil, G_DBUS_CALL_FLAGS_NONE,
+                deadline.remainingMilliseconds, cancellable, error
+            )
+            if reply == nil && swift_keyring_error_is_vanished_object(error.pointee) != 0 {
+                g_clear_error(error)
+                vanished = true
+            }
+            return reply
+        }
+        guard !vanished else { return nil }
+        guard let reply else {
+            throw KeyringError.backend(domain: interface, code: 0, message: "\(method) gave no reply")
+        }
+        return reply
+    }
+
     /// Calls a method of the bus itself, which answers with one value.
     private func callBus(_ method: String, arguments: OpaquePointer?, deadline: Deadline) throws -> OpaquePointer {
         try call(

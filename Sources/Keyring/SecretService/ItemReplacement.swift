@@ -7,11 +7,18 @@
 /// some of ours. Instead:
 ///
 /// - When an item of ours holds the record's identity (`tag`, `service`, `key`,
-///   `kind`), it is changed in place: its secret set (`Item.SetSecret`), and its
-///   label and attributes only when they differ. The common replace (same
-///   username, URL and flags, new password) is one write, which matters on
-///   gnome-keyring: it rewrites its whole file on every change.
-/// - Otherwise a new item is created, without `replace`.
+///   `kind`) with the same label and attributes, only its secret is set
+///   (`Item.SetSecret`). This common replace (same username, URL and flags, new
+///   password) is one write, which matters on gnome-keyring: it rewrites its
+///   whole file on every change.
+/// - Otherwise a new item is created, without `replace`, and the items of ours
+///   that held the identity before are deleted after it. Attributes and label
+///   are never changed in place: a `Properties.Set` on an item that another
+///   process deletes while the call waits in gnome-keyring's queue makes GLib
+///   (2.74 to at least 2.80, whose set-property dispatch alone does not check that
+///   the object is still exported) call through the freed item's table, and the
+///   daemon dies of a segmentation fault. Methods such as `SetSecret` and
+///   `Delete`, and property reads, get a "no such object" answer instead.
 /// - Every other item of ours with that identity is then deleted.
 ///
 /// When several items hold the identity (another program left duplicates, or
@@ -20,6 +27,9 @@
 /// only items it saw beside a greater one, so the greatest survives (never zero
 /// items), and every other is deleted by someone (never two for long). On
 /// gnome-keyring, whose paths are numbered, the greatest is also the newest.
+///
+/// An item that another process deletes between our search and our write is
+/// absent: the record is created, and a deletion of it counts as done.
 ///
 /// Nothing is overwritten or deleted before its attributes are read back and
 /// found to carry our tag and the identity (see `SecretAttributes.areAll(in:)`).
@@ -45,30 +55,39 @@ enum ItemReplacement {
         }
     }
 
-    /// The writes of `save`, given the items of ours that hold `identity` now.
+    /// The writes of `save`, given the items that hold `identity` now (read back
+    /// as ours when there are several; a single one is read back here).
     private static func write(
         _ record: StoredRecord, _ identity: SecretAttributes, _ existing: [String], _ operation: String,
         _ client: SecretServiceClient, deadline: inout Deadline, prompt: PromptBound
     ) throws {
-        let wanted = SecretAttributes.all(record)
-        let label = SecretLabel.label(for: record)
+        // The items of ours that held the record before this write, to delete once it is stored.
+        var stale: [String] = []
         if let keeper = existing.max(by: precedes),
             let state = try client.state(at: keeper, operation, deadline: deadline),
             identity.areAll(in: state.attributes)
         {
-            if !wanted.areAll(in: state.attributes) || state.label != label {
-                try client.setLabelAndAttributes(record, at: keeper, operation, deadline: deadline)
+            stale = existing
+            if SecretAttributes.all(record).areAll(in: state.attributes) && state.label == SecretLabel.label(for: record),
+                try client.setSecret(record, at: keeper, operation, deadline: deadline)
+            {
+                for path in existing where path != keeper {
+                    try delete(path, operation, client, deadline: &deadline, prompt: prompt)
+                }
+                return
             }
-            try client.setSecret(record, at: keeper, operation, deadline: deadline)
-            for path in existing where path != keeper {
-                try delete(path, operation, client, deadline: &deadline, prompt: prompt)
-            }
-            return
+            // Other attributes or label, or the item vanished since the search
+            // (another process removed it): a new item, as if none had been found.
         }
         // A locked KeePassXC finds nothing at all (it has no database open), so an
         // empty search proves no item exists only while the collection is unlocked.
         let hidden = existing.isEmpty ? try client.isDefaultCollectionLocked(deadline: deadline) : false
         let created = try client.createItem(record, operation, deadline: &deadline, prompt: prompt)
+        // The old items go before the search below, so that the greatest path, which
+        // that search keeps, is never one of them (KeePassXC's paths are not in order).
+        for path in stale {
+            try delete(path, operation, client, deadline: &deadline, prompt: prompt)
+        }
         // Searched again rather than trusting the first search: another process
         // may have created its own item meanwhile, and one of the two must go.
         let after = try ours(
@@ -86,11 +105,7 @@ enum ItemReplacement {
     private static func delete(
         _ path: String, _ operation: String, _ client: SecretServiceClient, deadline: inout Deadline, prompt: PromptBound
     ) throws {
-        do {
-            try client.delete(path, operation, deadline: &deadline, prompt: prompt)
-        } catch let error as KeyringError {
-            guard try client.state(at: path, operation, deadline: deadline) == nil else { throw error }
-        }
+        _ = try client.delete(path, operation, deadline: &deadline, prompt: prompt)
     }
 
     /// The paths of the items matching `attributes`, locked ones offered to the daemon to unlock first

@@ -1,7 +1,7 @@
 internal import CLibSecretShims
 
-/// The calls that change an existing item in place, so a replace needs neither
-/// CreateItem's `replace` flag nor a second item.
+/// The calls that change an existing item's secret in place, so the common
+/// replace needs neither CreateItem's `replace` flag nor a second item.
 extension SecretServiceClient {
     /// What an item holds besides its secret.
     struct ItemState {
@@ -28,39 +28,18 @@ extension SecretServiceClient {
     }
 
     /// Sets the secret of the item at `path` to `record`'s (Item.SetSecret, through our session).
-    func setSecret(_ record: StoredRecord, at path: String, _ operation: String, deadline: Deadline) throws {
+    /// - Returns: `false` when the item vanished since the search (another process deleted it).
+    func setSecret(_ record: StoredRecord, at path: String, _ operation: String, deadline: Deadline) throws -> Bool {
         let value = Self.secretValue(record)
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
-        let reply = try bus.call(
-            operation,
-            destination: BusConnection.secretServiceName,
-            path: path,
-            interface: "org.freedesktop.Secret.Item",
-            method: "SetSecret",
-            arguments: swift_keyring_set_secret_argument(session, value),
-            deadline: deadline
-        )
+        let session = try session(deadline: deadline)
+        guard
+            let reply = try bus.callOnItem(
+                operation, path: path, interface: "org.freedesktop.Secret.Item", method: "SetSecret",
+                arguments: swift_keyring_set_secret_argument(session, value), deadline: deadline)
+        else { return false }
         g_variant_unref(reply)
-    }
-
-    /// Sets the label and attributes of the item at `path` to `record`'s.
-    func setLabelAndAttributes(_ record: StoredRecord, at path: String, _ operation: String, deadline: Deadline) throws {
-        let attributes = SecretAttributes.all(record)
-        for arguments in [
-            swift_keyring_set_attributes_argument(attributes.table),
-            swift_keyring_set_label_argument(SecretLabel.label(for: record)),
-        ] {
-            let reply = try bus.call(
-                operation,
-                destination: BusConnection.secretServiceName,
-                path: path,
-                interface: "org.freedesktop.DBus.Properties",
-                method: "Set",
-                arguments: arguments,
-                deadline: deadline
-            )
-            g_variant_unref(reply)
-        }
+        return true
     }
 
     /// The attributes of the items at `paths`, keyed by path (reads in flight

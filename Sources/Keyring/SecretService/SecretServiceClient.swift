@@ -1,60 +1,73 @@
 internal import CLibSecretShims
+import Synchronization
 
 /// The libsecret calls a `SecretServiceStore` makes, each bounded by a deadline.
 ///
 /// It owns a private bus connection, a `SecretService` proxy built on it for
-/// searches, and a session of its own (`session.c`) that encrypts secrets on
-/// the bus, so items, prompts and secrets all travel on that connection. The
-/// store decides what to call; this type only calls and converts.
+/// searches, and, once a secret must cross the bus, a session of its own
+/// (`session.c`) that encrypts secrets, so items, prompts and secrets all travel
+/// on that connection. The store decides what to call; this type only calls and
+/// converts.
 ///
 /// `@unchecked Sendable`: `GDBusConnection` and libsecret's service proxy are
 /// safe to use from many threads (libsecret runs each sync call in its own main
-/// context), and the session is only read once opened; nothing here is mutable.
+/// context), and the session is opened once under a lock and only read after.
 final class SecretServiceClient: @unchecked Sendable {
     let bus: BusConnection
     let service: UnsafeMutablePointer<SecretService>
-    /// The session secrets are encrypted for; freed with this client.
-    let session: OpaquePointer
-    /// The unique bus name of the daemon that opened our session: a different
+    /// The session secrets are encrypted for, opened by the first call that carries
+    /// a secret (listing and removing never do); freed with this client.
+    private let opened = Mutex<OpaquePointer?>(nil)
+    /// The unique bus name of the daemon that answered our first call: a different
     /// owner later means the daemon restarted and the session is gone.
     private let daemon: String?
     /// Which items hold which records, for lookups in one call; it lives and dies
-    /// with this session, so a new daemon starts with nothing remembered.
+    /// with this client, so a new daemon starts with nothing remembered.
     let memory: ItemMemory
 
-    /// Connects to the bus at `address` and opens a Secret Service session.
+    /// Connects to the bus at `address` and greets the daemon (see `swift_keyring_service_greet`).
     /// - Throws: `KeyringError.serviceUnavailable` (no bus, no daemon) or `.timedOut`.
     init(address: String, deadline: Deadline) throws {
-        // The session's key exchange and ciphers are libgcrypt's.
-        try Gcrypt.ensureReady()
         bus = try BusConnection(address: address, deadline: deadline)
         let connection = bus.pointer
-        // The session first: its reply names the daemon, and the proxy is sent to that
-        // unique name, so making it costs no call (see service.c).
-        let session = try GLibCall.run("open a Secret Service session", deadline: deadline) { cancellable, error in
-            swift_keyring_session_open(connection, deadline.remainingMilliseconds, cancellable, error)
+        // The greeting first, always: gnome-keyring 42 aborts when a new
+        // connection's first call is OpenSession or an item's property (service.c).
+        // Its reply names the daemon, so the proxy is sent to that unique name and
+        // making it costs no call.
+        var name: UnsafeMutablePointer<gchar>?
+        _ = try GLibCall.run("connect to the Secret Service", deadline: deadline) { cancellable, error in
+            swift_keyring_service_greet(connection, deadline.remainingMilliseconds, cancellable, &name, error)
         }
-        guard let session else {
-            throw KeyringError.serviceUnavailable(reason: .noDaemon(detail: "the daemon opened no session"))
-        }
-        let daemon = swift_keyring_session_daemon(session).map { String(cString: $0) }
-        let service: UnsafeMutablePointer<SecretService>?
-        do {
-            service = try GLibCall.run("connect to the Secret Service", deadline: deadline) { cancellable, error in
-                swift_keyring_service_new(connection, daemon, cancellable, error)
-            }
-        } catch {
-            swift_keyring_session_free(session)
-            throw error
+        let daemon = name.map { String(cString: $0) }
+        g_free(name)
+        let service = try GLibCall.run("connect to the Secret Service", deadline: deadline) { cancellable, error in
+            swift_keyring_service_new(connection, daemon, cancellable, error)
         }
         guard let service else {
-            swift_keyring_session_free(session)
             throw KeyringError.serviceUnavailable(reason: .noDaemon(detail: "libsecret made no service proxy"))
         }
         self.service = service
-        self.session = session
         self.daemon = daemon
         memory = ItemMemory(bus: bus, daemon: daemon)
+    }
+
+    /// The session that encrypts secrets on the bus, opened with the daemon on first use.
+    /// - Throws: `KeyringError.serviceUnavailable` when the daemon opens none, or the call's errors.
+    func session(deadline: Deadline) throws -> OpaquePointer {
+        try opened.withLock { opened in
+            if let opened { return opened }
+            // The session's key exchange and ciphers are libgcrypt's.
+            try Gcrypt.ensureReady()
+            let connection = bus.pointer
+            let session = try GLibCall.run("open a Secret Service session", deadline: deadline) { cancellable, error in
+                swift_keyring_session_open(connection, daemon, deadline.remainingMilliseconds, cancellable, error)
+            }
+            guard let session else {
+                throw KeyringError.serviceUnavailable(reason: .noDaemon(detail: "the daemon opened no session"))
+            }
+            opened = session
+            return session
+        }
     }
 
     /// Whether the daemon that opened our session is no longer the one on the
@@ -65,7 +78,7 @@ final class SecretServiceClient: @unchecked Sendable {
     }
 
     deinit {
-        swift_keyring_session_free(session)
+        opened.withLock { swift_keyring_session_free($0) }
         g_object_unref(service)
     }
 
@@ -111,6 +124,7 @@ final class SecretServiceClient: @unchecked Sendable {
     func record(at path: String, _ operation: String, deadline: Deadline) throws -> StoredRecord? {
         var table: OpaquePointer?
         var value: OpaquePointer?
+        let session = try session(deadline: deadline)
         _ = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
             swift_keyring_read_item(
                 bus.pointer, session, path, deadline.remainingMilliseconds, cancellable, &table, &value, error)
@@ -123,17 +137,19 @@ final class SecretServiceClient: @unchecked Sendable {
         return StoredRecord(id: summary.id, metadata: summary.metadata, secret: Self.bytes(of: value))
     }
 
-    /// Reads one item's secret only; `nil` when the daemon gives none.
+    /// Reads one item's secret only; `nil` when the daemon gives none (the item vanished, or is locked).
     func secret(at path: String, _ operation: String, deadline: Deadline) throws -> [UInt8]? {
-        let reply = try bus.call(
-            operation,
-            destination: BusConnection.secretServiceName,
-            path: SWIFT_KEYRING_SERVICE_PATH,
-            interface: "org.freedesktop.Secret.Service",
-            method: "GetSecrets",
-            arguments: swift_keyring_session_get_secrets_argument(session, path),
-            deadline: deadline
-        )
+        let session = try session(deadline: deadline)
+        guard
+            let reply = try bus.callOnItem(
+                operation,
+                path: SWIFT_KEYRING_SERVICE_PATH,
+                interface: "org.freedesktop.Secret.Service",
+                method: "GetSecrets",
+                arguments: swift_keyring_session_get_secrets_argument(session, path),
+                deadline: deadline
+            )
+        else { return nil }
         defer { g_variant_unref(reply) }
         // Decrypting waits on nothing, so it needs no cancellable or deadline watch.
         var error: UnsafeMutablePointer<GError>?
@@ -193,6 +209,7 @@ final class SecretServiceClient: @unchecked Sendable {
         let attributes = SecretAttributes.all(record)
         let value = Self.secretValue(record)
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
+        let session = try session(deadline: deadline)
         let reply = try bus.call(
             operation,
             destination: BusConnection.secretServiceName,
@@ -225,23 +242,21 @@ final class SecretServiceClient: @unchecked Sendable {
 
     /// Deletes the item at `path`, showing and waiting for a prompt the daemon
     /// asks for first (KeePassXC may confirm each deletion); `deadline` is renewed after it, as in `unlock`.
+    /// - Returns: `false` when the item was already gone (another process deleted it since the search).
     /// - Throws: `KeyringError.promptDismissed` when the person refuses it, or the calls' errors.
-    func delete(_ path: String, _ operation: String, deadline: inout Deadline, prompt: PromptBound) throws {
-        let reply = try bus.call(
-            operation,
-            destination: BusConnection.secretServiceName,
-            path: path,
-            interface: "org.freedesktop.Secret.Item",
-            method: "Delete",
-            arguments: nil,
-            deadline: deadline
-        )
+    func delete(_ path: String, _ operation: String, deadline: inout Deadline, prompt: PromptBound) throws -> Bool {
+        guard
+            let reply = try bus.callOnItem(
+                operation, path: path, interface: "org.freedesktop.Secret.Item", method: "Delete", arguments: nil,
+                deadline: deadline)
+        else { return false }
         defer { g_variant_unref(reply) }
         let promptToShow = CStringArray.takeObjectPath(swift_keyring_prompt_reply(reply))
-        guard promptToShow != "/" else { return }
+        guard promptToShow != "/" else { return true }
         guard try completePrompt(promptToShow, operation, deadline: &deadline, prompt: prompt) != nil else {
             throw KeyringError.promptDismissed
         }
+        return true
     }
 
     /// Shows a prompt a write asked for, within the prompt bound, then renews `deadline`;

@@ -251,14 +251,17 @@ public final class SecretServiceStore: CredentialStore {
             // One deadline per Delete, not for the loop: gnome-keyring rewrites its whole
             // file on each delete (36–55 ms an item at 1,000 items, Benchmarks/BENCHMARKS.md),
             // so a large removeAll is long but never stuck, and each call is still bounded.
+            // An item another process deleted first is not counted: this call did not remove it.
+            var removed = 0
             for path in paths {
                 let deadline = Deadline(timeout)
-                try client.run(operation, deadline: deadline) { client in
+                let deleted = try client.run(operation, deadline: deadline) { client in
                     var deadline = deadline
-                    try client.delete(path, operation, deadline: &deadline, prompt: prompt)
+                    return try client.delete(path, operation, deadline: &deadline, prompt: prompt)
                 }
+                if deleted { removed += 1 }
             }
-            return paths.count
+            return removed
         }
     }
 }
