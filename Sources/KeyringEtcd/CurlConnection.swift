@@ -1,5 +1,4 @@
 internal import CCurl
-import Dispatch
 import Keyring
 import Synchronization
 
@@ -53,12 +52,14 @@ final class CurlConnection: @unchecked Sendable {
         swift_keyring_curl_easy_cleanup(easy)
     }
 
-    /// Posts `body` to `url` and waits at most `seconds` for the whole answer.
+    /// Posts `body` to `url` and waits for the whole answer until `end` at the latest.
     /// - Throws: `CancellationError` when the operation bound to this thread is cancelled meanwhile.
-    func post(_ url: URL, body: Data, headers: [String], seconds: Double, tls: EtcdTLS) throws -> Outcome {
+    func post(_ url: URL, body: Data, headers: [String], until end: ContinuousClock.Instant, tls: EtcdTLS) throws -> Outcome {
         swift_keyring_curl_easy_reset(easy)  // options only: the open connection and the TLS session stay
         let response = ResponseBody()
-        let milliseconds = max(Int(seconds * 1000), 1)
+        // libcurl's own bound is what is left of the call's now, so no transfer outlives the call;
+        // at least 1 ms, since 0 would mean no bound at all.
+        let milliseconds = max((end - .now).inMilliseconds, 1)
         swift_keyring_curl_setopt_pointer(easy, CURLOPT_URL, url.absoluteString)
         swift_keyring_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         swift_keyring_curl_setopt_long(easy, CURLOPT_PROTOCOLS, Int(CURLPROTO_HTTP | CURLPROTO_HTTPS))
@@ -87,11 +88,11 @@ final class CurlConnection: @unchecked Sendable {
         if let key = tls.keyFile { swift_keyring_curl_setopt_pointer(easy, CURLOPT_SSLKEY, key.path) }
 
         return try withExtendedLifetime(response) {
-            try perform(seconds: seconds, response: response)
+            try perform(until: end, response: response)
         }
     }
 
-    private func perform(seconds: Double, response: ResponseBody) throws -> Outcome {
+    private func perform(until end: ContinuousClock.Instant, response: ResponseBody) throws -> Outcome {
         swift_keyring_curl_multi_add_handle(multi, easy)
         defer { swift_keyring_curl_multi_remove_handle(multi, easy) }
         let cancellation = OperationCancellation.current
@@ -99,7 +100,6 @@ final class CurlConnection: @unchecked Sendable {
         let registration = cancellation?.register { swift_keyring_curl_multi_wakeup(multi.pointer) }
         defer { cancellation?.unregister(registration) }
 
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
         while true {
             var running: Int32 = 0
             swift_keyring_curl_multi_perform(multi.pointer, &running)
@@ -108,9 +108,9 @@ final class CurlConnection: @unchecked Sendable {
                 return outcome(message.pointee.data.result, response: response)
             }
             try OperationCancellation.check()
-            let now = DispatchTime.now().uptimeNanoseconds
-            guard now < deadline else { return .timedOut }
-            let wait = Int32(min((deadline - now) / 1_000_000 + 1, 1000))
+            let left = end - .now
+            guard left > .zero else { return .timedOut }
+            let wait = Int32(min(left.inMilliseconds + 1, 1000))
             swift_keyring_curl_multi_poll(multi.pointer, nil, 0, wait, nil)
         }
     }

@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import Keyring
 import Synchronization
@@ -10,15 +9,15 @@ import Foundation
 #endif
 
 /// etcd's JSON gateway over HTTP/1.1 (libcurl): one call is one POST, retried on the other
-/// members when one is down, has no leader or does not answer, all within one bound.
+/// members when one is down, has no leader or does not answer, all before the caller's deadline.
 ///
 /// The member that answered last is asked first next time, so a healthy cluster
 /// costs one round trip a call; a dead member costs a refused connection (at once)
 /// or at most half the bound, then the next member is asked.
 final class EtcdClient: Sendable {
     let endpoints: [URL]
-    /// The bound on one call, retries included, in seconds.
-    let timeout: Double
+    /// The bound on one public call, retries and token renewal included: each call's `Deadline`.
+    let timeout: Duration
 
     private let connections = CurlConnectionPool()
     private let tls: EtcdTLS
@@ -33,32 +32,34 @@ final class EtcdClient: Sendable {
     }
 
     /// The pause between two rounds over every member, so a cluster electing a leader is not hammered.
-    private static let pauseBetweenRounds = 0.1
+    private static let pauseBetweenRounds = Duration.milliseconds(100)
 
     init(endpoints: [URL], timeout: Duration, login: Login?, tls: EtcdTLS) {
         self.endpoints = endpoints
-        self.timeout = timeout.inSeconds
+        self.timeout = timeout
         self.login = login
         self.tls = tls
     }
 
-    /// Sends one request and decodes the answer.
+    /// Sends one request and decodes the answer, before `deadline`.
     /// - Parameters:
     ///   - path: the gateway's path, such as `/v3/kv/range`.
     ///   - operation: names the call in a `.timedOut` or `.serviceUnavailable` error.
-    /// - Throws: `.serviceUnavailable` when no member answered within the bound (for example,
-    ///   the cluster has lost its quorum), `.timedOut` when the last members tried did not answer
+    ///   - deadline: the public call's; a login or a token renewal this needs spends it too.
+    /// - Throws: `.serviceUnavailable` when no member answered before the deadline (for example,
+    ///   the cluster has lost its quorum), `.timedOut` when the members tried did not answer
     ///   at all, `.backend` for an error etcd reports that a retry cannot cure, and
     ///   `CancellationError` when the bound operation is cancelled.
     func call<Request: Encodable, Response: Decodable>(
-        _ path: String, _ request: Request, as: Response.Type, operation: String
+        _ path: String, _ request: Request, as: Response.Type, operation: String, deadline: Deadline
     ) throws -> Response {
         let body = try JSONEncoder().encode(request)
         var renewedToken = false
         while true {
-            let sent = try login.map(currentToken)
+            let sent = try login.map { try currentToken($0, deadline: deadline) }
             do {
-                let answer = try exchange(path, body: body, headers: Self.headers(token: sent), operation: operation)
+                let answer = try exchange(
+                    path, body: body, headers: Self.headers(token: sent), operation: operation, deadline: deadline)
                 do {
                     return try JSONDecoder().decode(Response.self, from: answer)
                 } catch {
@@ -78,26 +79,37 @@ final class EtcdClient: Sendable {
         }
     }
 
-    /// The health of each member on its own, asked within `seconds` each: for `doctor`.
-    func memberStatus(seconds: Double) -> [(URL, Result<StatusResponse, KeyringError>)] {
-        // One login for all: with the cluster down, each attempt waits out the whole bound.
-        let headers = Self.headers(token: login.flatMap { try? currentToken($0) })
-        return endpoints.map { url in
+    /// The health of each member on its own, for `doctor`, before `deadline`.
+    ///
+    /// Each member gets an equal share of what is left, at most 2 s, and one share is kept for
+    /// what the caller asks next (the member list), so a silent member leaves time for the
+    /// others; a member that answers is the one asked first afterwards.
+    func memberStatus(deadline: Deadline) -> [(URL, Result<StatusResponse, KeyringError>)] {
+        // One login for all: with the cluster down, each attempt would wait out its share again.
+        let headers = Self.headers(token: login.flatMap { try? currentToken($0, deadline: deadline) })
+        let share = min(deadline.remaining / (endpoints.count + 1), .seconds(2))
+        return endpoints.enumerated().map { index, url in
+            guard !deadline.hasPassed else {
+                return (url, .failure(deadline.timedOut("a status request (the time ran out before this member was asked)")))
+            }
             do {
                 switch try connections.withConnection({
                     try $0.post(
                         url.appendingPathComponent("v3/maintenance/status"), body: Data("{}".utf8), headers: headers,
-                        seconds: seconds, tls: tls)
+                        until: deadline.capped(at: share).end, tls: tls)
                 }) {
                 case .answered(200, let body):
                     guard let status = try? JSONDecoder().decode(StatusResponse.self, from: body) else {
                         return (url, .failure(.backend(domain: "etcd", code: 0, message: "the status does not decode")))
                     }
+                    preferred.withLock { $0 = index }
                     return (url, .success(status))
                 case .answered(let status, let body):
                     let error = try? JSONDecoder().decode(GatewayError.self, from: body)
                     return (url, .failure(.serviceUnavailable(reason: .noCluster(detail: error?.message ?? "HTTP \(status)"))))
                 case .timedOut:
+                    // In hundredths: the share is a fraction of what was left, not a round number.
+                    let seconds = (share.inSeconds * 100).rounded() / 100
                     return (url, .failure(.timedOut(operation: "a status request", seconds: seconds)))
                 case .failed(let reason):
                     return (url, .failure(.serviceUnavailable(reason: .noCluster(detail: reason))))
@@ -119,31 +131,27 @@ final class EtcdClient: Sendable {
         case tokenRejected
     }
 
-    /// The body of the first successful answer from any member, within the bound.
-    private func exchange(_ path: String, body: Data, headers: [String], operation: String) throws -> Data {
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
-        func remaining() -> Double {
-            let now = DispatchTime.now().uptimeNanoseconds
-            return now >= deadline ? 0 : Double(deadline - now) / 1e9
-        }
+    /// The body of the first successful answer from any member, before `deadline`.
+    private func exchange(
+        _ path: String, body: Data, headers: [String], operation: String, deadline: Deadline
+    ) throws -> Data {
+        // Half the bound at most for one member, so a member that hangs (a lost quorum)
+        // still leaves time to ask another.
+        let turn = max(deadline.timeout / 2, .milliseconds(200))
         // A member's own answer (refused, no leader, an untrusted certificate) says more than
         // silence, so it is what the error reports; `.timedOut` only when every member was silent.
         var lastReason: String?
         while true {
             let first = preferred.withLock { $0 }
             for offset in 0..<endpoints.count {
-                let left = remaining()
-                guard left > 0 else { break }
+                guard !deadline.hasPassed else { break }
                 let index = (first + offset) % endpoints.count
                 let url = endpoints[index]
                 let member = "\(url.host ?? "?"):\(url.port.map(String.init) ?? "")"
-                // Half the bound at most for one member, so a member that hangs (a lost quorum)
-                // still leaves time to ask another.
-                let seconds = min(left, max(timeout / 2, 0.2))
                 switch try connections.withConnection({
                     try $0.post(
-                        url.appendingPathComponent(String(path.dropFirst())), body: body, headers: headers, seconds: seconds,
-                        tls: tls)
+                        url.appendingPathComponent(String(path.dropFirst())), body: body, headers: headers,
+                        until: deadline.capped(at: turn).end, tls: tls)
                 }) {
                 case .answered(200, let answer):
                     preferred.withLock { $0 = index }
@@ -153,6 +161,9 @@ final class EtcdClient: Sendable {
                     let message = error?.message ?? error?.error ?? "HTTP \(status)"
                     let failure = EtcdStatus(code: error?.code ?? 0, description: message)
                     if failure.needsNewToken {
+                        // The member is up and refused only the token: the renewal asks it first, rather
+                        // than spending what is left of the deadline on a member that was silent.
+                        preferred.withLock { $0 = index }
                         throw EtcdFailure.tokenRejected
                     }
                     guard failure.isTransient(httpStatus: status) else {
@@ -165,32 +176,34 @@ final class EtcdClient: Sendable {
                     lastReason = "\(member): \(reason)"
                 }
             }
-            let left = remaining()
-            guard left > 0 else { break }
-            try pause(min(left, Self.pauseBetweenRounds))
+            guard !deadline.hasPassed else { break }
+            try pause(min(deadline.remaining, Self.pauseBetweenRounds))
         }
         guard let lastReason else {
-            throw KeyringError.timedOut(operation: operation, seconds: timeout)
+            throw deadline.timedOut(operation)
         }
         throw KeyringError.serviceUnavailable(reason: .noCluster(detail: "\(operation) (last: \(lastReason))"))
     }
 
     /// Sleeps, waking early when the bound operation is cancelled.
-    private func pause(_ seconds: Double) throws {
-        let end = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
-        while DispatchTime.now().uptimeNanoseconds < end {
+    private func pause(_ duration: Duration) throws {
+        let end = ContinuousClock.now + duration
+        while true {
             try OperationCancellation.check()
-            usleep(10_000)
+            let left = end - .now
+            guard left > .zero else { return }
+            usleep(UInt32(min(left.inMilliseconds + 1, 10) * 1000))
         }
-        try OperationCancellation.check()
     }
 
-    private func currentToken(_ login: Login) throws -> String {
+    /// The token this client holds, or a new one from a login that spends `deadline` too.
+    private func currentToken(_ login: Login, deadline: Deadline) throws -> String {
         if let existing = token.withLock({ $0 }) { return existing }
         let body = try JSONEncoder().encode(AuthenticateRequest(name: login.user, password: login.password))
         let answer: Data
         do {
-            answer = try exchange("/v3/auth/authenticate", body: body, headers: [], operation: "authentication")
+            answer = try exchange(
+                "/v3/auth/authenticate", body: body, headers: [], operation: "authentication", deadline: deadline)
         } catch KeyringError.backend(_, let code, let message)
             where EtcdStatus(code: code, description: message) == .authenticationFailed
         {

@@ -39,7 +39,8 @@ public struct EtcdConfiguration: Sendable {
     public var endpoints: [URL]
     /// Every key the store writes begins with this, so several keyrings (or other data) share one cluster.
     public var prefix: String
-    /// The bound on every call, retries on other members included.
+    /// The bound on every call, as one deadline from the call's start: retries on other members,
+    /// the rounds of a write and a token renewal all spend it, and no request outlives it.
     public var timeout: Duration
     /// The passphrase or key that seals the records; `nil` means the sources
     /// `FileStoreSecret.resolve(explicit:environment:)` reads, in its order.

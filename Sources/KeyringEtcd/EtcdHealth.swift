@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import Keyring
 
@@ -28,13 +27,16 @@ public struct EtcdHealth: Sendable, Codable, Hashable {
     /// How many members the cluster says it has, or `nil` when no member answered.
     public var memberCount: Int?
 
-    /// Asks every endpoint for its status (each within `timeout`), then the cluster for its members.
+    /// Asks every endpoint for its status, then the cluster for its members, all within
+    /// `configuration.timeout`: each member gets a share of it, so one that hangs cannot
+    /// keep the others from being asked.
     /// - Parameter configuration: the endpoints and credentials; no sealing secret is read.
     public static func check(_ configuration: EtcdConfiguration) -> EtcdHealth {
+        let deadline = Deadline(configuration.timeout)
         let login = try? EtcdStore.login(configuration)
         let client = EtcdClient(
             endpoints: configuration.endpoints, timeout: configuration.timeout, login: login, tls: configuration.tls)
-        let members = client.memberStatus(seconds: min(client.timeout, 2)).map { url, result in
+        let members = client.memberStatus(deadline: deadline).map { url, result in
             switch result {
             case .success(let status):
                 let leader = status.leader != nil && status.leader == status.header?.memberID
@@ -44,7 +46,8 @@ public struct EtcdHealth: Sendable, Codable, Hashable {
                 return Member(endpoint: url.absoluteString, healthy: false, detail: error.description, isLeader: false)
             }
         }
-        let list = try? client.call("/v3/cluster/member/list", Empty(), as: MemberListResponse.self, operation: "listing members")
+        let list = try? client.call(
+            "/v3/cluster/member/list", Empty(), as: MemberListResponse.self, operation: "listing members", deadline: deadline)
         return EtcdHealth(members: members, memberCount: list?.members?.count)
     }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import Keyring
 
@@ -30,9 +29,11 @@ import Foundation
 /// ```
 ///
 /// Reads are linearizable (etcd's default), so a record set on one host is read
-/// on every other at once. Each call is bounded by `EtcdConfiguration.timeout`:
-/// a dead member or a lost leader is retried on the others within it, and a
-/// cluster without quorum fails with `.serviceUnavailable` or `.timedOut`.
+/// on every other at once. Each call is bounded by `EtcdConfiguration.timeout`, as
+/// one deadline from the call's start: every member it asks, every retry, every round
+/// of a write and a token renewal spend the same time, and no transfer outlives it.
+/// A dead member or a lost leader is retried on the others within it, and a cluster
+/// without quorum fails with `.serviceUnavailable` or `.timedOut` when it runs out.
 public final class EtcdStore: CredentialStore {
     /// `etcd`.
     public let name = "etcd"
@@ -45,12 +46,17 @@ public final class EtcdStore: CredentialStore {
     private let header: [UInt8]
 
     /// Opens the store: reads (or, for a new prefix, writes) the sealing header and checks the key against it.
+    ///
+    /// The talk with the cluster is bounded by `configuration.timeout`, as any call is. Deriving a
+    /// key from a passphrase (Argon2id, whose cost `keyDerivation` bounds) is local work and not
+    /// counted against it, so a costly derivation does not leave the header's write without time.
     /// - Throws: `KeyringError.passphraseRequired` when no source gives a secret, `.wrongPassphrase`
     ///   when it is not the one the prefix was set up with, `.damaged` when the header was changed,
     ///   `.serviceUnavailable` or `.timedOut` when the cluster does not answer within the bound,
     ///   `.invalidRecord` for a bad setting, `.backend` in the domain `libcurl` when libcurl (loaded
     ///   here, not at the program's start) is missing or too old.
     public init(configuration: EtcdConfiguration) throws {
+        var deadline = Deadline(configuration.timeout)
         if let problem = configuration.keyDerivation.problem {
             throw KeyringError.invalidConfiguration(setting: "keyDerivation", reason: problem)
         }
@@ -62,10 +68,12 @@ public final class EtcdStore: CredentialStore {
             tls: configuration.tls)
 
         let headerKey = EtcdKeyspace.headerKey(prefix: configuration.prefix)
-        var stored = try Self.value(of: headerKey, client: client)
+        var stored = try Self.value(of: headerKey, client: client, deadline: deadline)
         var made: (FileHeader, FileKeys)?
         if stored == nil {
-            let (fresh, freshKeys) = try FileHeader.new(for: material, parameters: configuration.keyDerivation)
+            let (fresh, freshKeys) = try deadline.notCounting {
+                try FileHeader.new(for: material, parameters: configuration.keyDerivation)
+            }
             // Only if no other host wrote one meanwhile; otherwise theirs is the header.
             let answer = try client.call(
                 "/v3/kv/txn",
@@ -74,7 +82,7 @@ public final class EtcdStore: CredentialStore {
                     success: [RequestOp(requestPut: PutRequest(key: headerKey, value: EtcdBytes(fresh.encoded)))],
                     failure: [RequestOp(requestRange: RangeRequest(key: headerKey))]
                 ),
-                as: TxnResponse.self, operation: "creating the keyring header")
+                as: TxnResponse.self, operation: "creating the keyring header", deadline: deadline)
             if answer.succeeded == true {
                 stored = fresh.encoded
                 made = (fresh, freshKeys)
@@ -103,22 +111,23 @@ public final class EtcdStore: CredentialStore {
     /// Reads the record under `id` with one linearizable range request and opens it.
     /// - Throws: `.damaged` when the value does not authenticate (changed, or moved from another key).
     public func record(for id: RecordID) throws -> StoredRecord? {
+        let deadline = Deadline(client.timeout)
         let key = try keyspace.recordKey(id)
-        guard let value = try Self.value(of: key, client: client) else { return nil }
+        guard let value = try Self.value(of: key, client: client, deadline: deadline) else { return nil }
         return try RecordSealing.open(
             try SealedRecord(standalone: value), id: id, keys: keys, header: associatedData(key))
     }
 
     /// Seals `record` and writes it in one transaction that compares the key's last revision.
     public func save(_ record: StoredRecord) throws {
+        // One deadline for every round: writers racing on one key cannot keep a call going,
+        // and a round that waited on a silent member leaves the next only what is left.
+        let deadline = Deadline(client.timeout)
         let key = try keyspace.recordKey(record.id)
         let sealed = Array(try RecordSealing.seal(record, keys: keys, header: associatedData(key)).encoded)
         // Replace exactly the revision last seen: a retry after an answer that was lost
         // finds its own value there (its nonce makes it unique) and stops.
         var expected: Int64 = 0
-        // Each round is bounded by the client; the rounds together by the same bound, so
-        // writers racing on one key cannot keep a call going.
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(client.timeout * 1e9)
         while true {
             let answer = try client.call(
                 "/v3/kv/txn",
@@ -127,15 +136,14 @@ public final class EtcdStore: CredentialStore {
                     success: [RequestOp(requestPut: PutRequest(key: key, value: EtcdBytes(sealed)))],
                     failure: [RequestOp(requestRange: RangeRequest(key: key))]
                 ),
-                as: TxnResponse.self, operation: "storing a record")
+                as: TxnResponse.self, operation: "storing a record", deadline: deadline)
             if answer.succeeded == true { return }
             let current = answer.responses?.first?.responseRange?.kvs?.first
             if current?.value?.bytes == sealed { return }
             expected = current?.modRevision?.value ?? 0
             try OperationCancellation.check()
-            guard DispatchTime.now().uptimeNanoseconds < deadline else {
-                throw KeyringError.timedOut(
-                    operation: "storing a record (other writers kept changing it)", seconds: client.timeout)
+            guard !deadline.hasPassed else {
+                throw deadline.timedOut("storing a record (other writers kept changing it)")
             }
         }
     }
@@ -143,18 +151,20 @@ public final class EtcdStore: CredentialStore {
     /// Deletes the record's key; `true` when there was one.
     @discardableResult
     public func removeRecord(for id: RecordID) throws -> Bool {
+        let deadline = Deadline(client.timeout)
         let answer = try client.call(
             "/v3/kv/deleterange", DeleteRangeRequest(key: try keyspace.recordKey(id)),
-            as: DeleteRangeResponse.self, operation: "removing a record")
+            as: DeleteRangeResponse.self, operation: "removing a record", deadline: deadline)
         return (answer.deleted?.value ?? 0) > 0
     }
 
     /// Reads every record under the service's hashed prefix and opens only their entries (never a secret).
     public func summaries(service: String, kind: RecordKind?) throws -> [RecordSummary] {
+        let deadline = Deadline(client.timeout)
         let prefix = try kind.map { try keyspace.kindPrefix(service: service, kind: $0) } ?? keyspace.servicePrefix(service)
         let answer = try client.call(
             "/v3/kv/range", RangeRequest(key: prefix, rangeEnd: EtcdKeyspace.rangeEnd(of: prefix)),
-            as: RangeResponse.self, operation: "listing records")
+            as: RangeResponse.self, operation: "listing records", deadline: deadline)
         let cipher = try AESGCM(key: keys.entry)
         return try (answer.kvs ?? []).compactMap { pair -> RecordSummary? in
             guard let value = pair.value?.bytes else { return nil }
@@ -171,10 +181,11 @@ public final class EtcdStore: CredentialStore {
     /// Deletes the service's hashed prefix (or one kind's) in one range delete: nothing else is touched.
     @discardableResult
     public func removeAll(service: String, kind: RecordKind?) throws -> Int {
+        let deadline = Deadline(client.timeout)
         let prefix = try kind.map { try keyspace.kindPrefix(service: service, kind: $0) } ?? keyspace.servicePrefix(service)
         let answer = try client.call(
             "/v3/kv/deleterange", DeleteRangeRequest(key: prefix, rangeEnd: EtcdKeyspace.rangeEnd(of: prefix)),
-            as: DeleteRangeResponse.self, operation: "removing a service's records")
+            as: DeleteRangeResponse.self, operation: "removing a service's records", deadline: deadline)
         return Int(answer.deleted?.value ?? 0)
     }
 
@@ -184,9 +195,10 @@ public final class EtcdStore: CredentialStore {
         header + key.bytes
     }
 
-    private static func value(of key: EtcdBytes, client: EtcdClient) throws -> [UInt8]? {
-        try client.call("/v3/kv/range", RangeRequest(key: key), as: RangeResponse.self, operation: "reading a record")
-            .kvs?.first?.value?.bytes
+    private static func value(of key: EtcdBytes, client: EtcdClient, deadline: Deadline) throws -> [UInt8]? {
+        try client.call(
+            "/v3/kv/range", RangeRequest(key: key), as: RangeResponse.self, operation: "reading a record", deadline: deadline
+        ).kvs?.first?.value?.bytes
     }
 
     static func login(_ configuration: EtcdConfiguration) throws -> EtcdClient.Login? {

@@ -14,23 +14,7 @@ struct EtcdAuthenticationTests {
         let prefix = Fixtures.prefix()
         let password = "etcd-pw-\(UUID().uuidString.prefix(8))"
         // Users, a role on the prefix only, then authentication on, as an operator would.
-        for arguments in [
-            ["user", "add", "root", "--new-user-password=root-\(password)"],
-            ["user", "grant-role", "root", "root"],
-            ["user", "add", "fleet", "--new-user-password=\(password)"],
-            ["role", "add", "fleet-rw"],
-            ["role", "grant-permission", "fleet-rw", "--prefix=true", "readwrite", prefix],
-            ["user", "grant-role", "fleet", "fleet-rw"],
-            ["auth", "enable"],
-        ] {
-            let result = try Command.run(
-                "etcdctl", ["--endpoints=\(cluster.endpointList)"] + arguments,
-                environment: ["ETCDCTL_API": "3", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"])
-            #expect(result.status == 0, "etcdctl \(arguments.prefix(2)): \(result.stderr)")
-        }
-        let passwordFile = Fixtures.folder.appendingPathComponent("etcd-password-\(UUID().uuidString.prefix(6))")
-        _ = FileManager.default.createFile(
-            atPath: passwordFile.path, contents: Data((password + "\n").utf8), attributes: [.posixPermissions: 0o600])
+        let passwordFile = try EtcdUsers.enableAuthentication(on: cluster, prefix: prefix, password: password)
         let keyFile = try Fixtures.keyFile()
 
         func store(user: String?, passwordFile: URL?) throws -> EtcdStore {
@@ -39,7 +23,7 @@ struct EtcdAuthenticationTests {
                     endpoints: cluster.endpoints, prefix: prefix, secret: .keyFile(keyFile),
                     user: user, passwordFile: passwordFile, environment: [:]))
         }
-        let keyring = try Keyring(service: "com.example.auth", store: store(user: "fleet", passwordFile: passwordFile))
+        let keyring = try Keyring(service: "com.example.auth", store: store(user: EtcdUsers.user, passwordFile: passwordFile))
         try keyring.set(try Fixtures.credentials("alice", password: "record-pw"), forKey: "k")
         #expect(try keyring.password(forKey: "k") == "record-pw")
 

@@ -73,6 +73,27 @@ package struct EtcdCluster: Sendable {
         }
     }
 
+    /// Stops member `n` (1-3) with SIGSTOP and waits until it is stopped: it keeps its port and
+    /// its connections but answers nothing, as a member that hangs would. `resume(_:)` undoes it;
+    /// `stop()` ends a stopped member too.
+    package func pause(_ n: Int) throws {
+        let pid = try pidOf(n)
+        Glibc.kill(pid, SIGSTOP)
+        let until = ContinuousClock.now + .seconds(5)
+        while let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), !stat.contains(") T ") {
+            guard ContinuousClock.now < until, !stat.contains(") Z ") else {
+                throw ClusterFailure("member \(n) did not stop")
+            }
+            usleep(1_000)
+        }
+    }
+
+    /// Continues member `n` (1-3) after `pause(_:)`; a member that was not stopped is left as it is.
+    package func resume(_ n: Int) {
+        guard let pid = try? pidOf(n) else { return }
+        Glibc.kill(pid, SIGCONT)
+    }
+
     /// Starts member `n` again on its own data.
     package func restart(_ n: Int) throws {
         let result = try Command.run("bash", [Self.script, "start-node", try ownDirectory().path, String(n)], timeout: 60)
