@@ -24,7 +24,17 @@ package enum FileLock {
         operation: @autoclosure () -> String,
         _ body: () throws -> Result
     ) throws -> Result {
-        let path = paths.lock
+        try withExclusiveLock(at: paths.lock, timeout: timeout, operation: operation(), body)
+    }
+
+    /// Runs `body` while holding the exclusive lock of the lock file at `path`, made (0600) when missing.
+    /// - Throws: as `withExclusiveLock(_:timeout:operation:_:)`.
+    package static func withExclusiveLock<Result>(
+        at path: String,
+        timeout: Duration,
+        operation: @autoclosure () -> String,
+        _ body: () throws -> Result
+    ) throws -> Result {
         let descriptor = try POSIX.open(path, O_RDWR | O_CREAT, mode: FilePermissions.fileMode)
         defer { close(descriptor) }  // closing releases the lock
         let deadline = ContinuousClock.now + timeout

@@ -45,6 +45,8 @@ public final class SecretServiceStore: CredentialStore {
     /// Writes within this process, one at a time, so two saves of one key never
     /// interleave their create-then-clean-up steps.
     private let writes = Mutex(())
+    /// Writes of one service across processes, one at a time (see `SecretServiceWriteLock`).
+    private let writeLock: SecretServiceWriteLock
 
     /// Connects to the session bus and opens a Secret Service session.
     ///
@@ -73,6 +75,7 @@ public final class SecretServiceStore: CredentialStore {
         let address = try SessionBusAddress.resolve(environment)
         client = try ReopeningClient(address: address, deadline: Deadline(timeout), logger: logger ?? .keyringSilent)
         self.timeout = timeout
+        writeLock = SecretServiceWriteLock(environment: environment)
         prompt = PromptBound(timeout: promptTimeout, display: Self.canShowPrompt(environment: environment))
     }
 
@@ -180,10 +183,12 @@ public final class SecretServiceStore: CredentialStore {
         let deadline = Deadline(timeout)
         let operation = "store \(record.id)"
         try writes.withLock { _ in
-            try OperationCancellation.check()
-            try client.run(operation, deadline: deadline) { client in
-                try unlockingDefaultCollection(operation, client, deadline: deadline) { deadline in
-                    try ItemReplacement.save(record, operation, client, deadline: deadline, prompt: prompt)
+            try writeLock.run(service: record.id.service, operation, deadline: deadline) {
+                try OperationCancellation.check()
+                try client.run(operation, deadline: deadline) { client in
+                    try unlockingDefaultCollection(operation, client, deadline: deadline) { deadline in
+                        try ItemReplacement.save(record, operation, client, deadline: deadline, prompt: prompt)
+                    }
                 }
             }
         }
@@ -212,7 +217,7 @@ public final class SecretServiceStore: CredentialStore {
     /// - Throws: `KeyringError.locked` when it exists but stays locked (nothing is removed then).
     @discardableResult
     public func removeRecord(for id: RecordID) throws -> Bool {
-        try removeItems(.identity(id), "remove \(id)") > 0
+        try removeItems(.identity(id), of: id.service, "remove \(id)") > 0
     }
 
     /// Lists the records of `service` (of one `kind`, or all kinds), sorted by key; no secrets are read.
@@ -234,34 +239,41 @@ public final class SecretServiceStore: CredentialStore {
     /// - Returns: how many items were removed.
     @discardableResult
     public func removeAll(service: String, kind: RecordKind?) throws -> Int {
-        try removeItems(.scope(service: service, kind: kind), "remove all of \(service)")
+        try removeItems(.scope(service: service, kind: kind), of: service, "remove all of \(service)")
     }
 
     /// Deletes every item matching `attributes`, after unlocking what must be;
     /// when something stays locked nothing is deleted.
-    private func removeItems(_ attributes: SecretAttributes, _ operation: String) throws -> Int {
+    private func removeItems(_ attributes: SecretAttributes, of service: String, _ operation: String) throws -> Int {
         let deadline = Deadline(timeout)
         return try writes.withLock { _ in
-            let paths = try client.run(operation, deadline: deadline) { client in
-                var deadline = deadline
-                let found = try ItemReplacement.paths(attributes, operation, client, deadline: &deadline, prompt: prompt)
-                // Read back before deleting: a search alone may match a foreign item (KeePassXC).
-                return try ItemReplacement.ours(found, attributes, operation, client, deadline: deadline)
+            try writeLock.run(service: service, operation, deadline: deadline) {
+                try removeItemsLocked(attributes, operation, deadline: deadline)
             }
-            // One deadline per Delete, not for the loop: gnome-keyring rewrites its whole
-            // file on each delete (36–55 ms an item at 1,000 items, Benchmarks/BENCHMARKS.md),
-            // so a large removeAll is long but never stuck, and each call is still bounded.
-            // An item another process deleted first is not counted: this call did not remove it.
-            var removed = 0
-            for path in paths {
-                let deadline = Deadline(timeout)
-                let deleted = try client.run(operation, deadline: deadline) { client in
-                    var deadline = deadline
-                    return try client.delete(path, operation, deadline: &deadline, prompt: prompt)
-                }
-                if deleted { removed += 1 }
-            }
-            return removed
         }
+    }
+
+    /// `removeItems` once this process holds the service's write lock.
+    private func removeItemsLocked(_ attributes: SecretAttributes, _ operation: String, deadline: Deadline) throws -> Int {
+        let paths = try client.run(operation, deadline: deadline) { client in
+            var deadline = deadline
+            let found = try ItemReplacement.paths(attributes, operation, client, deadline: &deadline, prompt: prompt)
+            // Read back before deleting: a search alone may match a foreign item (KeePassXC).
+            return try ItemReplacement.ours(found, attributes, operation, client, deadline: deadline)
+        }
+        // One deadline per Delete, not for the loop: gnome-keyring rewrites its whole
+        // file on each delete (36–55 ms an item at 1,000 items, Benchmarks/BENCHMARKS.md),
+        // so a large removeAll is long but never stuck, and each call is still bounded.
+        // An item another process deleted first is not counted: this call did not remove it.
+        var removed = 0
+        for path in paths {
+            let deadline = Deadline(timeout)
+            let deleted = try client.run(operation, deadline: deadline) { client in
+                var deadline = deadline
+                return try client.delete(path, operation, deadline: &deadline, prompt: prompt)
+            }
+            if deleted { removed += 1 }
+        }
+        return removed
     }
 }
