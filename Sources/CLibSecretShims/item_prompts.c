@@ -30,8 +30,9 @@ gchar *swift_keyring_create_item_reply(GVariant *reply, gchar **prompt) {
     return item;
 }
 
-/* The "(o)" reply of Item.Delete: the prompt's path ("/" for none), which the caller frees. */
-gchar *swift_keyring_prompt_reply(GVariant *reply) {
+/* The "(o)" reply of Item.Delete (the prompt's path, "/" for none) or of
+ * Service.ReadAlias (the collection's, "/" for none), which the caller frees. */
+gchar *swift_keyring_object_path_reply(GVariant *reply) {
     gchar *prompt = NULL;
     if (!g_variant_is_of_type(reply, G_VARIANT_TYPE("(o)")))
         return g_strdup("/");

@@ -38,9 +38,6 @@ static const guchar swift_keyring_group_1024_prime[128] = {
 
 struct SwiftKeyringSession {
     gchar *path;
-    /* The unique bus name of the daemon that answered OpenSession (the sender
-     * of its reply): the session lives in that process and no other. */
-    gchar *daemon;
     /* NULL for a "plain" session, which a daemon without the key exchange gets
      * (as libsecret does); a swift_keyring_buffer_new buffer otherwise. */
     guchar *key;
@@ -141,101 +138,143 @@ static gboolean swift_keyring_session_agree(gcry_mpi_t prime, gcry_mpi_t exponen
     return ok;
 }
 
-/* OpenSession with `algorithm` and `input`: the reply's body, or NULL with
- * `error` set. A message rather than g_dbus_connection_call_sync, because
- * only the reply message says who answered; that sender goes to `daemon`. */
-static GVariant *swift_keyring_session_call(GDBusConnection *connection, const gchar *destination,
-                                            const gchar *algorithm, GVariant *input, gint timeout_ms,
-                                            GCancellable *cancellable, gchar **daemon, GError **error) {
-    GDBusMessage *call = g_dbus_message_new_method_call(destination, SWIFT_KEYRING_SERVICE_PATH,
-                                                        "org.freedesktop.Secret.Service", "OpenSession");
-    g_dbus_message_set_body(call, g_variant_new("(sv)", algorithm, input));
-    GDBusMessage *reply = g_dbus_connection_send_message_with_reply_sync(
-        connection, call, G_DBUS_SEND_MESSAGE_FLAGS_NONE, timeout_ms, NULL, cancellable, error);
-    g_object_unref(call);
-    if (reply == NULL)
-        return NULL;
-    GVariant *body = NULL;
-    if (!g_dbus_message_to_gerror(reply, error)) {
-        body = g_dbus_message_get_body(reply);
-        if (body != NULL && g_variant_is_of_type(body, G_VARIANT_TYPE("(vo)"))) {
-            g_variant_ref(body);
-            *daemon = g_strdup(g_dbus_message_get_sender(reply));
-        } else {
-            g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS, "OpenSession answered with type %s, not (vo)",
-                        body != NULL ? g_variant_get_type_string(body) : "()");
-            body = NULL;
-        }
-    }
-    g_object_unref(reply);
-    return body;
+/* The arguments of OpenSession ("(sv)"). */
+static GVariant *swift_keyring_session_arguments(const gchar *algorithm, GVariant *input) {
+    return g_variant_new("(sv)", algorithm, input);
 }
 
-SwiftKeyringSession *swift_keyring_session_open(GDBusConnection *connection, const gchar *daemon_name,
-                                                gint timeout_ms, GCancellable *cancellable, GError **error) {
-    const gchar *destination = daemon_name != NULL ? daemon_name : SWIFT_KEYRING_BUS_NAME;
-    gcry_mpi_t prime = NULL, base = gcry_mpi_set_ui(NULL, 2);
-    gcry_mpi_scan(&prime, GCRYMPI_FMT_USG, swift_keyring_group_1024_prime, sizeof swift_keyring_group_1024_prime,
-                  NULL);
-    gcry_mpi_t exponent = gcry_mpi_snew(SWIFT_KEYRING_EXPONENT_BITS);
+/* A session being opened: OpenSession is on its way, its reply is awaited in a
+ * main context of this opening's own, so the caller can make other calls (the
+ * search) while the daemon answers, and any thread can wait for it. */
+struct SwiftKeyringSessionOpening {
+    GDBusConnection *connection;
+    gchar *destination;
+    gint timeout_ms;
+    GMainContext *context;
+    GCancellable *cancellable;
+    gcry_mpi_t prime;
+    gcry_mpi_t exponent;
+    gboolean done;
+    GVariant *reply;
+    GError *error;
+};
+
+static void swift_keyring_session_opening_done(GObject *source, GAsyncResult *result, gpointer data) {
+    SwiftKeyringSessionOpening *opening = data;
+    opening->reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &opening->error);
+    opening->done = TRUE;
+}
+
+SwiftKeyringSessionOpening *swift_keyring_session_start(GDBusConnection *connection, const gchar *daemon_name,
+                                                        gint timeout_ms) {
+    SwiftKeyringSessionOpening *opening = g_new0(SwiftKeyringSessionOpening, 1);
+    opening->connection = g_object_ref(connection);
+    opening->destination = g_strdup(daemon_name != NULL ? daemon_name : SWIFT_KEYRING_BUS_NAME);
+    opening->timeout_ms = timeout_ms;
+    opening->context = g_main_context_new();
+    opening->cancellable = g_cancellable_new();
+    gcry_mpi_t base = gcry_mpi_set_ui(NULL, 2);
+    gcry_mpi_scan(&opening->prime, GCRYMPI_FMT_USG, swift_keyring_group_1024_prime,
+                  sizeof swift_keyring_group_1024_prime, NULL);
+    opening->exponent = gcry_mpi_snew(SWIFT_KEYRING_EXPONENT_BITS);
     do
-        gcry_mpi_randomize(exponent, SWIFT_KEYRING_EXPONENT_BITS, GCRY_STRONG_RANDOM);
-    while (gcry_mpi_cmp_ui(exponent, 1) <= 0);
+        gcry_mpi_randomize(opening->exponent, SWIFT_KEYRING_EXPONENT_BITS, GCRY_STRONG_RANDOM);
+    while (gcry_mpi_cmp_ui(opening->exponent, 1) <= 0);
     gcry_mpi_t public_value = gcry_mpi_new(1024);
-    gcry_mpi_powm(public_value, base, exponent, prime);
+    gcry_mpi_powm(public_value, base, opening->exponent, opening->prime);
     guchar *public_bytes = NULL;
     gsize n_public = 0;
     gcry_mpi_aprint(GCRYMPI_FMT_USG, &public_bytes, &n_public, public_value);
     gcry_mpi_release(public_value);
     gcry_mpi_release(base);
-
     GVariant *input = g_variant_new_fixed_array(G_VARIANT_TYPE_BYTE, public_bytes, n_public, 1);
     gcry_free(public_bytes);
-    GError *failure = NULL;
-    gchar *daemon = NULL;
-    GVariant *reply = swift_keyring_session_call(connection, destination, SWIFT_KEYRING_SESSION_AES, input, timeout_ms,
-                                                 cancellable, &daemon, &failure);
+
+    g_main_context_push_thread_default(opening->context);
+    g_dbus_connection_call(connection, opening->destination, SWIFT_KEYRING_SERVICE_PATH,
+                           "org.freedesktop.Secret.Service", "OpenSession",
+                           swift_keyring_session_arguments(SWIFT_KEYRING_SESSION_AES, input), G_VARIANT_TYPE("(vo)"),
+                           G_DBUS_CALL_FLAGS_NONE, timeout_ms, opening->cancellable,
+                           swift_keyring_session_opening_done, opening);
+    g_main_context_pop_thread_default(opening->context);
+    return opening;
+}
+
+static void swift_keyring_session_opening_cancel(GCancellable *cancellable, gpointer data) {
+    (void)cancellable;
+    g_cancellable_cancel(G_CANCELLABLE(data));
+}
+
+/* Waits for OpenSession's reply, `cancellable` cutting the wait short. */
+static void swift_keyring_session_opening_wait(SwiftKeyringSessionOpening *opening, GCancellable *cancellable) {
+    gulong handler = cancellable != NULL
+        ? g_cancellable_connect(cancellable, G_CALLBACK(swift_keyring_session_opening_cancel),
+                                opening->cancellable, NULL)
+        : 0;
+    g_main_context_push_thread_default(opening->context);
+    while (!opening->done)
+        g_main_context_iteration(opening->context, TRUE);
+    g_main_context_pop_thread_default(opening->context);
+    if (handler != 0)
+        g_cancellable_disconnect(cancellable, handler);
+}
+
+void swift_keyring_session_opening_free(SwiftKeyringSessionOpening *opening) {
+    if (opening == NULL)
+        return;
+    if (!opening->done) {
+        /* The callback still holds `opening`: it must have run before the memory goes. */
+        g_cancellable_cancel(opening->cancellable);
+        swift_keyring_session_opening_wait(opening, NULL);
+    }
+    if (opening->reply != NULL)
+        g_variant_unref(opening->reply);
+    g_clear_error(&opening->error);
+    gcry_mpi_release(opening->exponent);
+    gcry_mpi_release(opening->prime);
+    g_object_unref(opening->cancellable);
+    g_main_context_unref(opening->context);
+    g_free(opening->destination);
+    g_object_unref(opening->connection);
+    g_free(opening);
+}
+
+SwiftKeyringSession *swift_keyring_session_finish(SwiftKeyringSessionOpening *opening, GCancellable *cancellable,
+                                                  GError **error) {
+    swift_keyring_session_opening_wait(opening, cancellable);
     SwiftKeyringSession *session = NULL;
-    if (reply != NULL) {
+    if (opening->reply != NULL) {
         GVariant *output = NULL;
         gchar *path = NULL;
-        g_variant_get(reply, "(vo)", &output, &path);
+        g_variant_get(opening->reply, "(vo)", &output, &path);
         guchar *key = swift_keyring_buffer_new(SWIFT_KEYRING_KEY_BYTES);
         if (g_variant_is_of_type(output, G_VARIANT_TYPE_BYTESTRING)
-            && swift_keyring_session_agree(prime, exponent, output, key)) {
+            && swift_keyring_session_agree(opening->prime, opening->exponent, output, key)) {
             session = g_new0(SwiftKeyringSession, 1);
             session->path = path;
             session->key = key;
-            session->daemon = g_steal_pointer(&daemon);
         } else {
             swift_keyring_buffer_free(key);
             g_free(path);
             swift_keyring_session_failed(error, "the Secret Service's answer to the session's key exchange is not valid");
         }
         g_variant_unref(output);
-        g_variant_unref(reply);
-    } else if (g_error_matches(failure, G_DBUS_ERROR, G_DBUS_ERROR_NOT_SUPPORTED)) {
+    } else if (g_error_matches(opening->error, G_DBUS_ERROR, G_DBUS_ERROR_NOT_SUPPORTED)) {
         /* A daemon without the key exchange: a plain session, as libsecret falls back to. */
-        g_clear_error(&failure);
-        reply = swift_keyring_session_call(connection, destination, "plain", g_variant_new_string(""), timeout_ms,
-                                           cancellable, &daemon, error);
+        GVariant *reply = g_dbus_connection_call_sync(
+            opening->connection, opening->destination, SWIFT_KEYRING_SERVICE_PATH, "org.freedesktop.Secret.Service",
+            "OpenSession", swift_keyring_session_arguments("plain", g_variant_new_string("")),
+            G_VARIANT_TYPE("(vo)"), G_DBUS_CALL_FLAGS_NONE, opening->timeout_ms, cancellable, error);
         if (reply != NULL) {
             session = g_new0(SwiftKeyringSession, 1);
             g_variant_get(reply, "(vo)", NULL, &session->path);
-            session->daemon = g_steal_pointer(&daemon);
             g_variant_unref(reply);
         }
     } else {
-        g_propagate_error(error, failure);
+        g_propagate_error(error, g_steal_pointer(&opening->error));
     }
-    g_free(daemon);
-    gcry_mpi_release(exponent);
-    gcry_mpi_release(prime);
+    swift_keyring_session_opening_free(opening);
     return session;
-}
-
-const gchar *swift_keyring_session_daemon(const SwiftKeyringSession *session) {
-    return session->daemon;
 }
 
 void swift_keyring_session_free(SwiftKeyringSession *session) {
@@ -243,7 +282,6 @@ void swift_keyring_session_free(SwiftKeyringSession *session) {
         return;
     swift_keyring_buffer_free(session->key);
     g_free(session->path);
-    g_free(session->daemon);
     g_free(session);
 }
 

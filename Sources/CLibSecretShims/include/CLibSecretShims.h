@@ -29,11 +29,18 @@ GVariant *swift_keyring_attributes_variant(GHashTable *attributes);
 /* session.c: the store's own Secret Service session (the key exchange, with a
  * short private exponent), and secrets encrypted and decrypted with its key. */
 typedef struct SwiftKeyringSession SwiftKeyringSession;
-SwiftKeyringSession *swift_keyring_session_open(GDBusConnection *connection, const gchar *daemon_name,
-                                                gint timeout_ms, GCancellable *cancellable, GError **error);
+typedef struct SwiftKeyringSessionOpening SwiftKeyringSessionOpening;
+/* Sends OpenSession to `daemon_name` (the well-known name when NULL) and returns at
+ * once, so other calls can be made while the daemon answers. */
+SwiftKeyringSessionOpening *swift_keyring_session_start(GDBusConnection *connection, const gchar *daemon_name,
+                                                        gint timeout_ms);
+/* Waits for the reply (`cancellable` cuts the wait short) and makes the session;
+ * NULL with `error` set when it fails. Frees `opening` either way. */
+SwiftKeyringSession *swift_keyring_session_finish(SwiftKeyringSessionOpening *opening, GCancellable *cancellable,
+                                                  GError **error);
+/* Frees an opening never finished, after its call has ended (cancelled first). */
+void swift_keyring_session_opening_free(SwiftKeyringSessionOpening *opening);
 void swift_keyring_session_free(SwiftKeyringSession *session);
-/* The unique bus name of the daemon holding the session (NULL on a connection without a bus). */
-const gchar *swift_keyring_session_daemon(const SwiftKeyringSession *session);
 GVariant *swift_keyring_session_encode(const SwiftKeyringSession *session, SecretValue *value);
 GVariant *swift_keyring_session_get_secrets_argument(const SwiftKeyringSession *session, const gchar *path);
 SecretValue *swift_keyring_session_secret_from_reply(const SwiftKeyringSession *session, GVariant *reply,
@@ -90,7 +97,7 @@ void swift_keyring_prompt_watch_free(SwiftKeyringPromptWatch *watch);
 GVariant *swift_keyring_create_item_argument(const SwiftKeyringSession *session, const char *label,
                                              GHashTable *attributes, SecretValue *value);
 gchar *swift_keyring_create_item_reply(GVariant *reply, gchar **prompt);
-gchar *swift_keyring_prompt_reply(GVariant *reply);
+gchar *swift_keyring_object_path_reply(GVariant *reply);
 
 /* change_watch.c: counting the signals the daemon sends (and a change of the
  * daemon), in a connection filter, and the changes to the files in its keyring

@@ -45,6 +45,8 @@ enum ItemReplacement {
     ) throws {
         var deadline = deadline
         let identity = SecretAttributes.identity(record.id)
+        // Every save sends a secret: the session opens while the search runs.
+        client.startSession(deadline: deadline)
         var existing = try paths(identity, operation, client, deadline: &deadline, prompt: prompt)
         if existing.count > 1 {
             existing = try ours(existing, identity, operation, client, deadline: deadline)

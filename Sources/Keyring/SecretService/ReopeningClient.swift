@@ -21,7 +21,7 @@ final class ReopeningClient: Sendable {
     /// which saw the same client fail replace it once, not once each.
     private let current: Mutex<(client: SecretServiceClient, generation: Int)>
 
-    /// Connects and opens a session before `deadline`.
+    /// Connects and greets the daemon before `deadline`.
     /// - Throws: as `SecretServiceClient.init`.
     init(address: String, deadline: Deadline, logger: Logger) throws {
         self.address = address

@@ -17,7 +17,7 @@ final class SecretServiceClient: @unchecked Sendable {
     let service: UnsafeMutablePointer<SecretService>
     /// The session secrets are encrypted for, opened by the first call that carries
     /// a secret (listing and removing never do); freed with this client.
-    private let opened = Mutex<OpaquePointer?>(nil)
+    private let opened = Mutex<SessionState>(.none)
     /// The unique bus name of the daemon that answered our first call: a different
     /// owner later means the daemon restarted and the session is gone.
     private let daemon: String?
@@ -51,21 +51,79 @@ final class SecretServiceClient: @unchecked Sendable {
         memory = ItemMemory(bus: bus, daemon: daemon)
     }
 
+    /// The default collection's own path, once read (see `defaultCollection(deadline:)`).
+    private let defaultCollectionPath = Mutex<String?>(nil)
+
+    /// The path of the collection the `default` alias names, asked of the daemon once
+    /// (`Service.ReadAlias`) and then remembered, as libsecret remembers its collections.
+    ///
+    /// Calls are never sent to the alias path `/org/freedesktop/secrets/aliases/default`:
+    /// gnome-keyring 42 rewrites such a call's path in its D-Bus worker thread, reading
+    /// the alias from a table its main thread replaces (freeing the old string) each
+    /// time a new client connects, so under many clients a `CreateItem` went to a path
+    /// of freed bytes ("Object does not exist at path …/collection/_81BB3FV", one `set`
+    /// in 935 of the stress suite). A daemon with no default collection answers `/`; the
+    /// alias path is used then, and its calls fail as they did before.
+    func defaultCollection(deadline: Deadline) throws -> String {
+        if let known = defaultCollectionPath.withLock({ $0 }) { return known }
+        let reply = try bus.call(
+            "read the default collection's path",
+            destination: BusConnection.secretServiceName,
+            path: SWIFT_KEYRING_SERVICE_PATH,
+            interface: "org.freedesktop.Secret.Service",
+            method: "ReadAlias",
+            arguments: swift_keyring_string_argument("default"),
+            deadline: deadline
+        )
+        defer { g_variant_unref(reply) }
+        let path = CStringArray.takeObjectPath(swift_keyring_object_path_reply(reply))
+        guard path != "/" else { return SWIFT_KEYRING_DEFAULT_COLLECTION_PATH }
+        defaultCollectionPath.withLock { $0 = path }
+        return path
+    }
+
+    /// Where the session stands: none yet, its `OpenSession` on the way, or open.
+    private enum SessionState {
+        case none
+        case opening(OpaquePointer)
+        case open(OpaquePointer)
+    }
+
+    /// Sends `OpenSession` now, unless a session is open or on its way, so that the
+    /// daemon answers it while the caller searches: a lookup then waits for the
+    /// search, the session and the secret in three round trips, not four. Best
+    /// effort: whatever fails here fails again, and is thrown, in `session(deadline:)`.
+    func startSession(deadline: Deadline) {
+        opened.withLock { state in
+            guard case .none = state, (try? Gcrypt.ensureReady()) != nil else { return }
+            state = .opening(swift_keyring_session_start(bus.pointer, daemon, deadline.remainingMilliseconds))
+        }
+    }
+
     /// The session that encrypts secrets on the bus, opened with the daemon on first use.
     /// - Throws: `KeyringError.serviceUnavailable` when the daemon opens none, or the call's errors.
     func session(deadline: Deadline) throws -> OpaquePointer {
-        try opened.withLock { opened in
-            if let opened { return opened }
-            // The session's key exchange and ciphers are libgcrypt's.
-            try Gcrypt.ensureReady()
-            let connection = bus.pointer
+        try opened.withLock { state in
+            let opening: OpaquePointer
+            switch state {
+            case .open(let session):
+                return session
+            case .opening(let started):
+                opening = started
+            case .none:
+                // The session's key exchange and ciphers are libgcrypt's.
+                try Gcrypt.ensureReady()
+                opening = swift_keyring_session_start(bus.pointer, daemon, deadline.remainingMilliseconds)
+            }
+            // The opening is freed by the call below, whatever it returns.
+            state = .none
             let session = try GLibCall.run("open a Secret Service session", deadline: deadline) { cancellable, error in
-                swift_keyring_session_open(connection, daemon, deadline.remainingMilliseconds, cancellable, error)
+                swift_keyring_session_finish(opening, cancellable, error)
             }
             guard let session else {
                 throw KeyringError.serviceUnavailable(reason: .noDaemon(detail: "the daemon opened no session"))
             }
-            opened = session
+            state = .open(session)
             return session
         }
     }
@@ -78,7 +136,13 @@ final class SecretServiceClient: @unchecked Sendable {
     }
 
     deinit {
-        opened.withLock { swift_keyring_session_free($0) }
+        opened.withLock { state in
+            switch state {
+            case .none: break
+            case .opening(let opening): swift_keyring_session_opening_free(opening)
+            case .open(let session): swift_keyring_session_free(session)
+            }
+        }
         g_object_unref(service)
     }
 
@@ -112,7 +176,7 @@ final class SecretServiceClient: @unchecked Sendable {
     /// Asks the daemon to unlock the default collection, so an item can be created
     /// in it; the daemon may prompt, as in `unlock`.
     func unlockDefaultCollection(_ operation: String, deadline: inout Deadline, prompt: PromptBound) throws {
-        _ = try unlock([SWIFT_KEYRING_DEFAULT_COLLECTION_PATH], operation, deadline: &deadline, prompt: prompt)
+        _ = try unlock([try defaultCollection(deadline: deadline)], operation, deadline: &deadline, prompt: prompt)
     }
 
     /// Reads one item, attributes and secret; `nil` when it is not one of ours,
@@ -213,7 +277,7 @@ final class SecretServiceClient: @unchecked Sendable {
         let reply = try bus.call(
             operation,
             destination: BusConnection.secretServiceName,
-            path: SWIFT_KEYRING_DEFAULT_COLLECTION_PATH,
+            path: try defaultCollection(deadline: deadline),
             interface: "org.freedesktop.Secret.Collection",
             method: "CreateItem",
             arguments: swift_keyring_create_item_argument(session, SecretLabel.label(for: record), attributes.table, value),
@@ -251,7 +315,7 @@ final class SecretServiceClient: @unchecked Sendable {
                 deadline: deadline)
         else { return false }
         defer { g_variant_unref(reply) }
-        let promptToShow = CStringArray.takeObjectPath(swift_keyring_prompt_reply(reply))
+        let promptToShow = CStringArray.takeObjectPath(swift_keyring_object_path_reply(reply))
         guard promptToShow != "/" else { return true }
         guard try completePrompt(promptToShow, operation, deadline: &deadline, prompt: prompt) != nil else {
             throw KeyringError.promptDismissed
@@ -276,7 +340,7 @@ final class SecretServiceClient: @unchecked Sendable {
         let reply = try bus.call(
             "read whether the default collection is locked",
             destination: BusConnection.secretServiceName,
-            path: SWIFT_KEYRING_DEFAULT_COLLECTION_PATH,
+            path: try defaultCollection(deadline: deadline),
             interface: "org.freedesktop.DBus.Properties",
             method: "Get",
             arguments: swift_keyring_property_argument("org.freedesktop.Secret.Collection", "Locked"),

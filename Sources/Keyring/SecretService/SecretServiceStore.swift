@@ -23,7 +23,7 @@ import Foundation
 /// prompt nobody answers in time is dismissed by the store and reported as
 /// `.promptTimedOut`. Reading, storing and removing may
 /// prompt; listing never does, since attributes are readable while locked. When the daemon restarts (after a
-/// crash, or a new login), the next call opens a new session and carries on.
+/// crash, or a new login), the next call connects anew and carries on.
 ///
 /// ```swift
 /// let store = try SecretServiceStore(timeout: .seconds(2))
@@ -48,7 +48,8 @@ public final class SecretServiceStore: CredentialStore {
     /// Writes of one service across processes, one at a time (see `SecretServiceWriteLock`).
     private let writeLock: SecretServiceWriteLock
 
-    /// Connects to the session bus and opens a Secret Service session.
+    /// Connects to the session bus and greets the Secret Service daemon; the encrypted session
+    /// that carries secrets opens with the first call that needs one.
     ///
     /// ```swift
     /// // A person gets a minute to answer an unlock prompt; the daemon, 2 s a call.
@@ -117,6 +118,7 @@ public final class SecretServiceStore: CredentialStore {
             {
                 return StoredRecord(id: summary.id, metadata: summary.metadata, secret: secret)
             }
+            client.startSession(deadline: deadline)
             let mark = client.memory.markBeforeSearch(deadline: deadline)
             for path in try readablePaths(id, operation, client, deadline: &deadline) {
                 if let record = try client.record(at: path, operation, deadline: deadline) {
@@ -142,6 +144,7 @@ public final class SecretServiceStore: CredentialStore {
             {
                 return secret
             }
+            client.startSession(deadline: deadline)
             let mark = client.memory.markBeforeSearch(deadline: deadline)
             guard let path = try readablePaths(id, operation, client, deadline: &deadline).first,
                 let secret = try client.secret(at: path, operation, deadline: deadline)
