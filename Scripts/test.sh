@@ -13,18 +13,17 @@ swift build --build-tests
 
 # The suites that hold for any Secret Service. The others drive gnome-keyring
 # itself (their own daemons, SIGSTOP, locking) and run in the first pass only.
-keepassxc_suites='KeyringTests\.StoreConformanceTests|KeyringTests\.SecretServiceInteropTests|KeyringTests\.SecretServiceMemoryTests|KeyringTests\.SecretServiceSessionTests|CLITests\.CLISecretServiceTests'
+keepassxc_suites='KeyringTests\.StoreConformanceTests|KeyringTests\.SecretServiceInteropTests|KeyringTests\.SecretServiceMemoryTests|KeyringTests\.SecretServiceSessionTests|KeyringTests\.ConcurrentClientsTests|CLITests\.CLISecretServiceTests|CLITests\.CLIConcurrentClientsTests'
 
+# A gnome-keyring that dies during the run is our failure until a backtrace
+# proves otherwise (the last two deaths seen here were ours: an opening call
+# the daemon was not ready for, and a property write racing a delete), so its
+# pass is never run again: with-secret-service.sh prints the daemon's last
+# words and exits 75, and the script fails.
 gnome_status=0
 bash Scripts/with-etcd.sh bash Scripts/with-secret-service.sh swift test --skip-build "$@" || gnome_status=$?
 if [ "$gnome_status" -eq 75 ]; then
-    # gnome-keyring-daemon itself died mid-run (once in some thirty runs here: a
-    # fatal GLib error inside the daemon), and every later Secret Service test
-    # failed with it. Its last words are printed above. The whole suite runs once
-    # more on a new daemon, and that run's result is the result.
-    echo "$0: the Secret Service daemon died during the run (see above); running the whole suite once more on a new one" >&2
-    gnome_status=0
-    bash Scripts/with-etcd.sh bash Scripts/with-secret-service.sh swift test --skip-build "$@" || gnome_status=$?
+    echo "$0: gnome-keyring-daemon died during the run (its last words are above); that fails the run" >&2
 fi
 
 # A failed first pass is said now, not at the end: the run's last line stays
@@ -32,18 +31,32 @@ fi
 if [ "$gnome_status" -ne 0 ]; then
     echo "$0: the gnome-keyring pass failed (exit $gnome_status); the KeePassXC pass runs anyway, and the script fails" >&2
 fi
+
+# The tests that failed in a pass's output (Swift Testing's and XCTest's lines), one a line.
+failed_tests() {
+    sed -n -e 's/^.*Test \(.*\) failed after.*$/\1/p' -e "s/^Test Case '\(.*\)' failed.*$/\1/p" "$1" | sort -u
+}
+
+keepassxc_log=$(mktemp "${TMPDIR:-/tmp}/swift-keyring-keepassxc-pass.XXXXXX")
+trap 'rm -f "$keepassxc_log"' EXIT
 keepassxc_status=0
-bash Scripts/with-keepassxc.sh swift test --skip-build --filter "$keepassxc_suites" "$@" || keepassxc_status=$?
-# KeePassXC 2.7.4 itself crashes now and then under these suites' concurrent
-# calls (a segmentation fault in about one pass in four here, mostly during the
-# 16-thread and racing-writers tests; see Scripts/with-keepassxc.sh). As for
-# gnome-keyring above, its last words are printed and its pass runs again on a
-# new KeePassXC, at most twice more; the last run decides.
+bash Scripts/with-keepassxc.sh swift test --skip-build --filter "$keepassxc_suites" "$@" 2>&1 | tee "$keepassxc_log" \
+    || keepassxc_status=${PIPESTATUS[0]}
+# KeePassXC 2.7.4 has crash bugs of its own under concurrent clients. One is
+# proven (a segmentation fault in Collection::doDeleteEntry when two clients
+# delete one item at once; backtrace in issue 20's note) and our writes no
+# longer trigger it (SecretServiceWriteLock). Should KeePassXC still die, its
+# pass runs again on a new one, at most twice more, and every rerun is said
+# here with the tests that failed before it, so that no failing test of ours
+# passes unseen behind a crashed daemon; the last run decides.
 for attempt in 2 3; do
     [ "$keepassxc_status" -eq 75 ] || break
-    echo "$0: KeePassXC died during the run (see above); running its pass again on a new one (attempt $attempt of 3)" >&2
+    echo "$0: RERUN: KeePassXC died during its pass (see above); running the pass again on a new one (attempt $attempt of 3)." >&2
+    echo "$0: RERUN: tests that failed in the pass before this rerun, and pass only if the rerun passes:" >&2
+    failed_tests "$keepassxc_log" | sed 's/^/    /' >&2
     keepassxc_status=0
-    bash Scripts/with-keepassxc.sh swift test --skip-build --filter "$keepassxc_suites" "$@" || keepassxc_status=$?
+    bash Scripts/with-keepassxc.sh swift test --skip-build --filter "$keepassxc_suites" "$@" 2>&1 | tee "$keepassxc_log" \
+        || keepassxc_status=${PIPESTATUS[0]}
 done
 if [ "$gnome_status" -ne 0 ]; then
     exit "$gnome_status"

@@ -13,8 +13,9 @@
 #
 # Exits with the command's status. When the daemon cannot start, it says why
 # and exits 70, so CI fails rather than running without it. When the daemon
-# dies during a command that then fails, it prints the daemon's last words and
-# exits 75, so the caller can tell a crashed daemon from failing tests.
+# dies during the command, it prints the daemon's last words and exits 75,
+# even when the command passed: the bus starts a new daemon on the next call,
+# so tests after a crash can pass and hide it.
 set -euo pipefail
 
 if [ $# -eq 0 ]; then
@@ -96,7 +97,7 @@ if ! kill -0 "$daemon" 2>/dev/null; then
     wait "$daemon" || daemon_status=$?
     echo "$0: gnome-keyring-daemon exited during the run (status ${daemon_status:-0}); the end of its log:" >&2
     grep -v "already registered" "$daemon_log" | grep -v '^$' | tail -n 20 >&2 || true
-    [ "$status" -eq 0 ] || status=75
+    status=75
 else
     kill "$daemon" 2>/dev/null || true
 fi

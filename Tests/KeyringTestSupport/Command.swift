@@ -78,6 +78,10 @@ package enum Command {
                 "\((executable as NSString).lastPathComponent) \(arguments.first ?? "") did not finish within \(Int(timeout)) s")
         }
         readers.wait()
+        // Pipe closes its ends only when it is freed, which may be long after: a test that
+        // runs thousands of commands (the concurrent-clients suite) ran out of descriptors.
+        try? output.fileHandleForReading.close()
+        try? errors.fileHandleForReading.close()
         return CommandResult(
             stdout: collected.out, stderr: String(decoding: collected.err, as: UTF8.self), status: process.terminationStatus)
     }

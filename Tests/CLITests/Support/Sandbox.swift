@@ -49,8 +49,10 @@ final class Sandbox: Sendable {
     func secretServiceEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
         var environment = baseEnvironment()
         environment["SWIFT_KEYRING_BACKEND"] = "secret-service"
-        if let bus = ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] {
-            environment["DBUS_SESSION_BUS_ADDRESS"] = bus
+        // The bus, and the runtime folder that a desktop session always has, where writers'
+        // cross-process lock lives (SecretServiceWriteLock): the tool runs as it would there.
+        for name in ["DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"] {
+            if let value = ProcessInfo.processInfo.environment[name] { environment[name] = value }
         }
         environment.merge(extra) { $1 }
         return environment

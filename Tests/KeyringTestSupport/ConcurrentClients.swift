@@ -1,0 +1,211 @@
+import Foundation
+import Keyring
+import Synchronization
+
+/// What the concurrent-clients stress suites share (the library's, in `KeyringTests`, and the
+/// tool's, in `CLITests`): real threads for a fixed time, a tally of outcomes, the identity of
+/// the daemon, and the check of what the clients left behind.
+///
+/// Many clients at once is what a desktop does (a browser, a mail client and a shell all
+/// asking at login), and it is where gnome-keyring and KeePassXC have crashed: a daemon that
+/// dies takes every client's records offline, and a client that sees a raw D-Bus error
+/// cannot tell a user what to do.
+package enum ConcurrentClients {
+    /// The keys every client works on: few, so that clients collide on them all the time.
+    package static let keys = ["alpha", "beta", "gamma"]
+
+    /// How long the clients run, and how many calls one thread makes at most (so a fast
+    /// machine does not turn the suite into a benchmark).
+    package static let duration: Duration = .seconds(12)
+    package static let callsPerClient = 500
+
+    /// The bound on every D-Bus call of one operation, and on an unlock prompt: short, so a
+    /// stuck call shows up as an error within the run rather than as a stalled test.
+    package static let storeTimeout: Duration = .seconds(5)
+    package static let promptTimeout: Duration = .seconds(3)
+
+    /// The longest one step (connecting, or one call) may take before it counts as a hang:
+    /// the store's timeout, plus its prompt bound, plus room for a loaded two-core machine.
+    package static let hangBound: Duration = storeTimeout + promptTimeout + .seconds(2)
+
+    /// A new store, on a connection of its own, to the private Secret Service.
+    package static func makeStore(environment: [String: String]) throws -> SecretServiceStore {
+        try SecretServiceStore(timeout: storeTimeout, promptTimeout: promptTimeout, environment: environment)
+    }
+
+    /// The attributes every credentials item of `service` under `key` carries (see `SecretAttributes`).
+    package static func itemAttributes(service: String, key: String) -> [String: String] {
+        ["tag": "swift-keyring", "service": service, "key": key, "kind": "credentials"]
+    }
+
+    /// Runs `body(client, call)` on `clients` threads of their own (the calls block, so not on
+    /// Swift concurrency's pool) until `duration` has passed or a thread made `callsPerClient` calls.
+    /// - Returns: whether every thread ended within `grace` after the end of the run.
+    package static func run(
+        clients: Int,
+        for duration: Duration = ConcurrentClients.duration,
+        grace: Duration = .seconds(60),
+        _ body: @escaping @Sendable (_ client: Int, _ call: Int) -> Void
+    ) -> Bool {
+        let end = ContinuousClock.now + duration
+        let group = DispatchGroup()
+        for client in 0..<clients {
+            group.enter()
+            Thread.detachNewThread {
+                var call = 0
+                while call < callsPerClient && ContinuousClock.now < end {
+                    body(client, call)
+                    call += 1
+                }
+                group.leave()
+            }
+        }
+        let (seconds, attoseconds) = (duration + grace).components
+        let wait = Double(seconds) + Double(attoseconds) / 1e18
+        return group.wait(timeout: .now() + wait) == .success
+    }
+
+    /// The name of an error's case, for counting, and whether a client must never see it: a
+    /// backend error (raw D-Bus or libsecret text), an unavailable service (the daemon gone),
+    /// a damaged store, or any error that is not a `KeyringError`.
+    package static func classify(_ error: any Error) -> (kind: String, isFailure: Bool) {
+        guard let error = error as? KeyringError else { return ("\(type(of: error))", true) }
+        switch error {
+        case .backend: return ("backend", true)
+        case .serviceUnavailable: return ("serviceUnavailable", true)
+        case .damaged: return ("damaged", true)
+        case .notFound: return ("notFound", false)
+        case .invalidRecord: return ("invalidRecord", false)
+        case .invalidConfiguration: return ("invalidConfiguration", false)
+        case .locked: return ("locked", false)
+        case .promptDismissed: return ("promptDismissed", false)
+        case .promptTimedOut: return ("promptTimedOut", false)
+        case .timedOut: return ("timedOut", false)
+        case .passphraseRequired: return ("passphraseRequired", false)
+        case .wrongPassphrase: return ("wrongPassphrase", false)
+        case .insecurePermissions: return ("insecurePermissions", false)
+        }
+    }
+
+    /// What the clients left under `service`: each key must be held by at most one item of
+    /// ours, and a key that is held must read back as a password some client wrote.
+    /// - Returns: the problems found (empty when all is well) and how many keys hold a record.
+    package static func leftovers(service: String, written: Set<String>, environment: [String: String]) throws -> (
+        problems: [String], held: Int
+    ) {
+        var problems: [String] = []
+        var held = 0
+        for key in keys {
+            let count = try PrivateSecretService.itemCount(itemAttributes(service: service, key: key))
+            if count > 1 { problems.append("\(key) is held by \(count) items") }
+            guard count > 0 else { continue }
+            held += 1
+            do {
+                let keyring = try Keyring(service: service, store: makeStore(environment: environment))
+                switch try keyring.password(forKey: key) {
+                case nil: problems.append("\(key) has an item, but reads as no record")
+                case let password? where !written.contains(password):
+                    problems.append("\(key) holds a password no client wrote")
+                default: break
+                }
+            } catch {
+                problems.append("\(key) could not be read back: \(error)")
+            }
+        }
+        return (problems, held)
+    }
+
+    /// Outcomes counted by kind from many threads, the failures described, and every password written.
+    package final class Tally: Sendable {
+        private struct State {
+            var counts: [String: Int] = [:]
+            var failures: [String] = []
+            var written: Set<String> = []
+            var slowest: Duration = .zero
+        }
+
+        private let state = Mutex(State())
+
+        package init() {}
+
+        /// Counts one outcome of `kind`, which took `duration`.
+        package func count(_ kind: String, took duration: Duration = .zero) {
+            state.withLock {
+                $0.counts[kind, default: 0] += 1
+                $0.slowest = max($0.slowest, duration)
+            }
+        }
+
+        /// Counts one outcome of `kind` as a failure, described by `description` (which must hold no password).
+        package func fail(_ kind: String, _ description: String, took duration: Duration = .zero) {
+            state.withLock {
+                $0.counts[kind + " FAILED", default: 0] += 1
+                $0.failures.append(description)
+                $0.slowest = max($0.slowest, duration)
+            }
+        }
+
+        /// Remembers a password before it is written: a write cut short may still land.
+        package func wrote(_ password: String) {
+            _ = state.withLock { $0.written.insert(password) }
+        }
+
+        package var written: Set<String> { state.withLock { $0.written } }
+        package var failures: [String] { state.withLock { $0.failures } }
+
+        /// The first few failures, for an expectation's message.
+        package var firstFailures: String {
+            let failures = self.failures
+            return "\(failures.count) failed: " + failures.prefix(5).joined(separator: "; ")
+        }
+
+        /// One line per kind with its count, then the total and the slowest call; never a password.
+        package var report: String {
+            state.withLock { state in
+                let lines = state.counts.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)" }
+                let total = state.counts.values.reduce(0, +)
+                return (lines + ["  total: \(total), slowest: \(state.slowest)"]).joined(separator: "\n")
+            }
+        }
+    }
+}
+
+extension PrivateSecretService {
+    /// The process that owns `org.freedesktop.secrets`: its unique bus name, never reused
+    /// on one bus, so a daemon that crashed and was started again has another.
+    package struct DaemonIdentity: Equatable, Sendable, CustomStringConvertible {
+        package var busName: String
+        package var pid: String?
+
+        package var description: String { "\(busName) (pid \(pid ?? "unknown"))" }
+    }
+
+    /// The daemon that owns `org.freedesktop.secrets` now; `nil` when nobody does.
+    package static func daemonIdentity() throws -> DaemonIdentity? {
+        guard let busName = try busCall("GetNameOwner", "string:org.freedesktop.secrets", answer: "string") else {
+            return nil
+        }
+        let pid = try busCall("GetConnectionUnixProcessID", "string:\(busName)", answer: "uint32")
+        return DaemonIdentity(busName: busName, pid: pid)
+    }
+
+    /// Asks the bus itself with `dbus-send`; the value of the reply's `answer`-typed line, or
+    /// `nil` when the bus answered with an error (a name nobody owns).
+    private static func busCall(_ method: String, _ argument: String, answer: String) throws -> String? {
+        let output = try ChildProcess.run(
+            [
+                "dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                "org.freedesktop.DBus.\(method)", argument,
+            ],
+            environment: environment())
+        guard output.status == 0 else { return nil }
+        let text = String(decoding: output.standardOutput, as: UTF8.self)
+        guard
+            let line = text.split(separator: "\n").first(where: {
+                $0.trimmingCharacters(in: .whitespaces).hasPrefix(answer + " ")
+            })
+        else { return nil }
+        let value = line.trimmingCharacters(in: .whitespaces).dropFirst(answer.count + 1)
+        return value.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+    }
+}
