@@ -1,6 +1,7 @@
 #include "CLibSecretShims.h"
 #include <gcrypt.h>
 #include <string.h>
+#include <sys/random.h>
 
 /* The Secret Service session of a store: the key exchange that encrypts secrets
  * on the bus (the spec's "dh-ietf1024-sha256-aes128-cbc-pkcs7"), and the
@@ -138,6 +139,32 @@ static gboolean swift_keyring_session_agree(gcry_mpi_t prime, gcry_mpi_t exponen
     return ok;
 }
 
+/* A fresh private exponent of 256 bits, greater than 1, in secure memory.
+ *
+ * Its bytes come from the kernel's random generator (getrandom), the source
+ * libgcrypt seeds its own from: the first strong random number a process asks
+ * of libgcrypt sets up its pool first, which took 2.6 ms of a `swift-keyring
+ * get` (ltrace), longer than the rest of the key exchange. gcry_mpi_scan of a
+ * buffer in secure memory makes a secure number. Should getrandom fail (a
+ * kernel without it), libgcrypt's own strong generator is used. */
+static gcry_mpi_t swift_keyring_session_exponent(void) {
+    const gsize n_bytes = SWIFT_KEYRING_EXPONENT_BITS / 8;
+    guchar *bytes = swift_keyring_buffer_new(n_bytes);
+    gcry_mpi_t exponent = NULL;
+    do {
+        gcry_mpi_release(exponent);
+        exponent = NULL;
+        if (getrandom(bytes, n_bytes, 0) == (gssize)n_bytes) {
+            gcry_mpi_scan(&exponent, GCRYMPI_FMT_USG, bytes, n_bytes, NULL);
+        } else {
+            exponent = gcry_mpi_snew(SWIFT_KEYRING_EXPONENT_BITS);
+            gcry_mpi_randomize(exponent, SWIFT_KEYRING_EXPONENT_BITS, GCRY_STRONG_RANDOM);
+        }
+    } while (exponent == NULL || gcry_mpi_cmp_ui(exponent, 1) <= 0);
+    swift_keyring_buffer_free(bytes);
+    return exponent;
+}
+
 /* The arguments of OpenSession ("(sv)"). */
 static GVariant *swift_keyring_session_arguments(const gchar *algorithm, GVariant *input) {
     return g_variant_new("(sv)", algorithm, input);
@@ -176,10 +203,7 @@ SwiftKeyringSessionOpening *swift_keyring_session_start(GDBusConnection *connect
     gcry_mpi_t base = gcry_mpi_set_ui(NULL, 2);
     gcry_mpi_scan(&opening->prime, GCRYMPI_FMT_USG, swift_keyring_group_1024_prime,
                   sizeof swift_keyring_group_1024_prime, NULL);
-    opening->exponent = gcry_mpi_snew(SWIFT_KEYRING_EXPONENT_BITS);
-    do
-        gcry_mpi_randomize(opening->exponent, SWIFT_KEYRING_EXPONENT_BITS, GCRY_STRONG_RANDOM);
-    while (gcry_mpi_cmp_ui(opening->exponent, 1) <= 0);
+    opening->exponent = swift_keyring_session_exponent();
     gcry_mpi_t public_value = gcry_mpi_new(1024);
     gcry_mpi_powm(public_value, base, opening->exponent, opening->prime);
     guchar *public_bytes = NULL;
