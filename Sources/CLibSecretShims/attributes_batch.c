@@ -30,8 +30,10 @@ static void swift_keyring_attributes_batch_done(GObject *source, GAsyncResult *r
     GError *error = NULL;
     GVariant *reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &error);
     if (reply != NULL) {
-        batch->tables[call->index] = swift_keyring_attributes_property_reply(reply);
+        batch->tables[call->index] = swift_keyring_attributes_property_reply(reply, &error);
         g_variant_unref(reply);
+    }
+    if (error == NULL) {
     } else if (swift_keyring_error_is_vanished_object(error) || batch->error != NULL) {
         g_error_free(error);
     } else {
@@ -58,7 +60,7 @@ static void swift_keyring_attributes_batch_send(SwiftKeyringAttributesBatch *bat
 
 /* The Attributes of every item in `paths`, into `tables` (count entries, owned
  * by the caller; NULL for an item that vanished meanwhile). Returns FALSE and
- * sets `error` at the first other failure. The replies are dispatched in a
+ * sets `error` at the first other failure, attributes of another type included. The replies are dispatched in a
  * main context of this call's own, so it is safe from any thread. */
 gboolean swift_keyring_read_attributes(GDBusConnection *connection, const gchar *const *paths, guint count,
         gint timeout_ms, GCancellable *cancellable,

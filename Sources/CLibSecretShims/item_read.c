@@ -24,7 +24,7 @@ static void swift_keyring_item_read_attributes_done(GObject *source, GAsyncResul
     GError *error = NULL;
     GVariant *reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &error);
     if (reply != NULL) {
-        read->attributes = swift_keyring_attributes_property_reply(reply);
+        read->attributes = swift_keyring_attributes_property_reply(reply, &error);
         g_variant_unref(reply);
     }
     swift_keyring_item_read_keep_error(read, error);

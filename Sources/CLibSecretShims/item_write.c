@@ -32,13 +32,20 @@ gboolean swift_keyring_read_label_and_attributes(GDBusConnection *connection, co
     GVariant *properties = g_variant_get_child_value(reply, 0);
     GVariant *text = g_variant_lookup_value(properties, "Label", G_VARIANT_TYPE_STRING);
     GVariant *table = g_variant_lookup_value(properties, "Attributes", G_VARIANT_TYPE("a{ss}"));
-    *label = g_strdup(text != NULL ? g_variant_get_string(text, NULL) : "");
-    *attributes = swift_keyring_attributes_from_variant(table);
+    gboolean ok = table != NULL;
+    if (ok) {
+        *label = g_strdup(text != NULL ? g_variant_get_string(text, NULL) : "");
+        *attributes = swift_keyring_attributes_from_variant(table);
+    } else {
+        /* Missing, or of another type: not readable, which is no proof that the item is foreign. */
+        g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_SIGNATURE,
+                    "the Secret Service sent no attributes of type a{ss} for %s", path);
+    }
     if (table != NULL)
         g_variant_unref(table);
     if (text != NULL)
         g_variant_unref(text);
     g_variant_unref(properties);
     g_variant_unref(reply);
-    return TRUE;
+    return ok;
 }

@@ -391,14 +391,26 @@ static SecretValue *swift_keyring_session_decode(const SwiftKeyringSession *sess
 }
 
 /* GetSecrets' reply for one path: the secret there, NULL when the daemon left
- * the item out (gone, or locked) or on `error`. */
+ * the item out (gone, or locked) or on `error` (a reply of another type). */
 SecretValue *swift_keyring_session_secret_from_reply(const SwiftKeyringSession *session, GVariant *reply,
                                                      const gchar *path, GError **error) {
+    if (!g_variant_is_of_type(reply, G_VARIANT_TYPE("(a{o(oayays)})"))) {
+        g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_SIGNATURE,
+                    "the Secret Service answered GetSecrets with type %s, not (a{o(oayays)})",
+                    g_variant_get_type_string(reply));
+        return NULL;
+    }
     GVariant *secrets = g_variant_get_child_value(reply, 0);
-    GVariant *secret = g_variant_lookup_value(secrets, path, G_VARIANT_TYPE("(oayays)"));
+    GVariant *secret = g_variant_lookup_value(secrets, path, NULL);
     g_variant_unref(secrets);
     if (secret == NULL)
         return NULL;
+    if (!g_variant_is_of_type(secret, G_VARIANT_TYPE("(oayays)"))) {
+        g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_SIGNATURE,
+                    "the Secret Service sent a secret of type %s, not (oayays)", g_variant_get_type_string(secret));
+        g_variant_unref(secret);
+        return NULL;
+    }
     SecretValue *value = swift_keyring_session_decode(session, secret, error);
     g_variant_unref(secret);
     return value;

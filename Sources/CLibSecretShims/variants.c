@@ -25,25 +25,42 @@ gboolean swift_keyring_names_reply_contains(GVariant *reply, const char *name) {
     return found;
 }
 
-/* The "(v)" reply of Properties.Get, read as a boolean. */
-gboolean swift_keyring_boolean_property_reply(GVariant *reply) {
-    GVariant *value = NULL;
-    gboolean result = FALSE;
-    g_variant_get(reply, "(v)", &value);
-    if (value != NULL && g_variant_is_of_type(value, G_VARIANT_TYPE_BOOLEAN))
-        result = g_variant_get_boolean(value);
-    if (value != NULL)
-        g_variant_unref(value);
-    return result;
+/* Sets `error` to say that `what` came back as `value`'s type instead of `expected`. */
+static void swift_keyring_wrong_type(GError **error, const gchar *what, GVariant *value, const gchar *expected) {
+    g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_SIGNATURE, "the Secret Service sent %s of type %s, not %s",
+                what, value != NULL ? g_variant_get_type_string(value) : "()", expected);
+}
+
+/* The "(v)" reply of Properties.Get, read as a boolean into `value`; FALSE with
+ * `error` set when it holds anything else (a "Locked" sent as a string must not
+ * read as unlocked). */
+gboolean swift_keyring_boolean_property_reply(GVariant *reply, const gchar *what, gboolean *value, GError **error) {
+    GVariant *inner = NULL;
+    if (g_variant_is_of_type(reply, G_VARIANT_TYPE("(v)")))
+        g_variant_get(reply, "(v)", &inner);
+    gboolean ok = inner != NULL && g_variant_is_of_type(inner, G_VARIANT_TYPE_BOOLEAN);
+    if (ok)
+        *value = g_variant_get_boolean(inner);
+    else
+        swift_keyring_wrong_type(error, what, inner != NULL ? inner : reply, "b");
+    if (inner != NULL)
+        g_variant_unref(inner);
+    return ok;
 }
 
 /* The "(v)" reply of Properties.Get for an item's Attributes ("a{ss}"), as a
- * string table the caller owns; an empty table when the reply holds no such dictionary. */
-GHashTable *swift_keyring_attributes_property_reply(GVariant *reply) {
+ * string table the caller owns; NULL with `error` set when the reply holds
+ * anything else: an item whose attributes cannot be read is no item we can
+ * tell apart from ours, and must not pass for a foreign one. */
+GHashTable *swift_keyring_attributes_property_reply(GVariant *reply, GError **error) {
     GVariant *value = NULL;
-    GHashTable *attributes;
-    g_variant_get(reply, "(v)", &value);
-    attributes = swift_keyring_attributes_from_variant(value);
+    if (g_variant_is_of_type(reply, G_VARIANT_TYPE("(v)")))
+        g_variant_get(reply, "(v)", &value);
+    GHashTable *attributes = NULL;
+    if (value != NULL && g_variant_is_of_type(value, G_VARIANT_TYPE("a{ss}")))
+        attributes = swift_keyring_attributes_from_variant(value);
+    else
+        swift_keyring_wrong_type(error, "an item's attributes", value != NULL ? value : reply, "a{ss}");
     if (value != NULL)
         g_variant_unref(value);
     return attributes;

@@ -37,7 +37,9 @@ final class BusConnection: @unchecked Sendable {
 
     /// Calls a method and returns its reply, before the deadline.
     ///
-    /// `autoStart: false` keeps the bus from activating a service to answer.
+    /// `reply` is the reply's D-Bus signature, such as `(o)`: a reply of another type
+    /// is an error naming the method (GDBus checks it), never a value read as if it
+    /// fitted. `autoStart: false` keeps the bus from activating a service to answer.
     func call(
         _ operation: String,
         destination: String,
@@ -45,14 +47,17 @@ final class BusConnection: @unchecked Sendable {
         interface: String,
         method: String,
         arguments: OpaquePointer?,
+        reply: String,
         autoStart: Bool = true,
         deadline: Deadline
     ) throws -> OpaquePointer {
         let flags = autoStart ? G_DBUS_CALL_FLAGS_NONE : G_DBUS_CALL_FLAGS_NO_AUTO_START
+        let replyType = g_variant_type_new(reply)
+        defer { g_variant_type_free(replyType) }
         let reply = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
             g_dbus_connection_call_sync(
-                pointer, destination, path, interface, method, arguments, nil, flags, deadline.remainingMilliseconds, cancellable,
-                error
+                pointer, destination, path, interface, method, arguments, replyType, flags, deadline.remainingMilliseconds,
+                cancellable, error
             )
         }
         guard let reply else {
@@ -70,12 +75,15 @@ final class BusConnection: @unchecked Sendable {
         interface: String,
         method: String,
         arguments: OpaquePointer?,
+        reply: String,
         deadline: Deadline
     ) throws -> OpaquePointer? {
         var vanished = false
+        let replyType = g_variant_type_new(reply)
+        defer { g_variant_type_free(replyType) }
         let reply = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
             let reply = g_dbus_connection_call_sync(
-                pointer, Self.secretServiceName, path, interface, method, arguments, nil, G_DBUS_CALL_FLAGS_NONE,
+                pointer, Self.secretServiceName, path, interface, method, arguments, replyType, G_DBUS_CALL_FLAGS_NONE,
                 deadline.remainingMilliseconds, cancellable, error
             )
             if reply == nil && swift_keyring_error_is_vanished_object(error.pointee) != 0 {
@@ -92,7 +100,9 @@ final class BusConnection: @unchecked Sendable {
     }
 
     /// Calls a method of the bus itself, which answers with one value.
-    private func callBus(_ method: String, arguments: OpaquePointer?, deadline: Deadline) throws -> OpaquePointer {
+    private func callBus(_ method: String, arguments: OpaquePointer?, reply: String, deadline: Deadline) throws
+        -> OpaquePointer
+    {
         try call(
             "ask the session bus (\(method))",
             destination: "org.freedesktop.DBus",
@@ -100,13 +110,14 @@ final class BusConnection: @unchecked Sendable {
             interface: "org.freedesktop.DBus",
             method: method,
             arguments: arguments,
+            reply: reply,
             deadline: deadline
         )
     }
 
     /// Whether some connection owns `name` now.
     func nameHasOwner(_ name: String, deadline: Deadline) throws -> Bool {
-        let reply = try callBus("NameHasOwner", arguments: swift_keyring_string_argument(name), deadline: deadline)
+        let reply = try callBus("NameHasOwner", arguments: swift_keyring_string_argument(name), reply: "(b)", deadline: deadline)
         defer { g_variant_unref(reply) }
         return swift_keyring_boolean_reply(reply) != 0
     }
@@ -115,7 +126,7 @@ final class BusConnection: @unchecked Sendable {
     func nameOwner(_ name: String, deadline: Deadline) throws -> String? {
         let reply: OpaquePointer
         do {
-            reply = try callBus("GetNameOwner", arguments: swift_keyring_string_argument(name), deadline: deadline)
+            reply = try callBus("GetNameOwner", arguments: swift_keyring_string_argument(name), reply: "(s)", deadline: deadline)
         } catch KeyringError.serviceUnavailable(reason: .noDaemon) {
             // The bus answers NameHasNoOwner, which GLibFailure reports as no daemon.
             return nil
@@ -129,7 +140,8 @@ final class BusConnection: @unchecked Sendable {
     /// The process id of the connection named `unique` (such as `:1.4`), as the bus reports it; `nil` when unknown.
     func processID(ofConnection unique: String, deadline: Deadline) throws -> Int32? {
         let reply = try callBus(
-            "GetConnectionUnixProcessID", arguments: swift_keyring_string_argument(unique), deadline: deadline)
+            "GetConnectionUnixProcessID", arguments: swift_keyring_string_argument(unique), reply: "(u)",
+            deadline: deadline)
         defer { g_variant_unref(reply) }
         let processID = Int32(bitPattern: swift_keyring_uint32_reply(reply))
         return processID > 0 ? processID : nil
@@ -138,12 +150,12 @@ final class BusConnection: @unchecked Sendable {
     /// Asks the bus to deliver the signals matching `rule` to this connection; it
     /// has done so for every message sent after its reply.
     func addMatch(_ rule: String, deadline: Deadline) throws {
-        g_variant_unref(try callBus("AddMatch", arguments: swift_keyring_string_argument(rule), deadline: deadline))
+        g_variant_unref(try callBus("AddMatch", arguments: swift_keyring_string_argument(rule), reply: "()", deadline: deadline))
     }
 
     /// Whether the bus can start a service for `name` (D-Bus activation).
     func isActivatable(_ name: String, deadline: Deadline) throws -> Bool {
-        let reply = try callBus("ListActivatableNames", arguments: nil, deadline: deadline)
+        let reply = try callBus("ListActivatableNames", arguments: nil, reply: "(as)", deadline: deadline)
         defer { g_variant_unref(reply) }
         return swift_keyring_names_reply_contains(reply, name) != 0
     }
@@ -157,6 +169,7 @@ final class BusConnection: @unchecked Sendable {
             interface: "org.freedesktop.DBus.Peer",
             method: "Ping",
             arguments: nil,
+            reply: "()",
             autoStart: false,
             deadline: deadline
         )

@@ -46,6 +46,7 @@ enum SecretPrompt {
                 method: "Prompt",
                 // An empty window id: the library has no window to attach the prompt to.
                 arguments: swift_keyring_string_argument(""),
+                reply: "()",
                 deadline: Deadline(callTimeout)
             )
             g_variant_unref(reply)
@@ -86,6 +87,7 @@ enum SecretPrompt {
                 interface: promptInterface,
                 method: "Dismiss",
                 arguments: nil,
+                reply: "()",
                 deadline: Deadline(callTimeout)
             )
             reply.map { g_variant_unref($0) }

@@ -36,7 +36,7 @@ extension SecretServiceClient {
         guard
             let reply = try bus.callOnItem(
                 operation, path: path, interface: "org.freedesktop.Secret.Item", method: "SetSecret",
-                arguments: swift_keyring_set_secret_argument(session, value), deadline: deadline)
+                arguments: swift_keyring_set_secret_argument(session, value), reply: "()", deadline: deadline)
         else { return false }
         g_variant_unref(reply)
         return true

@@ -73,6 +73,7 @@ final class SecretServiceClient: @unchecked Sendable {
             interface: "org.freedesktop.Secret.Service",
             method: "ReadAlias",
             arguments: swift_keyring_string_argument("default"),
+            reply: "(o)",
             deadline: deadline
         )
         defer { g_variant_unref(reply) }
@@ -211,6 +212,7 @@ final class SecretServiceClient: @unchecked Sendable {
                 interface: "org.freedesktop.Secret.Service",
                 method: "GetSecrets",
                 arguments: swift_keyring_session_get_secrets_argument(session, path),
+                reply: "(a{o(oayays)})",
                 deadline: deadline
             )
         else { return nil }
@@ -281,6 +283,7 @@ final class SecretServiceClient: @unchecked Sendable {
             interface: "org.freedesktop.Secret.Collection",
             method: "CreateItem",
             arguments: swift_keyring_create_item_argument(session, SecretLabel.label(for: record), attributes.table, value),
+            reply: "(oo)",
             deadline: deadline
         )
         defer { g_variant_unref(reply) }
@@ -312,7 +315,7 @@ final class SecretServiceClient: @unchecked Sendable {
         guard
             let reply = try bus.callOnItem(
                 operation, path: path, interface: "org.freedesktop.Secret.Item", method: "Delete", arguments: nil,
-                deadline: deadline)
+                reply: "(o)", deadline: deadline)
         else { return false }
         defer { g_variant_unref(reply) }
         let promptToShow = CStringArray.takeObjectPath(swift_keyring_object_path_reply(reply))
@@ -344,9 +347,18 @@ final class SecretServiceClient: @unchecked Sendable {
             interface: "org.freedesktop.DBus.Properties",
             method: "Get",
             arguments: swift_keyring_property_argument("org.freedesktop.Secret.Collection", "Locked"),
+            reply: "(v)",
             deadline: deadline
         )
         defer { g_variant_unref(reply) }
-        return swift_keyring_boolean_property_reply(reply) != 0
+        var locked: gboolean = 0
+        var error: UnsafeMutablePointer<GError>?
+        guard swift_keyring_boolean_property_reply(reply, "the collection's Locked", &locked, &error) != 0 else {
+            defer { g_error_free(error) }
+            throw GLibFailure.keyringError(
+                error!, operation: "read whether the default collection is locked", seconds: deadline.timeout.inSeconds,
+                timedOut: false, phase: .call)
+        }
+        return locked != 0
     }
 }

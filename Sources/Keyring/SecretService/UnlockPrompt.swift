@@ -36,6 +36,7 @@ enum UnlockPrompt {
             interface: serviceInterface,
             method: "Unlock",
             arguments: CStringArray.with(paths) { swift_keyring_object_paths_argument($0) },
+            reply: "(aoo)",
             deadline: deadline
         )
         defer { g_variant_unref(reply) }
