@@ -28,4 +28,21 @@ public struct RecordID: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// `service/key (kind)`: no secret is part of an identity.
     public var description: String { "\(service)/\(key) (\(kind.rawValue))" }
+
+    /// Two identities are one when their service and key are the same Unicode scalars,
+    /// not merely canonically equivalent as `String`'s `==` has it: `é` as one scalar and
+    /// as `e` and a combining accent are two keys, in every store, as the Secret Service
+    /// (which compares bytes) has them.
+    public static func == (left: RecordID, right: RecordID) -> Bool {
+        left.kind == right.kind && left.service.utf8.elementsEqual(right.service.utf8)
+            && left.key.utf8.elementsEqual(right.key.utf8)
+    }
+
+    /// Hashes the exact bytes, as `==` compares them.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(service.utf8.count)
+        for byte in service.utf8 { hasher.combine(byte) }
+        for byte in key.utf8 { hasher.combine(byte) }
+    }
 }

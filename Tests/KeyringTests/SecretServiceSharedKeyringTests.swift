@@ -52,12 +52,13 @@ struct SecretServiceSharedKeyringTests {
         // Another username is a new item (attributes are never rewritten in place, see
         // ItemReplacement). gnome-keyring 42 reloads an item another daemon created but
         // exports no D-Bus object for it until it restarts, so there its attributes cannot be
-        // read: the reader finds its password and no record, and never the old one.
+        // read, and a read that cannot check them finds no record: never the old one.
         Thread.sleep(forTimeInterval: 1.1)
         let after = try Samples.credentials(
             "after", password: "password-after-2", url: URL(string: "https://example.org/after")!, sync: true)
         try writerKeyring.set(after, forKey: "work")
-        #expect(try readerKeyring.password(forKey: "work") == after.password)
+        let password = try readerKeyring.password(forKey: "work")
+        #expect(password == nil || password == after.password, "the reader read an older password")
         let read = try readerKeyring.credentials(forKey: "work")
         #expect(read == nil || read == after, "the reader read \(String(describing: read?.username)), not the new record")
         #expect(try readerKeyring.list().allSatisfy { $0.username == "after" })

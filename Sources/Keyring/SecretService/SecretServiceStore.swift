@@ -107,55 +107,84 @@ public final class SecretServiceStore: CredentialStore {
     /// Returns the record stored under `id`, or `nil` when there is none.
     ///
     /// A locked item is first offered to the daemon to unlock (which may prompt).
+    /// What the daemon answers is checked before it is trusted: an item whose
+    /// attributes are not `id`'s (a search may return one: KeePassXC's skips
+    /// protected attributes) is not this record, and a secret larger than a write
+    /// may store is refused.
     /// - Throws: `KeyringError.locked` when the record exists but stays locked,
-    ///   `.promptDismissed`, `.timedOut`, or another store error.
+    ///   `.promptDismissed`, `.timedOut`, `.invalidRecord` for a stored secret no write
+    ///   could have made, or another store error.
     public func record(for id: RecordID) throws -> StoredRecord? {
         let operation = "read \(id)"
-        return try client.run(operation, deadline: Deadline(timeout)) { client in
-            var deadline = Deadline(timeout)
+        // One bound for the whole call, a reopen after a daemon restart included.
+        let deadline = Deadline(timeout)
+        return try client.run(operation, deadline: deadline) { client in
             if let remembered = client.memory.recall(id), let summary = remembered.summary,
                 let secret = try client.secret(remembered: remembered, of: id, operation, deadline: deadline)
             {
-                return StoredRecord(id: summary.id, metadata: summary.metadata, secret: secret)
+                return StoredRecord(id: summary.id, metadata: summary.metadata, secret: try Self.checked(secret, of: id))
             }
-            client.startSession(deadline: deadline)
-            let mark = client.memory.markBeforeSearch(deadline: deadline)
-            for path in try readablePaths(id, operation, client, deadline: &deadline) {
-                if let record = try client.record(at: path, operation, deadline: deadline) {
-                    let summary = RecordSummary(id: record.id, metadata: record.metadata)
-                    client.memory.remember(id, at: path, summary: summary, since: mark)
-                    return record
-                }
-            }
-            return nil
+            return try lookUp(id, operation, client, deadline: deadline)
         }
     }
 
-    /// Returns only the secret stored under `id`, or `nil`: one D-Bus call fewer than
-    /// `record(for:)`, since the item's attributes are not read (the same calls
-    /// libsecret's own password lookup makes).
+    /// Returns only the secret stored under `id`, or `nil`; checked as `record(for:)`
+    /// checks, since the item's attributes travel with the secret (both asked at once,
+    /// one round trip). A record read before is one call: the secret alone.
     /// - Throws: as `record(for:)`.
     public func secret(for id: RecordID) throws -> [UInt8]? {
         let operation = "read \(id)"
-        return try client.run(operation, deadline: Deadline(timeout)) { client in
-            var deadline = Deadline(timeout)
+        let deadline = Deadline(timeout)
+        return try client.run(operation, deadline: deadline) { client in
             if let remembered = client.memory.recall(id),
                 let secret = try client.secret(remembered: remembered, of: id, operation, deadline: deadline)
             {
-                return secret
+                return try Self.checked(secret, of: id)
             }
-            client.startSession(deadline: deadline)
-            let mark = client.memory.markBeforeSearch(deadline: deadline)
-            guard let path = try readablePaths(id, operation, client, deadline: &deadline).first,
-                let secret = try client.secret(at: path, operation, deadline: deadline)
-            else { return nil }
-            client.memory.remember(id, at: path, summary: nil, since: mark)
-            return secret
+            return try lookUp(id, operation, client, deadline: deadline)?.secret
         }
     }
 
-    /// The unlocked items holding `id`, in a stable order; a locked one is first
-    /// offered to the daemon to unlock (which may prompt, and renews `deadline`).
+    /// The record `id` as the daemon holds it now: each matching item read with its
+    /// attributes, newest first (the greatest path, the one writes keep among
+    /// duplicates: see `ItemReplacement`), until one really is `id`'s; remembered for
+    /// the next lookup.
+    private func lookUp(_ id: RecordID, _ operation: String, _ client: SecretServiceClient, deadline: Deadline) throws
+        -> StoredRecord?
+    {
+        var deadline = deadline
+        client.startSession(deadline: deadline)
+        let mark = client.memory.markBeforeSearch(deadline: deadline)
+        for path in try readablePaths(id, operation, client, deadline: &deadline) {
+            guard let record = try client.record(at: path, operation, deadline: deadline), record.id == id else {
+                continue
+            }
+            client.memory.remember(id, at: path, summary: RecordSummary(id: record.id, metadata: record.metadata), since: mark)
+            _ = try Self.checked(record.secret, of: id)
+            return record
+        }
+        return nil
+    }
+
+    /// `secret`, unless it is longer than any write stores for `id`'s kind: a
+    /// password is at most 1 MiB, a generic secret 16 MiB.
+    private static func checked(_ secret: [UInt8], of id: RecordID) throws -> [UInt8] {
+        let (field, limit, words) =
+            id.kind == .credentials
+            ? ("password", RecordValidation.maximumPasswordBytes, "1 MiB")
+            : ("secret", RecordValidation.maximumSecretBytes, "16 MiB")
+        guard secret.count <= limit else {
+            throw KeyringError.invalidRecord(
+                field: field,
+                reason: "is longer than \(words) as the Secret Service holds it (\(secret.count) bytes), "
+                    + "which no write of this library stores")
+        }
+        return secret
+    }
+
+    /// The unlocked items holding `id`, newest first (greatest path in
+    /// `ItemReplacement.precedes`); a locked one is first offered to the daemon to
+    /// unlock (which may prompt, and renews `deadline`).
     /// - Throws: `KeyringError.locked` when matching items exist but all stay locked.
     private func readablePaths(
         _ id: RecordID, _ operation: String, _ client: SecretServiceClient, deadline: inout Deadline
@@ -166,7 +195,7 @@ public final class SecretServiceStore: CredentialStore {
             readable = try client.unlock(paths.locked, operation, deadline: &deadline, prompt: prompt)
             guard !readable.isEmpty else { throw KeyringError.locked }
         }
-        return readable.sorted()
+        return readable.sorted(by: ItemReplacement.precedes).reversed()
     }
 
     /// Stores `record`, replacing any record with the same `id`: afterwards exactly one item holds it.
@@ -231,7 +260,12 @@ public final class SecretServiceStore: CredentialStore {
             let paths = try client.searchPaths(.scope(service: service, kind: kind), operation, deadline: deadline)
             return try client.summaries(at: paths.unlocked + paths.locked, operation, deadline: deadline)
         }
-        return summaries.sorted { ($0.id.key, $0.id.kind.rawValue) < ($1.id.key, $1.id.kind.rawValue) }
+        // A search may return items of another service or kind (KeePassXC's skips
+        // protected attributes, and a daemon may simply be wrong): only this scope's are listed.
+        let ours = summaries.filter { summary in
+            summary.id.service.utf8.elementsEqual(service.utf8) && (kind == nil || summary.id.kind == kind)
+        }
+        return ours.sorted { ($0.id.key, $0.id.kind.rawValue) < ($1.id.key, $1.id.kind.rawValue) }
     }
 
     /// Removes every item tagged `swift-keyring` of `service` (and `kind`, when given);
