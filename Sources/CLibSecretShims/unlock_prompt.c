@@ -90,17 +90,21 @@ static void swift_keyring_prompt_released(gpointer data) {
     ((SwiftKeyringPromptWatch *)data)->released = TRUE;
 }
 
-/* Subscribes to Completed on `prompt_path`. Call before Prompt.Prompt, on the
- * same connection, so the bus has the match rule before the prompt can end. */
-SwiftKeyringPromptWatch *swift_keyring_prompt_watch_new(GDBusConnection *connection, const gchar *prompt_path) {
+/* Subscribes to Completed on `prompt_path`, sent by `daemon` (the unique name of
+ * the daemon that made the prompt; any sender when NULL, on a connection without
+ * a bus). Call before Prompt.Prompt, on the same connection, so the bus has the
+ * match rule before the prompt can end. */
+SwiftKeyringPromptWatch *swift_keyring_prompt_watch_new(GDBusConnection *connection, const gchar *daemon,
+                                                        const gchar *prompt_path) {
     SwiftKeyringPromptWatch *watch = g_new0(SwiftKeyringPromptWatch, 1);
     watch->connection = g_object_ref(connection);
     watch->context = g_main_context_new();
     g_main_context_push_thread_default(watch->context);
-    /* No sender: a well-known name in a rule matches only through the bus, and the
-     * path of a prompt the daemon made for us is ours alone. */
+    /* The daemon's unique name as the sender: any program on the bus can emit a
+     * Completed on a prompt's path, and one did end a pending unlock prompt in
+     * 0.1 s, the record then reported absent. */
     watch->subscription = g_dbus_connection_signal_subscribe(
-        connection, NULL, "org.freedesktop.Secret.Prompt", "Completed", prompt_path, NULL,
+        connection, daemon, "org.freedesktop.Secret.Prompt", "Completed", prompt_path, NULL,
         G_DBUS_SIGNAL_FLAGS_NONE, swift_keyring_prompt_completed, watch, swift_keyring_prompt_released);
     /* A daemon that dies with the prompt open (KeePassXC has been seen to) would
      * otherwise leave the wait to the prompt's long bound. */

@@ -42,6 +42,29 @@ struct UnlockPromptTests {
         #expect(try locked.store.isLocked() == false)
     }
 
+    @Test("A Completed signal another program sends does not end the unlock prompt: the read waits for the person")
+    func completionFromAnotherProgram() throws {
+        let locked = try Locked(MockPrompter(delay: .seconds(4), answers: [.password]))
+        defer { locked.sandbox.stop() }
+        let keyring = locked.keyring
+        let environment = locked.sandbox.environment
+        // While the person takes 4 s, another program on the bus says the prompt was dismissed,
+        // on each path gnome-keyring gives its first unlock prompts (/org/freedesktop/secrets/prompt/uN).
+        let spoofer = Thread {
+            Thread.sleep(forTimeInterval: 1.5)
+            for number in 1...8 {
+                _ = try? ChildProcess.run(
+                    [
+                        "dbus-send", "--session", "--type=signal", "/org/freedesktop/secrets/prompt/u\(number)",
+                        "org.freedesktop.Secret.Prompt.Completed", "boolean:true", "variant:string:",
+                    ], environment: environment)
+            }
+        }
+        spoofer.start()
+        let result = BoundedCall.run(within: .seconds(60)) { try keyring.credentials(forKey: "work") }
+        #expect(try result?.get() == locked.stored)
+    }
+
     @Test("A prompt answered after 8 s, longer than the 5 s call bound: the password is still returned")
     func answeredSlowly() throws {
         let locked = try Locked(MockPrompter(delay: .seconds(8), answers: [.password]), timeout: .seconds(5))

@@ -85,7 +85,8 @@ gboolean swift_keyring_read_item(GDBusConnection *connection, const SwiftKeyring
 GVariant *swift_keyring_object_paths_argument(const gchar *const *paths);
 gchar **swift_keyring_unlock_reply(GVariant *reply, gchar **prompt);
 typedef struct SwiftKeyringPromptWatch SwiftKeyringPromptWatch;
-SwiftKeyringPromptWatch *swift_keyring_prompt_watch_new(GDBusConnection *connection, const gchar *prompt_path);
+SwiftKeyringPromptWatch *swift_keyring_prompt_watch_new(GDBusConnection *connection, const gchar *daemon,
+                                                        const gchar *prompt_path);
 gboolean swift_keyring_prompt_watch_wait(SwiftKeyringPromptWatch *watch, GCancellable *cancellable, GError **error);
 gboolean swift_keyring_prompt_watch_dismissed(const SwiftKeyringPromptWatch *watch);
 gchar **swift_keyring_prompt_watch_paths(const SwiftKeyringPromptWatch *watch);

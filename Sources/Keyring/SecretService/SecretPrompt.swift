@@ -22,9 +22,11 @@ enum SecretPrompt {
     /// - Throws: `.promptTimedOut` for an unlock prompt nobody answered in time (`.timedOut`
     ///   for another prompt), `CancellationError` for a cancelled task, `.serviceUnavailable`
     ///   when the daemon leaves the bus meanwhile, or the `Prompt` call's own error.
+    ///   - daemon: the unique name of the daemon that made the prompt: only its `Completed` counts.
     static func complete(
         _ prompt: String,
         on bus: BusConnection,
+        daemon: String?,
         _ operation: String,
         unlocking: Bool,
         callTimeout: Duration,
@@ -32,7 +34,7 @@ enum SecretPrompt {
     ) throws -> [String]? {
         let what = unlocking ? "the unlock prompt" : "the prompt"
         // Subscribed before the prompt is shown, so a quick answer cannot be missed.
-        let watch = swift_keyring_prompt_watch_new(bus.pointer, prompt)!
+        let watch = swift_keyring_prompt_watch_new(bus.pointer, daemon, prompt)!
         defer { swift_keyring_prompt_watch_free(watch) }
         // Started before `Prompt.Prompt` is sent: once the prompt is on screen, any way
         // out of this function must dismiss it, so the prompt bound counts from here.

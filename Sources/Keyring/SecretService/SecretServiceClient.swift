@@ -169,7 +169,8 @@ final class SecretServiceClient: @unchecked Sendable {
     /// calls that follow it.
     func unlock(_ paths: [String], _ operation: String, deadline: inout Deadline, prompt: PromptBound) throws -> [String] {
         let unlocked = try UnlockPrompt.unlock(
-            paths, on: bus, operation, deadline: deadline, promptTimeout: prompt.timeout, display: prompt.display)
+            paths, on: bus, daemon: daemon, operation, deadline: deadline, promptTimeout: prompt.timeout,
+            display: prompt.display)
         deadline = Deadline(deadline.timeout)
         return unlocked
     }
@@ -332,7 +333,8 @@ final class SecretServiceClient: @unchecked Sendable {
         -> [String]?
     {
         let answered = try SecretPrompt.complete(
-            path, on: bus, operation, unlocking: false, callTimeout: deadline.timeout, promptTimeout: prompt.timeout
+            path, on: bus, daemon: daemon, operation, unlocking: false, callTimeout: deadline.timeout,
+            promptTimeout: prompt.timeout
         )
         deadline = Deadline(deadline.timeout)
         return answered

@@ -12,7 +12,7 @@ internal import CLibSecretShims
 enum UnlockPrompt {
     private static let serviceInterface = "org.freedesktop.Secret.Service"
 
-    /// Unlocks `paths`; returns the paths unlocked, which may be fewer when the daemon refused some.
+    /// Unlocks `paths`; returns those of them unlocked, which may be fewer when the daemon refused some.
     /// - Parameters:
     ///   - deadline: the call bound, for each D-Bus call; a call after the prompt gets a fresh one of the same length.
     ///   - promptTimeout: how long a person may take to answer the prompt.
@@ -24,6 +24,7 @@ enum UnlockPrompt {
     static func unlock(
         _ paths: [String],
         on bus: BusConnection,
+        daemon: String?,
         _ operation: String,
         deadline: Deadline,
         promptTimeout: Duration,
@@ -43,15 +44,18 @@ enum UnlockPrompt {
         var promptPath: UnsafeMutablePointer<gchar>?
         let unlocked = CStringArray.take(swift_keyring_unlock_reply(reply, &promptPath))
         let prompt = CStringArray.takeObjectPath(promptPath)
-        guard prompt != "/" else { return unlocked }
+        // Only what was asked counts as unlocked: a path the daemon names beside them is
+        // no item of this operation's, and an asked one it leaves out is still locked.
+        guard prompt != "/" else { return unlocked.filter(paths.contains) }
         let answered = try SecretPrompt.complete(
-            prompt, on: bus, operation, unlocking: true, callTimeout: deadline.timeout, promptTimeout: promptTimeout
+            prompt, on: bus, daemon: daemon, operation, unlocking: true, callTimeout: deadline.timeout,
+            promptTimeout: promptTimeout
         )
         guard let answered else {
             // gnome-keyring with no display ends its prompt at once as dismissed: nobody
             // dismissed anything, the keyring simply stays locked, and says so.
             throw display ? KeyringError.promptDismissed : KeyringError.locked
         }
-        return unlocked + answered
+        return (unlocked + answered).filter(paths.contains)
     }
 }
