@@ -1,6 +1,7 @@
 import ArgumentParser
 import Keyring
 import Logging
+import KeyringCommandLine
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

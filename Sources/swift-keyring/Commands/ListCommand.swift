@@ -1,5 +1,6 @@
 import ArgumentParser
 import Keyring
+import KeyringCommandLine
 
 /// `swift-keyring list [--json] [--sync-only] [--background-access-only]`
 struct ListCommand: ParsableCommand {
