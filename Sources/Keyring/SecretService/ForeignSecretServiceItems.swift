@@ -26,7 +26,8 @@ package enum ForeignSecretServiceItems {
             secret_service_get_sync(SECRET_SERVICE_OPEN_SESSION, cancellable, error)
         }
         guard let service else {
-            throw KeyringError.serviceUnavailable(reason: .noDaemon(detail: "libsecret found no Secret Service on the session bus"))
+            throw KeyringError.serviceUnavailable(
+                reason: .noDaemon(detail: "libsecret found no Secret Service on the session bus"))
         }
         defer { g_object_unref(service) }
         let table = swift_keyring_attributes_new()!
