@@ -1,4 +1,5 @@
 import Foundation
+import KeyringTestSupport
 import Synchronization
 
 /// A loopback HTTP server for git's "dumb" protocol: it serves the files of one folder
@@ -8,57 +9,24 @@ import Synchronization
 final class DumbHTTPServer: Sendable {
     private let root: URL
     private let expectedAuthorization: String
-    private let listener: Int32
-    let port: UInt16
+    private let listener = Mutex<LoopbackListener?>(nil)
+    var port: UInt16 { listener.withLock { $0?.port ?? 0 } }
     private let authorizations = Mutex<[String]>([])
 
     init(serving root: URL, username: String, password: String) throws {
         self.root = root
         expectedAuthorization = "Basic " + Data("\(username):\(password)".utf8).base64EncodedString()
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 16) == 0 else {
-            close(fd)
-            throw POSIXError(.EADDRINUSE)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        listener = fd
-        port = UInt16(bigEndian: address.sin_port)
-        Thread.detachNewThread { [self] in acceptLoop() }
+        let listener = try LoopbackListener { [self] connection in serve(connection) }
+        self.listener.withLock { $0 = listener }
     }
 
     /// Stops accepting; a connection being answered finishes on its own thread.
     func stop() {
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        listener.withLock { $0 }?.stop()
     }
 
     /// Every `Authorization` header received, in order (`""` for a request without one).
     var receivedAuthorizations: [String] { authorizations.withLock { $0 } }
-
-    private func acceptLoop() {
-        while true {
-            let connection = accept(listener, nil, nil)
-            if connection < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            Thread.detachNewThread { [self] in
-                serve(connection)
-                close(connection)
-            }
-        }
-    }
 
     private func serve(_ connection: Int32) {
         var limit = timeval(tv_sec: 10, tv_usec: 0)
