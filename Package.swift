@@ -12,6 +12,8 @@ let package = Package(
         // The fleet store on etcd, in a product of its own: users of Keyring alone build none of it.
         .library(name: "KeyringEtcd", targets: ["KeyringEtcd"]),
         .executable(name: "swift-keyring", targets: ["swift-keyring"]),
+        // git runs `git-credential-swift-keyring ACTION` for `credential.helper = swift-keyring`.
+        .executable(name: "git-credential-swift-keyring", targets: ["git-credential-swift-keyring"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -63,12 +65,33 @@ let package = Package(
         // dlopen lived in libdl before glibc 2.34.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "KeyringEtcd", dependencies: ["Keyring", "CCurl"]),
+        // What the tool and the git credential helper share: the store options and their
+        // environment variables, opening the keyring, messages and exit statuses, and the
+        // git credential records (the helper writes them, the tool's `import` copies into them).
+        .target(
+            name: "KeyringCommandLine",
+            dependencies: [
+                "Keyring",
+                "KeyringEtcd",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "swift-keyring",
             dependencies: [
                 "Keyring",
                 "KeyringEtcd",
+                "KeyringCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "git-credential-swift-keyring",
+            dependencies: [
+                "Keyring",
+                "KeyringCommandLine",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -92,7 +115,8 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "swift-keyring", "KeyringTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "swift-keyring", "git-credential-swift-keyring", "KeyringCommandLine", "KeyringTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(

@@ -12,6 +12,8 @@ packages+=(keepassxc python3)
 packages+=(etcd-server etcd-client libcurl4-openssl-dev)
 # valgrind: compare.sh counts the client's instructions per lookup with callgrind (CI's benchmark smoke pass runs it).
 packages+=(valgrind)
+# git: the git credential helper's tests drive the real client (credential fill/approve/reject, a clone over HTTP).
+packages+=(git)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

@@ -31,8 +31,7 @@ extension Credentials {
     /// Rebuilds credentials from a stored record, refusing one that no longer
     /// reads as valid credentials (for example an item another program wrote).
     ///
-    /// A username with control characters is returned as stored: only new records are
-    /// refused them, so one written by another program stays readable (and removable).
+    /// The username is returned exactly as stored, control characters included.
     init(record: StoredRecord) throws {
         let password = try Self.password(from: record.secret, of: record.id)
         guard let url = URL(string: record.metadata.url) else {

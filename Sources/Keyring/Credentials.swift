@@ -58,8 +58,8 @@ public struct Credentials: Sendable, Hashable {
 
     /// Checks every field, as ``Keyring`` does before storing.
     ///
-    /// The checks are ``Validator`` rules: a non-empty username without NUL or
-    /// other control characters, a password of at most 1 MiB, and an
+    /// The checks are ``Validator`` rules: a non-empty username without a NUL
+    /// character (any other text is kept exactly), a password of at most 1 MiB, and an
     /// `http`/`https` URL with a host and neither a password nor a fragment in
     /// it, each name at most 4096 UTF-8 bytes.
     /// - Throws: ``KeyringError/invalidRecord(field:reason:)`` for the first rule that fails.

@@ -9,9 +9,9 @@ import Foundation
 /// session layer build on these calls.
 extension Keyring {
     /// Stores `secret` under `key`, replacing what was there. Any bytes round-trip.
-    /// - Throws: ``KeyringError/invalidRecord(field:reason:)`` for an empty key, one with a control character, or a secret over 16 MiB.
+    /// - Throws: ``KeyringError/invalidRecord(field:reason:)`` for an empty key, one with a NUL character, or a secret over 16 MiB.
     public func setSecret(_ secret: Data, forKey key: String) throws {
-        let id = try recordID(key, .secret, forWriting: true)
+        let id = try recordID(key, .secret)
         try RecordValidation.checkSecret(secret)
         var record = StoredRecord(id: id, metadata: RecordMetadata(), secret: Array(secret))
         defer { record.secret.wipe() }  // our copy of the bytes, once the store has sealed or copied them

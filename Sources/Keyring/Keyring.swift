@@ -97,13 +97,9 @@ public struct Keyring: Sendable {
         KeyringBackend(rawValue: store.name) ?? .memory
     }
 
-    /// The identity of `key`; a key written (`forWriting`) must also be free of control characters.
-    func recordID(_ key: String, _ kind: RecordKind, forWriting: Bool = false) throws -> RecordID {
-        if forWriting {
-            try RecordValidation.checkNewKey(key)
-        } else {
-            try RecordValidation.checkKey(key)
-        }
+    /// The identity of `key`, which must be a name any store can keep (not empty, no NUL).
+    func recordID(_ key: String, _ kind: RecordKind) throws -> RecordID {
+        try RecordValidation.checkKey(key)
         return RecordID(service: service, key: key, kind: kind)
     }
 
@@ -111,11 +107,12 @@ public struct Keyring: Sendable {
 
     /// Stores `credentials` under `key`, replacing what was there.
     ///
-    /// A key or username with a control character (a tab, a newline, an escape …) is refused,
-    /// since both are printed one record a line; such records written by others can still be read.
+    /// The key and the username are kept byte for byte, whatever text they hold (a tab, a
+    /// newline, any script), on every store; only an empty one or one with a NUL character
+    /// (which a D-Bus string cannot carry) is refused.
     /// - Throws: ``KeyringError/invalidRecord(field:reason:)`` naming the bad field (nothing is stored then), or a store error.
     public func set(_ credentials: Credentials, forKey key: String) throws {
-        let id = try recordID(key, .credentials, forWriting: true)
+        let id = try recordID(key, .credentials)
         try credentials.validate()
         var record = credentials.storedRecord(id: id)
         defer { record.secret.wipe() }  // the password's bytes, once the store has sealed or copied them

@@ -19,22 +19,17 @@ enum RecordValidation {
     static let maximumNameBytes = 4096
 
     /// What every stored name must be: not empty, a C string, and short enough.
+    ///
+    /// Any other text is kept byte for byte, control characters included: other clients
+    /// (secret-tool, Python's keyring) store such names, and a record they wrote must be
+    /// writable back unchanged. NUL is the one exception, on every store alike, because a
+    /// D-Bus string cannot carry it. Whoever prints names for a terminal escapes them.
     static func nameRules<Root>() -> [ValidationRule<Root, String>] {
         [
             .required(message: .reason("must not be empty")),
             .custom("must not contain a NUL character") { !$0.utf8.contains(0) },
             .maxLength(maximumNameBytes, in: .utf8Bytes, message: .reason("is longer than \(maximumNameBytes) bytes")),
         ]
-    }
-
-    /// Refuses the C0 controls (but NUL, which has its own rule), DEL and the C1 controls.
-    ///
-    /// `list` prints names one record a line, tab-separated, to a terminal: a tab or a
-    /// newline in a name would forge a record, an ESC would drive the terminal.
-    static func printableRule<Root>() -> ValidationRule<Root, String> {
-        .custom("must not contain control characters (such as a tab, a newline or an escape)") { name in
-            !name.unicodeScalars.contains { $0.value != 0 && $0.isControlCharacter }
-        }
     }
 
     /// The rules of credentials as they are read back: what a store may hold, written
@@ -45,11 +40,9 @@ enum RecordValidation {
         .field("url", \.url.absoluteString, displayName: "URL", rules: nameRules())
         .field("url", \.url, displayName: "URL", rules: urlRules)
 
-    /// The rules of new credentials: the stored ones, a username without control
-    /// characters, and a URL without a fragment.
+    /// The rules of new credentials: the stored ones, and a URL without a fragment.
     static let credentials =
         storedCredentials
-        .field("username", \.username, rules: [printableRule()])
         .field("url", \.url, displayName: "URL", rules: newURLRules)
 
     /// An `http` or `https` URL with a host and no password. A URL without a
@@ -85,21 +78,14 @@ enum RecordValidation {
 
     private static let service = Validator<String>().field("service", \.self, rules: nameRules())
     private static let key = Validator<String>().field("key", \.self, rules: nameRules())
-    private static let newKey = Validator<String>().field("key", \.self, rules: nameRules() + [printableRule()])
 
     static func checkService(_ service: String) throws {
         try check(service, with: Self.service)
     }
 
-    /// Checks a key that is read or removed: one with control characters, written by
-    /// another program or an older version, can still be reached.
+    /// Checks a key that is read, written or removed.
     static func checkKey(_ key: String) throws {
         try check(key, with: Self.key)
-    }
-
-    /// Checks a key that is written: no control characters either.
-    static func checkNewKey(_ key: String) throws {
-        try check(key, with: Self.newKey)
     }
 
     static func checkCredentials(_ credentials: Credentials) throws {
@@ -116,8 +102,8 @@ enum RecordValidation {
 }
 
 extension Unicode.Scalar {
-    /// Whether this is a C0 control, DEL, or a C1 control: what `set` refuses in a
-    /// key or username, and what the tool escapes when it prints one.
+    /// Whether this is a C0 control, DEL, or a C1 control: what the tool escapes when it
+    /// prints a key or username one record a line.
     package var isControlCharacter: Bool {
         value < 0x20 || (0x7F...0x9F).contains(value)
     }

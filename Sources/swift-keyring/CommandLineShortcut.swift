@@ -1,4 +1,5 @@
 import ArgumentParser
+import KeyringCommandLine
 
 /// The well-formed command lines, parsed without ArgumentParser.
 ///

@@ -2,9 +2,9 @@ import Keyring
 
 /// A field of `list`'s tab-separated output, made safe for one line of a terminal.
 ///
-/// Any Secret Service client can write an item tagged `swift-keyring`, and older
-/// files may hold names `set` now refuses: a tab or a newline in a username would
-/// forge a record, an ESC would drive the terminal. Control characters (C0, DEL,
+/// Keys and usernames hold any text but NUL (ours, or an item another Secret Service
+/// client tagged `swift-keyring`): a tab or a newline in a username would forge a
+/// record, an ESC would drive the terminal. Control characters (C0, DEL,
 /// C1) are printed as visible escapes, and a backslash as `\\`, so every escape
 /// reads back one way. `--json` is exact and needs none of this.
 enum PrintableField {

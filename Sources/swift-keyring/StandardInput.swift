@@ -1,3 +1,5 @@
+import KeyringCommandLine
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 import Glibc

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Keyring
+import KeyringCommandLine
 import Logging
 
 #if canImport(FoundationEssentials)
@@ -30,23 +31,12 @@ struct SwiftKeyring: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             SetCommand.self, GetCommand.self, RemoveCommand.self, ListCommand.self,
-            RemoveAllCommand.self, DoctorCommand.self, PasswdCommand.self, MigrateCommand.self,
+            RemoveAllCommand.self, DoctorCommand.self, PasswdCommand.self, MigrateCommand.self, ImportCommand.self,
         ]
     )
 
     static func main() {
-        // Before any secret is read: a crash must not write the passphrase or a
-        // password to a core file, and other processes of this user must not read them.
-        ProcessHardening.forbidDumps()
-        // One variable through getenv: ProcessInfo's `environment` copies every variable into a
-        // dictionary, a cost `--version` and `--help` need not pay (StoreOptions builds it once).
-        let word = getenv("SWIFT_KEYRING_LOG_LEVEL").map { String(cString: $0) } ?? ""
-        let level = Logger.Level(rawValue: word.lowercased()) ?? .warning
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        ProcessStart.begin()
         var command: any ParsableCommand
         switch CommandLineShortcut.parse(Array(CommandLine.arguments.dropFirst())) {
         case .version:

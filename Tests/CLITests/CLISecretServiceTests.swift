@@ -8,7 +8,7 @@ import Testing
 struct CLISecretServiceTests {
     static let password = "sécret with \"quotes\" and spaces 🔐"
 
-    private func environment(_ sandbox: Sandbox, service: String) throws -> [String: String] {
+    func environment(_ sandbox: Sandbox, service: String) throws -> [String: String] {
         try #require(
             ProcessInfo.processInfo.environment["SWIFT_KEYRING_PRIVATE_SECRET_SERVICE"] == "1",
             "run the tests through Scripts/with-secret-service.sh or Scripts/with-keepassxc.sh (Scripts/test.sh does both)"

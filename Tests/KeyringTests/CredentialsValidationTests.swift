@@ -57,21 +57,15 @@ struct CredentialsValidationTests {
 
     static let controls: [String] = ["\t", "\n", "\r", "\u{1B}[2J", "\u{7F}", "\u{85}", "\u{9B}31m"]
 
-    @Test("A control character in a username or a key is refused, naming the field", arguments: controls)
+    @Test("A control character in a username or a key is stored, not refused", arguments: controls)
     func controlCharacters(control: String) throws {
-        let reason = "must not contain control characters (such as a tab, a newline or an escape)"
-        #expect(throws: KeyringError.invalidRecord(field: "username", reason: reason)) {
-            try Credentials(username: "alice\(control)root", password: "pw", url: Samples.url)
-        }
         let keyring = try Keyring(service: "com.example.test", store: MemoryStore())
-        #expect(throws: KeyringError.invalidRecord(field: "key", reason: reason)) {
-            try keyring.set(Samples.credentials(), forKey: "work\(control)x")
-        }
-        #expect(throws: KeyringError.invalidRecord(field: "key", reason: reason)) {
-            try keyring.setSecret(Data("s".utf8), forKey: "work\(control)x")
-        }
-        #expect(try keyring.list().isEmpty)
-        #expect(try keyring.secretKeys().isEmpty)
+        let username = "alice\(control)root"
+        try keyring.set(try Samples.credentials(username), forKey: "work\(control)x")
+        try keyring.setSecret(Data("s".utf8), forKey: "work\(control)x")
+        #expect(try keyring.credentials(forKey: "work\(control)x")?.username == username)
+        #expect(try keyring.list().map(\.key) == ["work\(control)x"])
+        #expect(try keyring.secretKeys() == ["work\(control)x"])
     }
 
     @Test("Printable text beyond ASCII is still a valid username and key")
@@ -82,7 +76,7 @@ struct CredentialsValidationTests {
     }
 
     @Test(
-        "A record stored before (or by another program) with a control character or a fragment is read back as it is, and removed"
+        "A record stored before (or by another program) with a fragment is read back as it is, and removed"
     )
     func foreignControlCharacters() throws {
         let store = MemoryStore()

@@ -78,7 +78,7 @@ extension SecretServiceClient {
     }
 
     /// A string-to-string `GHashTable` as a dictionary.
-    private static func dictionary(_ table: OpaquePointer) -> [String: String] {
+    static func dictionary(_ table: OpaquePointer) -> [String: String] {
         var result: [String: String] = [:]
         var iterator = GHashTableIter()
         g_hash_table_iter_init(&iterator, table)

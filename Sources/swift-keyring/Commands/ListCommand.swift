@@ -1,5 +1,6 @@
 import ArgumentParser
 import Keyring
+import KeyringCommandLine
 
 /// `swift-keyring list [--json] [--sync-only] [--background-access-only]`
 struct ListCommand: ParsableCommand {
@@ -9,8 +10,8 @@ struct ListCommand: ParsableCommand {
         discussion: """
             One line a record, the fields separated by tabs; flags are `sync`, \
             `background-access`, both joined by a comma, or `-`. A control character \
-            in a field (written by another program) is shown escaped, as \\t, \\n, \\e \
-            or \\xHH, and a backslash as \\\\; --json gives every field exactly.
+            in a field is shown escaped, as \\t, \\n, \\r, \\e, \\xHH or \\u{HH}, and a \
+            backslash as \\\\ (the README's "list" says how to undo it); --json gives every field exactly.
 
               swift-keyring list --sync-only
             """

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Keyring
+import KeyringCommandLine
 
 /// `swift-keyring migrate --from BACKEND --to BACKEND [--remove-source]`
 struct MigrateCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Keyring
+import KeyringCommandLine
 
 /// `swift-keyring remove-all [--yes]`
 struct RemoveAllCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Keyring
+import KeyringCommandLine
 
 /// `swift-keyring remove [KEY]`
 struct RemoveCommand: ParsableCommand {

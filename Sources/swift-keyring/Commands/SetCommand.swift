@@ -1,5 +1,6 @@
 import ArgumentParser
 import Keyring
+import KeyringCommandLine
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,4 +1,5 @@
 import Foundation
+import KeyringTestSupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -26,7 +27,7 @@ final class TestHTTPServer: Sendable {
     }
 
     private struct State {
-        var listener: Int32 = -1
+        var listener: LoopbackListener?
         var port: UInt16 = 0
         var username: String
         var password: String
@@ -38,7 +39,6 @@ final class TestHTTPServer: Sendable {
         var redirects: [String: String] = [:]
         var loginDelay: Duration = .zero
         var failLogins = false
-        var acceptLoopDone: DispatchSemaphore?
     }
 
     private let state: Mutex<State>
@@ -100,65 +100,20 @@ final class TestHTTPServer: Sendable {
 
     /// Listens on `port` (0: any free port) and accepts connections until `stop()`.
     func start(port: UInt16 = 0) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr(host)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 64) == 0 else {
-            let code = errno
-            close(fd)
-            throw POSIXError(.init(rawValue: code) ?? .EIO)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        let done = DispatchSemaphore(value: 0)
+        let listener = try LoopbackListener(host: host, port: port) { [self] connection in serve(connection) }
         state.withLock { state in
-            state.listener = fd
-            state.port = UInt16(bigEndian: address.sin_port)
-            state.acceptLoopDone = done
-        }
-        Thread.detachNewThread { [self] in
-            acceptLoop(fd)
-            done.signal()
+            state.listener = listener
+            state.port = listener.port
         }
     }
 
     /// Stops listening and waits (at most 5 s) for the accepting thread to end.
     func stop() {
-        let (fd, done) = state.withLock { state in
-            defer {
-                state.listener = -1
-                state.acceptLoopDone = nil
-            }
-            return (state.listener, state.acceptLoopDone)
+        let listener = state.withLock { state in
+            defer { state.listener = nil }
+            return state.listener
         }
-        guard fd >= 0 else { return }
-        shutdown(fd, Int32(SHUT_RDWR))
-        close(fd)
-        _ = done?.wait(timeout: .now() + 5)
-    }
-
-    private func acceptLoop(_ listener: Int32) {
-        while true {
-            let connection = accept(listener, nil, nil)
-            if connection < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            Thread.detachNewThread { [self] in
-                serve(connection)
-                close(connection)
-            }
-        }
+        listener?.stop()
     }
 
     // MARK: Answering

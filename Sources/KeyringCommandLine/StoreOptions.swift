@@ -9,25 +9,39 @@ import Foundation
 #endif
 
 /// The options every subcommand takes, each with an environment variable of the same meaning.
-struct StoreOptions: ParsableArguments {
+package struct StoreOptions: ParsableArguments {
+    package init() {}
+
+    /// Options given on no command line: every value from the environment. Each property is
+    /// assigned, as ArgumentParser would, since a property wrapper never set cannot be read.
+    package static func unset() -> StoreOptions {
+        var options = StoreOptions()
+        options.service = nil
+        options.backend = nil
+        options.etcdEndpoints = nil
+        options.file = nil
+        options.promptTimeout = nil
+        return options
+    }
+
     @Option(help: ArgumentHelp("The app's namespace (default: $SWIFT_KEYRING_SERVICE, else \"default\").", valueName: "name"))
-    var service: String?
+    package var service: String?
 
     @Option(
         help: ArgumentHelp(
             "auto, secret-service, file, memory or etcd (default: $SWIFT_KEYRING_BACKEND, else auto).", valueName: "backend"))
-    var backend: String?
+    package var backend: String?
 
     @Option(
         help: ArgumentHelp(
             "The etcd members' client URLs, comma-separated (default: $SWIFT_KEYRING_ETCD_ENDPOINTS, else http://127.0.0.1:2379).",
             valueName: "urls"))
-    var etcdEndpoints: String?
+    package var etcdEndpoints: String?
 
     @Option(
         help: ArgumentHelp(
             "The encrypted keyring file (default: $SWIFT_KEYRING_FILE, else the XDG data folder).", valueName: "path"))
-    var file: String?
+    package var file: String?
 
     @Option(
         name: .customLong("prompt-timeout"),
@@ -36,21 +50,21 @@ struct StoreOptions: ParsableArguments {
             valueName: "seconds"
         )
     )
-    var promptTimeout: String?
+    package var promptTimeout: String?
 
     /// The service: the option, else `SWIFT_KEYRING_SERVICE`, else `default`.
-    var resolvedService: String {
+    package var resolvedService: String {
         service ?? nonEmpty(environment["SWIFT_KEYRING_SERVICE"]) ?? "default"
     }
 
     /// The process's environment, read once: each read of ProcessInfo's `environment` copies
     /// every variable into a new dictionary, and one command asks several times.
-    var environment: [String: String] { Self.processEnvironment }
+    package var environment: [String: String] { Self.processEnvironment }
 
     private static let processEnvironment = ProcessInfo.processInfo.environment
 
     /// The configuration for `Keyring`, with the options written over the environment.
-    func configuration() throws -> KeyringConfiguration {
+    package func configuration() throws -> KeyringConfiguration {
         var environment = self.environment
         if let backend {
             guard backend == Self.etcdBackend || KeyringBackend(rawValue: backend) != nil else {
@@ -72,15 +86,15 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// The backend word the tool handles itself: the etcd store lives in `KeyringEtcd`, which `Keyring` does not know.
-    static let etcdBackend = "etcd"
+    package static let etcdBackend = "etcd"
 
     /// Whether the option, else `SWIFT_KEYRING_BACKEND`, asks for the etcd store.
-    var selectsEtcd: Bool {
+    package var selectsEtcd: Bool {
         (backend ?? nonEmpty(environment["SWIFT_KEYRING_BACKEND"])) == Self.etcdBackend
     }
 
     /// The etcd store's configuration, with `--etcd-endpoints` written over `SWIFT_KEYRING_ETCD_ENDPOINTS`.
-    func etcdConfiguration() throws -> EtcdConfiguration {
+    package func etcdConfiguration() throws -> EtcdConfiguration {
         var environment = self.environment
         if let etcdEndpoints { environment[EtcdConfiguration.endpointsVariable] = etcdEndpoints }
         return try EtcdConfiguration(environment: environment)

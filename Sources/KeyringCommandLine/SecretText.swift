@@ -6,13 +6,13 @@ import Foundation
 
 /// The one way a secret's bytes become text, whether they came through a pipe or
 /// were typed on a terminal, so both refuse the same input the same way.
-enum SecretText {
+package enum SecretText {
     /// `bytes` as strict UTF-8, kept exactly: a leading U+FEFF stays (Foundation's
     /// `String(data:encoding:)` would drop it) and an invalid byte is refused, never
     /// replaced by U+FFFD, so a password comes back byte for byte or not at all.
     /// - Parameter field: what the bytes are, for the error ("password", "new passphrase").
     /// - Throws: `CommandFailure` with exit status 65 when the bytes are not UTF-8.
-    static func decode(_ bytes: some Collection<UInt8>, field: String) throws -> String {
+    package static func decode(_ bytes: some Collection<UInt8>, field: String) throws -> String {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw CommandFailure(message: "The \(field) is not UTF-8 text; nothing was changed.", status: ExitStatus.invalidInput)
         }

@@ -10,12 +10,12 @@ import Foundation
 
 /// Opens the keyring the options describe, asking for the file's passphrase on a
 /// terminal when none of the sources gives one.
-enum KeyringOpener {
+package enum KeyringOpener {
     /// The tool's log: the library logs nowhere unless given a logger, and the tool
     /// wants its lines on standard error at `SWIFT_KEYRING_LOG_LEVEL` (see `SwiftKeyring.main`).
-    static let logger = Logger(label: "swift-keyring")
+    package static let logger = Logger(label: "swift-keyring")
 
-    static func open(_ options: StoreOptions) throws -> Keyring {
+    package static func open(_ options: StoreOptions) throws -> Keyring {
         if options.selectsEtcd {
             return try Keyring(
                 service: options.resolvedService, store: EtcdStore(configuration: options.etcdConfiguration()), logger: logger)

@@ -7,13 +7,13 @@ import Foundation
 
 /// Questions asked on a terminal: only when standard input is one, so a script
 /// or CI job never waits on a prompt nobody can answer.
-enum Terminal {
+package enum Terminal {
     /// Whether standard input is a terminal.
-    static var isInteractive: Bool { isatty(STDIN_FILENO) == 1 }
+    package static var isInteractive: Bool { isatty(STDIN_FILENO) == 1 }
 
     /// Asks for a secret with echo off; `nil` at end of input.
     /// - Throws: `CommandFailure` (65) when the line is not UTF-8, exactly as for a piped secret.
-    static func readSecret(prompt: String, field: String) throws -> String? {
+    package static func readSecret(prompt: String, field: String) throws -> String? {
         Console.write(prompt, to: STDERR_FILENO)
         var saved = termios()
         let hasTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
@@ -48,7 +48,7 @@ enum Terminal {
     }
 
     /// Asks for a new secret twice, and fails when the two differ.
-    static func readNewSecret(what: String) throws -> String {
+    package static func readNewSecret(what: String) throws -> String {
         let field = what.lowercased()
         guard let first = try readSecret(prompt: "\(what): ", field: field),
             let second = try readSecret(prompt: "Repeat \(field): ", field: field)
@@ -62,7 +62,7 @@ enum Terminal {
     }
 
     /// Asks a yes/no question; only `y` or `yes` count as yes.
-    static func confirm(_ question: String) -> Bool {
+    package static func confirm(_ question: String) -> Bool {
         Console.write("\(question) [y/N] ", to: STDERR_FILENO)
         let answer = readLine(strippingNewline: true).map {
             String($0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()).lowercased()

@@ -8,16 +8,16 @@ import Foundation
 #endif
 
 /// The tool's exit statuses (sysexits.h), in one place so scripts can rely on them.
-enum ExitStatus {
-    static let notFound = ExitCode(1)
-    static let usage = ExitCode(64)
-    static let invalidInput = ExitCode(65)
-    static let unavailable = ExitCode(69)
-    static let damaged = ExitCode(74)
-    static let permission = ExitCode(77)
+package enum ExitStatus {
+    package static let notFound = ExitCode(1)
+    package static let usage = ExitCode(64)
+    package static let invalidInput = ExitCode(65)
+    package static let unavailable = ExitCode(69)
+    package static let damaged = ExitCode(74)
+    package static let permission = ExitCode(77)
 
     /// The status for a keyring error.
-    static func of(_ error: KeyringError) -> ExitCode {
+    package static func of(_ error: KeyringError) -> ExitCode {
         switch error {
         case .notFound: return notFound
         case .invalidRecord: return invalidInput
@@ -31,15 +31,20 @@ enum ExitStatus {
 }
 
 /// A failure the tool reports itself: one line on standard error, then the status.
-struct CommandFailure: Error {
-    var message: String
-    var status: ExitCode
+package struct CommandFailure: Error {
+    package var message: String
+    package var status: ExitCode
+
+    package init(message: String, status: ExitCode) {
+        self.message = message
+        self.status = status
+    }
 }
 
 extension ParsableCommand {
     /// Runs `body`, turning every error into one line on standard error and the matching exit status.
     /// Errors are `KeyringError` descriptions, which never carry a secret.
-    func reportingFailures(_ body: () throws -> Void) throws {
+    package func reportingFailures(_ body: () throws -> Void) throws {
         do {
             try body()
         } catch let error as KeyringError {

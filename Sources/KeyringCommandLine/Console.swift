@@ -3,18 +3,25 @@ import Glibc
 /// Standard output and error, written straight to their descriptors, so there are
 /// no buffering surprises between the two (and no Foundation `FileHandle`, which
 /// is not in `FoundationEssentials`).
-enum Console {
-    static func output(_ line: String) {
+package enum Console {
+    package static func output(_ line: String) {
         write(line + "\n", to: STDOUT_FILENO)
     }
 
-    static func error(_ line: String) {
-        write("swift-keyring: " + line + "\n", to: STDERR_FILENO)
+    package static func error(_ line: String) {
+        write(programName + ": " + line + "\n", to: STDERR_FILENO)
     }
+
+    /// The name messages begin with: this program's own (`swift-keyring`, or
+    /// `git-credential-swift-keyring`, which shares this code), from how it was run.
+    package static let programName: String = {
+        let path = CommandLine.arguments.first ?? "swift-keyring"
+        return path.split(separator: "/").last.map(String.init) ?? "swift-keyring"
+    }()
 
     /// Writes all of `text`, resuming after a short write or a signal; a closed
     /// pipe or a full disk ends the write, as `FileHandle.write` did.
-    static func write(_ text: String, to descriptor: Int32) {
+    package static func write(_ text: String, to descriptor: Int32) {
         var text = text
         text.withUTF8 { bytes in
             var offset = 0

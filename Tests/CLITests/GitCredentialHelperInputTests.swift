@@ -1,0 +1,77 @@
+import Foundation
+import KeyringTestSupport
+import Testing
+
+/// What git (or anything posing as git) sends that the helper refuses, and what it ignores.
+@Suite("git credential helper input")
+struct GitCredentialHelperInputTests {
+    static let refused: [(String, Data)] = [
+        ("a line without =", Data("protocol=https\nhost=example.com\nusername alice\npassword=new\n".utf8)),
+        ("a NUL", Data("protocol=https\nhost=example.com\nusername=alice\npassword=new\0pw\n".utf8)),
+        (
+            "bytes that are not UTF-8",
+            Data("protocol=https\nhost=example.com\nusername=alice\npassword=".utf8) + Data([0xFF, 0x0A])
+        ),
+        (
+            "a value over 64 KiB",
+            Data(
+                "protocol=https\nhost=example.com\nusername=alice\npassword=\(String(repeating: "x", count: 64 * 1024 + 1))\n"
+                    .utf8)
+        ),
+        ("an empty name", Data("protocol=https\nhost=example.com\nusername=alice\n=new\n".utf8)),
+        ("a url without a scheme", Data("url=example.com/repo\nusername=alice\npassword=new\n".utf8)),
+    ]
+
+    @Test("Bad input is refused on standard error with a non-zero status, and nothing stored changes", arguments: refused)
+    func refusedInput(reason: String, input: Data) throws {
+        let sandbox = try Sandbox()
+        let git = GitClient(sandbox: sandbox, storeEnvironment: sandbox.fileEnvironment())
+        #expect(
+            try git.credential("approve", ["protocol=https", "host=example.com", "username=alice", "password=kept-pw"]).status
+                == 0)
+        for action in ["store", "erase", "get"] {
+            let result = try git.helper(action, input: input)
+            #expect(result.status == 65, "\(reason) was taken by \(action)")
+            #expect(result.stderr.hasPrefix("git-credential-swift-keyring: Refused git's input: "), "\(result.stderr)")
+            #expect(result.text.isEmpty)
+            #expect(!result.stderr.contains("new") && !result.stderr.contains("kept-pw"), "a value was quoted back")
+        }
+        #expect(try GitCredentialHelperTests.fill(git, ["protocol=https", "host=example.com"])! == ("alice", "kept-pw"))
+    }
+
+    @Test("Unknown attributes and actions are ignored; other protocols get no answer and store nothing")
+    func ignored() throws {
+        let sandbox = try Sandbox()
+        let git = GitClient(sandbox: sandbox, storeEnvironment: sandbox.fileEnvironment())
+        let store = try git.helper(
+            "store",
+            input: Data(
+                "capability[]=authtype\nprotocol=https\nhost=example.com\nwwwauth[]=Basic realm=\"x\"\nusername=alice\npassword=pw\npassword_expiry_utc=99999999999\noauth_refresh_token=rt\n\n"
+                    .utf8))
+        #expect(store.status == 0, "\(store.stderr)")
+        let get = try git.helper("get", input: Data("capability[]=authtype\nprotocol=https\nhost=example.com\n".utf8))
+        #expect(get.text == "username=alice\npassword=pw\n")
+        // A newer git's action: ignored, as gitcredentials(7) asks.
+        #expect(try git.helper("frobnicate", input: Data("protocol=https\nhost=example.com\n".utf8)).status == 0)
+        for scheme in ["ftp", "smtp", "cert"] {
+            let other = "protocol=\(scheme)\nhost=example.com\nusername=alice\npassword=pw\n"
+            #expect(try git.helper("store", input: Data(other.utf8)).status == 0)
+            let answer = try git.helper("get", input: Data("protocol=\(scheme)\nhost=example.com\n".utf8))
+            #expect(answer.status == 0 && answer.text.isEmpty)
+        }
+        let list = try CLI.run(["list", "--service", "git-credential"], environment: git.environment)
+        #expect(list.stdout == "https://alice@example.com\talice\thttps://example.com\t-\n")
+    }
+
+    @Test("An unknown option in credential.helper is a usage error, and no password reaches standard error")
+    func usage() throws {
+        let sandbox = try Sandbox()
+        let git = GitClient(sandbox: sandbox, storeEnvironment: sandbox.fileEnvironment())
+        let result = try Command.run(
+            GitClient.helper, ["--colour", "red", "get"], environment: git.environment,
+            stdinBytes: Data("protocol=https\nhost=example.com\npassword=secret-pw\n".utf8))
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("unknown option --colour"))
+        #expect(!result.stderr.contains("secret-pw"))
+    }
+}
