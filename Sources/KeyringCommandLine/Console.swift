@@ -8,8 +8,11 @@ package enum Console {
         write(line + "\n", to: STDOUT_FILENO)
     }
 
+    /// Writes `line` to standard error after the program's name, escaped as
+    /// `PrintableField` escapes: an error may quote a daemon or a cluster, whose
+    /// words must not drive the terminal or forge a second line.
     package static func error(_ line: String) {
-        write(programName + ": " + line + "\n", to: STDERR_FILENO)
+        write(programName + ": " + PrintableField.escaped(line) + "\n", to: STDERR_FILENO)
     }
 
     /// The name messages begin with: this program's own (`swift-keyring`, or

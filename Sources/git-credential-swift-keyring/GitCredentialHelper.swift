@@ -21,6 +21,9 @@ struct GitCredentialHelper {
     static func main() {
         ProcessStart.begin()
         do {
+            if let problem = ArgumentWords.problem {
+                throw CommandFailure(message: problem, status: ExitStatus.usage)
+            }
             let (options, action) = try arguments(Array(CommandLine.arguments.dropFirst()))
             // gitcredentials(7): a helper ignores an action it does not know, so a newer git can add some.
             guard ["get", "store", "erase"].contains(action) else { return }

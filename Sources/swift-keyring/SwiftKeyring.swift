@@ -37,6 +37,10 @@ struct SwiftKeyring: ParsableCommand {
 
     static func main() {
         ProcessStart.begin()
+        if let problem = ArgumentWords.problem {
+            Console.error(problem)
+            Glibc.exit(ExitStatus.usage.rawValue)
+        }
         var command: any ParsableCommand
         switch CommandLineShortcut.parse(Array(CommandLine.arguments.dropFirst())) {
         case .version:

@@ -29,7 +29,7 @@ struct DoctorCommand: ParsableCommand {
     func run() throws {
         try reportingFailures {
             let report = try DoctorReport.gather(store.configuration(), etcd: store.selectsEtcd ? store.etcdConfiguration() : nil)
-            Console.output(json ? try JSONOutput.encode(report) : report.lines.joined(separator: "\n"))
+            Console.output(json ? try JSONOutput.encode(report) : report.lines.map(PrintableField.escaped).joined(separator: "\n"))
         }
     }
 }
