@@ -29,7 +29,9 @@ struct DoctorCommand: ParsableCommand {
     func run() throws {
         try reportingFailures {
             let report = try DoctorReport.gather(store.configuration(), etcd: store.selectsEtcd ? store.etcdConfiguration() : nil)
-            Console.output(json ? try JSONOutput.encode(report) : report.lines.map(PrintableField.escaped).joined(separator: "\n"))
+            // The owner's program name and etcd's version and health are the peers' words.
+            let lines = report.lines.map(PrintableField.escaped)
+            Console.output(json ? try JSONOutput.encode(report) : lines.joined(separator: "\n"))
         }
     }
 }
