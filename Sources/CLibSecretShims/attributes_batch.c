@@ -7,6 +7,7 @@
 
 typedef struct {
     GDBusConnection *connection;
+    const gchar *destination;
     const gchar *const *paths;
     guint count;
     guint next;
@@ -50,7 +51,7 @@ static void swift_keyring_attributes_batch_send(SwiftKeyringAttributesBatch *bat
         call->batch = batch;
         call->index = batch->next++;
         batch->pending++;
-        g_dbus_connection_call(batch->connection, SWIFT_KEYRING_BUS_NAME, batch->paths[call->index],
+        g_dbus_connection_call(batch->connection, batch->destination, batch->paths[call->index],
                                "org.freedesktop.DBus.Properties", "Get",
                                g_variant_new("(ss)", "org.freedesktop.Secret.Item", "Attributes"),
                                G_VARIANT_TYPE("(v)"), G_DBUS_CALL_FLAGS_NONE, batch->timeout_ms,
@@ -62,10 +63,11 @@ static void swift_keyring_attributes_batch_send(SwiftKeyringAttributesBatch *bat
  * by the caller; NULL for an item that vanished meanwhile). Returns FALSE and
  * sets `error` at the first other failure, attributes of another type included. The replies are dispatched in a
  * main context of this call's own, so it is safe from any thread. */
-gboolean swift_keyring_read_attributes(GDBusConnection *connection, const gchar *const *paths, guint count,
+gboolean swift_keyring_read_attributes(GDBusConnection *connection, const gchar *destination,
+        const gchar *const *paths, guint count,
         gint timeout_ms, GCancellable *cancellable,
         GHashTable **tables, GError **error) {
-    SwiftKeyringAttributesBatch batch = { connection, paths, count, 0, 0, timeout_ms, cancellable, tables, NULL };
+    SwiftKeyringAttributesBatch batch = { connection, destination, paths, count, 0, 0, timeout_ms, cancellable, tables, NULL };
     GMainContext *context = g_main_context_new();
     g_main_context_push_thread_default(context);
     swift_keyring_attributes_batch_send(&batch);

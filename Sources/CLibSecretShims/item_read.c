@@ -47,18 +47,18 @@ static void swift_keyring_item_read_secret_done(GObject *source, GAsyncResult *r
  * read waits one round trip, not two. Both outputs are the caller's; both are
  * NULL, with no error, when the item vanished meanwhile. The replies are
  * dispatched in a main context of this call's own, so it is safe from any thread. */
-gboolean swift_keyring_read_item(GDBusConnection *connection, const SwiftKeyringSession *session,
+gboolean swift_keyring_read_item(GDBusConnection *connection, const gchar *destination, const SwiftKeyringSession *session,
         const gchar *path, gint timeout_ms, GCancellable *cancellable, GHashTable **attributes,
         SecretValue **value, GError **error) {
     SwiftKeyringItemRead read = { session, path, 2, NULL, NULL, NULL };
     GMainContext *context = g_main_context_new();
     g_main_context_push_thread_default(context);
-    g_dbus_connection_call(connection, SWIFT_KEYRING_BUS_NAME, path,
+    g_dbus_connection_call(connection, destination, path,
                            "org.freedesktop.DBus.Properties", "Get",
                            g_variant_new("(ss)", "org.freedesktop.Secret.Item", "Attributes"),
                            G_VARIANT_TYPE("(v)"), G_DBUS_CALL_FLAGS_NONE, timeout_ms, cancellable,
                            swift_keyring_item_read_attributes_done, &read);
-    g_dbus_connection_call(connection, SWIFT_KEYRING_BUS_NAME, SWIFT_KEYRING_SERVICE_PATH,
+    g_dbus_connection_call(connection, destination, SWIFT_KEYRING_SERVICE_PATH,
                            "org.freedesktop.Secret.Service", "GetSecrets",
                            swift_keyring_session_get_secrets_argument(session, path),
                            G_VARIANT_TYPE("(a{o(oayays)})"), G_DBUS_CALL_FLAGS_NONE, timeout_ms, cancellable,

@@ -11,10 +11,11 @@ GVariant *swift_keyring_set_secret_argument(const SwiftKeyringSession *session, 
 /* An item's Label and Attributes from one Properties.GetAll call, the label
  * and table the caller's. Both are NULL, with no error, when the item vanished
  * (deleted since the search that found it). */
-gboolean swift_keyring_read_label_and_attributes(GDBusConnection *connection, const gchar *path, gint timeout_ms,
+gboolean swift_keyring_read_label_and_attributes(GDBusConnection *connection, const gchar *destination,
+        const gchar *path, gint timeout_ms,
         GCancellable *cancellable, gchar **label, GHashTable **attributes, GError **error) {
     GError *failure = NULL;
-    GVariant *reply = g_dbus_connection_call_sync(connection, SWIFT_KEYRING_BUS_NAME, path,
+    GVariant *reply = g_dbus_connection_call_sync(connection, destination, path,
                                                   "org.freedesktop.DBus.Properties", "GetAll",
                                                   g_variant_new("(s)", "org.freedesktop.Secret.Item"),
                                                   G_VARIANT_TYPE("(a{sv})"), G_DBUS_CALL_FLAGS_NONE, timeout_ms,

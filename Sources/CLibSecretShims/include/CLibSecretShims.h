@@ -48,7 +48,7 @@ SecretValue *swift_keyring_session_secret_from_reply(const SwiftKeyringSession *
 
 /* item_write.c: changing an item's secret in place, and reading what it holds now (never Properties.Set: see ItemReplacement.swift). */
 GVariant *swift_keyring_set_secret_argument(const SwiftKeyringSession *session, SecretValue *value);
-gboolean swift_keyring_read_label_and_attributes(GDBusConnection *connection, const gchar *path, gint timeout_ms,
+gboolean swift_keyring_read_label_and_attributes(GDBusConnection *connection, const gchar *destination, const gchar *path, gint timeout_ms,
                                                  GCancellable *cancellable, gchar **label, GHashTable **attributes,
                                                  GError **error);
 
@@ -71,12 +71,12 @@ gboolean swift_keyring_error_is_vanished_object(const GError *error);
 guint32 swift_keyring_uint32_reply(GVariant *reply);
 
 /* attributes_batch.c: many items' Attributes, a window of calls in flight at once. */
-gboolean swift_keyring_read_attributes(GDBusConnection *connection, const gchar *const *paths, guint count,
+gboolean swift_keyring_read_attributes(GDBusConnection *connection, const gchar *destination, const gchar *const *paths, guint count,
                                        gint timeout_ms, GCancellable *cancellable, GHashTable **tables,
                                        GError **error);
 
 /* item_read.c: one item's attributes and secret, both calls in flight at once. */
-gboolean swift_keyring_read_item(GDBusConnection *connection, const SwiftKeyringSession *session,
+gboolean swift_keyring_read_item(GDBusConnection *connection, const gchar *destination, const SwiftKeyringSession *session,
                                  const gchar *path, gint timeout_ms, GCancellable *cancellable,
                                  GHashTable **attributes, SecretValue **value, GError **error);
 

@@ -71,6 +71,7 @@ final class BusConnection: @unchecked Sendable {
     /// another process deleted the item since we found it, which is no failure.
     func callOnItem(
         _ operation: String,
+        destination: String,
         path: String,
         interface: String,
         method: String,
@@ -83,7 +84,7 @@ final class BusConnection: @unchecked Sendable {
         defer { g_variant_type_free(replyType) }
         let reply = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
             let reply = g_dbus_connection_call_sync(
-                pointer, Self.secretServiceName, path, interface, method, arguments, replyType, G_DBUS_CALL_FLAGS_NONE,
+                pointer, destination, path, interface, method, arguments, replyType, G_DBUS_CALL_FLAGS_NONE,
                 deadline.remainingMilliseconds, cancellable, error
             )
             if reply == nil && swift_keyring_error_is_vanished_object(error.pointee) != 0 {

@@ -42,7 +42,7 @@ enum SecretPrompt {
         do {
             let reply = try bus.call(
                 "show \(what) to \(operation)",
-                destination: BusConnection.secretServiceName,
+                destination: daemon ?? BusConnection.secretServiceName,
                 path: prompt,
                 interface: promptInterface,
                 method: "Prompt",
@@ -61,7 +61,7 @@ enum SecretPrompt {
                 throw KeyringError.promptTimedOut(operation: operation, seconds: seconds)
             }
         } catch {
-            dismiss(prompt, on: bus, callTimeout: callTimeout)
+            dismiss(prompt, on: bus, daemon: daemon, callTimeout: callTimeout)
             throw error
         }
         if swift_keyring_prompt_watch_dismissed(watch) != 0 {
@@ -77,14 +77,14 @@ enum SecretPrompt {
     /// `gkd-secret-unlock.c`: `mark_as_complete` restarts the prompt it just ended).
     /// There the prompt stays for the person to answer or dismiss; the daemon
     /// keeps answering other calls meanwhile.
-    private static func dismiss(_ prompt: String, on bus: BusConnection, callTimeout: Duration) {
+    private static func dismiss(_ prompt: String, on bus: BusConnection, daemon: String?, callTimeout: Duration) {
         // The prompt must still be dismissed when the task that opened it was cancelled.
         OperationCancellation.withoutCancellation {
             let owner = try? bus.secretServiceOwner(deadline: Deadline(callTimeout))
             guard owner?.isGnomeKeyring != true else { return }
             let reply = try? bus.call(
                 "dismiss the prompt",
-                destination: BusConnection.secretServiceName,
+                destination: daemon ?? BusConnection.secretServiceName,
                 path: prompt,
                 interface: promptInterface,
                 method: "Dismiss",

@@ -16,7 +16,7 @@ extension SecretServiceClient {
         let connection = bus.pointer
         _ = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
             swift_keyring_read_label_and_attributes(
-                connection, path, deadline.remainingMilliseconds, cancellable, &label, &table, error
+                connection, destination, path, deadline.remainingMilliseconds, cancellable, &label, &table, error
             )
         }
         defer {
@@ -35,7 +35,8 @@ extension SecretServiceClient {
         let session = try session(deadline: deadline)
         guard
             let reply = try bus.callOnItem(
-                operation, path: path, interface: "org.freedesktop.Secret.Item", method: "SetSecret",
+                operation, destination: destination, path: path, interface: "org.freedesktop.Secret.Item",
+                method: "SetSecret",
                 arguments: swift_keyring_set_secret_argument(session, value), reply: "()", deadline: deadline)
         else { return false }
         g_variant_unref(reply)
@@ -53,7 +54,7 @@ extension SecretServiceClient {
             CStringArray.with(paths) { cPaths in
                 tables.withUnsafeMutableBufferPointer { tables in
                     swift_keyring_read_attributes(
-                        connection, cPaths, guint(paths.count), deadline.remainingMilliseconds, cancellable,
+                        connection, destination, cPaths, guint(paths.count), deadline.remainingMilliseconds, cancellable,
                         tables.baseAddress, error
                     )
                 }

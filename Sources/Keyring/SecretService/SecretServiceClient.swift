@@ -25,6 +25,13 @@ final class SecretServiceClient: @unchecked Sendable {
     /// with this client, so a new daemon starts with nothing remembered.
     let memory: ItemMemory
 
+    /// Where every call after the greeting goes: the daemon's unique name, so that all
+    /// calls of an operation (and the session) reach one daemon, even while another
+    /// process takes `org.freedesktop.secrets` over; once the old daemon leaves, the
+    /// calls fail and `ReopeningClient` opens a client on the new one. The well-known
+    /// name on a connection without a bus, which has no unique names.
+    var destination: String { daemon ?? BusConnection.secretServiceName }
+
     /// Connects to the bus at `address` and greets the daemon (see `swift_keyring_service_greet`).
     /// - Throws: `KeyringError.serviceUnavailable` (no bus, no daemon) or `.timedOut`.
     init(address: String, deadline: Deadline) throws {
@@ -68,7 +75,7 @@ final class SecretServiceClient: @unchecked Sendable {
         if let known = defaultCollectionPath.withLock({ $0 }) { return known }
         let reply = try bus.call(
             "read the default collection's path",
-            destination: BusConnection.secretServiceName,
+            destination: destination,
             path: SWIFT_KEYRING_SERVICE_PATH,
             interface: "org.freedesktop.Secret.Service",
             method: "ReadAlias",
@@ -193,7 +200,7 @@ final class SecretServiceClient: @unchecked Sendable {
         let session = try session(deadline: deadline)
         _ = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
             swift_keyring_read_item(
-                bus.pointer, session, path, deadline.remainingMilliseconds, cancellable, &table, &value, error)
+                bus.pointer, destination, session, path, deadline.remainingMilliseconds, cancellable, &table, &value, error)
         }
         defer {
             table.map { g_hash_table_unref($0) }
@@ -209,6 +216,7 @@ final class SecretServiceClient: @unchecked Sendable {
         guard
             let reply = try bus.callOnItem(
                 operation,
+                destination: destination,
                 path: SWIFT_KEYRING_SERVICE_PATH,
                 interface: "org.freedesktop.Secret.Service",
                 method: "GetSecrets",
@@ -279,7 +287,7 @@ final class SecretServiceClient: @unchecked Sendable {
         let session = try session(deadline: deadline)
         let reply = try bus.call(
             operation,
-            destination: BusConnection.secretServiceName,
+            destination: destination,
             path: try defaultCollection(deadline: deadline),
             interface: "org.freedesktop.Secret.Collection",
             method: "CreateItem",
@@ -315,7 +323,8 @@ final class SecretServiceClient: @unchecked Sendable {
     func delete(_ path: String, _ operation: String, deadline: inout Deadline, prompt: PromptBound) throws -> Bool {
         guard
             let reply = try bus.callOnItem(
-                operation, path: path, interface: "org.freedesktop.Secret.Item", method: "Delete", arguments: nil,
+                operation, destination: destination, path: path, interface: "org.freedesktop.Secret.Item",
+                method: "Delete", arguments: nil,
                 reply: "(o)", deadline: deadline)
         else { return false }
         defer { g_variant_unref(reply) }
@@ -344,7 +353,7 @@ final class SecretServiceClient: @unchecked Sendable {
     func isDefaultCollectionLocked(deadline: Deadline) throws -> Bool {
         let reply = try bus.call(
             "read whether the default collection is locked",
-            destination: BusConnection.secretServiceName,
+            destination: destination,
             path: try defaultCollection(deadline: deadline),
             interface: "org.freedesktop.DBus.Properties",
             method: "Get",

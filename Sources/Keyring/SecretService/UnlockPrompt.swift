@@ -32,7 +32,7 @@ enum UnlockPrompt {
     ) throws -> [String] {
         let reply = try bus.call(
             operation,
-            destination: BusConnection.secretServiceName,
+            destination: daemon ?? BusConnection.secretServiceName,
             path: SWIFT_KEYRING_SERVICE_PATH,
             interface: serviceInterface,
             method: "Unlock",
