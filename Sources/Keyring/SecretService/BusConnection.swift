@@ -51,19 +51,11 @@ final class BusConnection: @unchecked Sendable {
         autoStart: Bool = true,
         deadline: Deadline
     ) throws -> OpaquePointer {
-        let flags = autoStart ? G_DBUS_CALL_FLAGS_NONE : G_DBUS_CALL_FLAGS_NO_AUTO_START
-        let replyType = g_variant_type_new(reply)
-        defer { g_variant_type_free(replyType) }
-        let reply = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
-            g_dbus_connection_call_sync(
-                pointer, destination, path, interface, method, arguments, replyType, flags, deadline.remainingMilliseconds,
-                cancellable, error
-            )
-        }
-        guard let reply else {
-            throw KeyringError.backend(domain: interface, code: 0, message: "\(method) gave no reply")
-        }
-        return reply
+        let answer = try send(
+            operation, destination, path, interface, method, arguments, reply, autoStart: autoStart, vanishing: false,
+            deadline: deadline)
+        // Without `vanishing`, an answer is a reply or a thrown error.
+        return answer!
     }
 
     /// Calls a method on an item (or naming one) and returns its reply; `nil` when
@@ -79,15 +71,26 @@ final class BusConnection: @unchecked Sendable {
         reply: String,
         deadline: Deadline
     ) throws -> OpaquePointer? {
-        var vanished = false
+        try send(
+            operation, destination, path, interface, method, arguments, reply, autoStart: true, vanishing: true,
+            deadline: deadline)
+    }
+
+    /// The call both of the above make; `nil` only when `vanishing` and the object is gone.
+    private func send(
+        _ operation: String, _ destination: String, _ path: String, _ interface: String, _ method: String,
+        _ arguments: OpaquePointer?, _ reply: String, autoStart: Bool, vanishing: Bool, deadline: Deadline
+    ) throws -> OpaquePointer? {
+        let flags = autoStart ? G_DBUS_CALL_FLAGS_NONE : G_DBUS_CALL_FLAGS_NO_AUTO_START
         let replyType = g_variant_type_new(reply)
         defer { g_variant_type_free(replyType) }
+        var vanished = false
         let reply = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
             let reply = g_dbus_connection_call_sync(
-                pointer, destination, path, interface, method, arguments, replyType, G_DBUS_CALL_FLAGS_NONE,
-                deadline.remainingMilliseconds, cancellable, error
+                pointer, destination, path, interface, method, arguments, replyType, flags, deadline.remainingMilliseconds,
+                cancellable, error
             )
-            if reply == nil && swift_keyring_error_is_vanished_object(error.pointee) != 0 {
+            if vanishing && reply == nil && swift_keyring_error_is_vanished_object(error.pointee) != 0 {
                 g_clear_error(error)
                 vanished = true
             }
