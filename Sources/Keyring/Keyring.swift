@@ -128,8 +128,10 @@ public struct Keyring: Sendable {
 
     /// Only the password stored under `key`, or `nil` when there are no credentials there.
     ///
-    /// The quick path for callers that need nothing else: on the Secret Service it
-    /// makes one D-Bus call fewer than `credentials(forKey:)`.
+    /// The quick path for callers that need nothing else: no metadata is decoded or
+    /// validated. On the Secret Service it waits for as many round trips as
+    /// `credentials(forKey:)` (the item's attributes travel with the secret, so a
+    /// foreign item is never read as this record).
     /// - Throws: ``KeyringError/locked`` when the record exists but cannot be read now, or another store error.
     public func password(forKey key: String) throws -> String? {
         let id = try recordID(key, .credentials)
