@@ -122,13 +122,13 @@ extension EtcdHostMemory.Seen {
         guard let mark = records[record] else { return }
         if mark.removed, version <= mark.version {
             throw KeyringError.damaged(
-                reason: "etcd (\(cluster)) handed back \(name()), which this host saw removed (at revision \(mark.version)); "
-                    + "a value from before the removal (version \(version)) came back, so it was refused")
+                reason: "etcd (\(cluster)) handed back version \(version) of \(name()), a value from before this host "
+                    + "saw the record removed (at revision \(mark.version)); the value was refused")
         }
         if !mark.removed, version < mark.version {
             throw KeyringError.damaged(
-                reason: "etcd (\(cluster)) handed back an older value of \(name()) (version \(version)) than this host has "
-                    + "already seen (version \(mark.version)), as after a rollback or a replay; it was refused")
+                reason: "etcd (\(cluster)) handed back version \(version) of \(name()), older than version \(mark.version) "
+                    + "that this host has already seen (a rollback or a replay); the value was refused")
         }
     }
 }

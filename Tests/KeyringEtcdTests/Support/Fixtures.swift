@@ -20,6 +20,14 @@ enum Fixtures {
     /// the cluster (a test of two hosts gives the other one a folder of its own).
     static let hostState = folder.appendingPathComponent("host-state")
 
+    /// The state folder of another host, new and empty.
+    static func hostFolder() throws -> URL {
+        let url = folder.appendingPathComponent("host-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(
+            at: url, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        return url
+    }
+
     /// A fresh 32-byte key file (mode 0600).
     static func keyFile(_ name: String = UUID().uuidString) throws -> URL {
         let url = folder.appendingPathComponent("\(name).key")
