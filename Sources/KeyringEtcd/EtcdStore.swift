@@ -34,6 +34,12 @@ import Foundation
 /// of a write and a token renewal spend the same time, and no transfer outlives it.
 /// A dead member or a lost leader is retried on the others within it, and a cluster
 /// without quorum fails with `.serviceUnavailable` or `.timedOut` when it runs out.
+///
+/// What the cluster answers is bounded and checked: no answer's body passes
+/// `EtcdClient.maximumAnswerBytes` (24 MiB), each value carries a version sealed with it, and
+/// this host remembers (`EtcdConfiguration.stateFolder`) the header it first opened and the
+/// highest version of each record it has seen, so a cluster handing back older data is refused
+/// with `KeyringError.damaged` (the README's "Fleets" section says what remains possible).
 public final class EtcdStore: CredentialStore {
     /// `etcd`.
     public let name = "etcd"
@@ -41,7 +47,7 @@ public final class EtcdStore: CredentialStore {
     public var endpoints: [URL] { client.endpoints }
 
     /// The largest Argon2id cost an etcd keyring's header may ask for: t = 4, m = 256 MiB, p = 4,
-    /// about 1.5 s of one core here (`Argon2idParameters.recommended` is 0.15 to 0.3 s).
+    /// about 1.0 to 1.1 s of one core and 256 MiB here (`Argon2idParameters.recommended`: 0.16 to 0.17 s, 64 MiB).
     ///
     /// Lower than the file store's bound (t = 10, m = 1 GiB), because the header is shared: whoever
     /// can write the prefix can plant a costly one, and every host of the fleet would spend that
