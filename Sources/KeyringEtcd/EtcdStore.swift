@@ -219,7 +219,11 @@ public final class EtcdStore: CredentialStore {
         var current = read.kvs?.first
         var revision = read.header?.revision?.value ?? 0
         while true {
-            let version = max(UInt64(max(revision, 0)), EtcdValue.claimedVersion(current?.value?.bytes), seen) + 1
+            let highest = max(UInt64(max(revision, 0)), try authenticVersion(of: current), seen)
+            guard highest < UInt64.max else {
+                throw KeyringError.damaged(reason: "etcd (\(identity)) holds a record at the last version there is")
+            }
+            let version = highest + 1
             let value = EtcdValue.encode(
                 version: version,
                 sealed: try RecordSealing.seal(
@@ -334,6 +338,16 @@ public final class EtcdStore: CredentialStore {
         }
         try memory.record(marks)
         return deleted
+    }
+
+    /// The version of the value in `pair` when it opens under this keyring's key, else 0: a version
+    /// anyone could have written (the cluster, for one) must not steer the next write's number.
+    private func authenticVersion(of pair: KeyValue?) throws -> UInt64 {
+        guard let pair, let bytes = pair.value?.bytes, let value = try? EtcdValue(decoding: bytes) else { return 0 }
+        let opens = try? RecordSealing.openEntry(
+            value.sealed.sealedEntry, cipher: try AESGCM(key: keys.entry),
+            header: value.associatedData(header: header, key: pair.key))
+        return opens == nil ? 0 : value.version
     }
 
     /// Keys per deleting transaction: below etcd's default `--max-txn-ops` (128).

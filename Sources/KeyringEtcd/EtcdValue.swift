@@ -53,12 +53,6 @@ struct EtcdValue {
         return bytes
     }
 
-    /// The version a value says it has, unchecked: enough to number the next write, never to trust.
-    static func claimedVersion(_ bytes: [UInt8]?) -> UInt64 {
-        guard let bytes, bytes.first == versionedFormat, bytes.count > 9 else { return 0 }
-        return bytes[1..<9].reduce(0) { $0 << 8 | UInt64($1) }
-    }
-
     /// What a value binds besides its own bytes: the keyring's header, its etcd key, and its
     /// version (none for a value written before versions, as those were sealed).
     static func associatedData(header: [UInt8], key: EtcdBytes, version: UInt64?) -> [UInt8] {

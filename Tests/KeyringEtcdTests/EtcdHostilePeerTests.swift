@@ -182,6 +182,26 @@ struct EtcdHostilePeerTests {
         _ = try keyring.removeAll()
     }
 
+    @Test("A version the cluster forged (the largest there is) does not steer the next write, which still reads")
+    func forgedVersionIsIgnored() throws {
+        let cluster = try EtcdCluster.shared()
+        let prefix = Fixtures.prefix()
+        let keyring = try Keyring(
+            service: Fixtures.service("forged"),
+            store: Fixtures.store(
+                cluster, prefix: prefix, keyFile: try Fixtures.keyFile(), stateFolder: try Fixtures.hostFolder()))
+        try keyring.set(try Fixtures.credentials("deployer", password: "first"), forKey: "registry")
+        let stored = try #require(try Gateway.pairs(cluster.endpoints[0], prefix: prefix + "r/").first)
+        var forged = [UInt8](Data(base64Encoded: stored.value)!)
+        forged.replaceSubrange(1..<9, with: repeatElement(0xFF, count: 8))
+        _ = try Gateway.post(
+            cluster.endpoints[0], "v3/kv/put", ["key": stored.key, "value": Data(forged).base64EncodedString()])
+        #expect(throws: KeyringError.self) { _ = try keyring.password(forKey: "registry") }
+        try keyring.set(try Fixtures.credentials("deployer", password: "second"), forKey: "registry")
+        #expect(try keyring.password(forKey: "registry") == "second")
+        _ = try keyring.removeAll()
+    }
+
     // MARK: 11. Credentials in clear
 
     @Test("etcd's user over http:// is refused before anything is sent, unless allowed; mixed schemes always")
