@@ -12,13 +12,16 @@ extension EtcdClient {
     /// No page is larger than `maximumAnswerBytes`: one that would be is stopped at the cap and
     /// asked for again with half as many keys, down to one key, which no record makes too large.
     /// - Parameter page: called with each page's keys and values, in key order.
+    /// - Returns: the revision the first page was read at.
     /// - Throws: as `call`; `.backend` when even a single key's answer passes the cap.
+    @discardableResult
     func rangePages(
         under prefix: EtcdBytes, keysOnly: Bool, operation: String, deadline: Deadline, _ page: ([KeyValue]) throws -> Void
-    ) throws {
+    ) throws -> Int64? {
         let end = EtcdKeyspace.rangeEnd(of: prefix)
         var start = prefix
         var limit = keysOnly ? Self.keyPageSize : Self.valuePageSize
+        var first: Int64?
         while true {
             let answer: RangeResponse
             do {
@@ -32,8 +35,9 @@ extension EtcdClient {
                 continue
             }
             let pairs = answer.kvs ?? []
+            first = first ?? answer.header?.revision?.value
             try page(pairs)
-            guard answer.more == true, let last = pairs.last else { return }
+            guard answer.more == true, let last = pairs.last else { return first }
             // The smallest key after the last one.
             start = EtcdBytes(last.key.bytes + [0])
         }

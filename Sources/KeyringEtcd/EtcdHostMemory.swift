@@ -1,4 +1,5 @@
 import Keyring
+import Synchronization
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -20,7 +21,7 @@ import Foundation
 /// their etcd key, so the file holds no name. It follows the rules of the package's other private
 /// files (`POSIX`, `FilePermissions`, `FileLock`, `AtomicFileWriter`): readers take no lock, writers
 /// hold the lock while they read, merge and write, so processes on one host keep each other's marks.
-struct EtcdHostMemory: Sendable {
+final class EtcdHostMemory: Sendable {
     /// One record's mark: the highest version seen, or the revision it was seen removed at.
     struct Mark: Codable, Equatable, Sendable {
         var version: UInt64
@@ -43,6 +44,17 @@ struct EtcdHostMemory: Sendable {
         var format: Int
         var keyrings: [String: Seen]
     }
+
+    /// The version of the file last read or written, and its content: a read that finds the file
+    /// unchanged (device, inode, size, modification time) parses nothing. The version is kept
+    /// open, so its inode cannot be reused by a later one while it is compared against.
+    private struct Cached: Sendable {
+        var identity: [Int]
+        var pinned: PinnedFile
+        var document: Document
+    }
+
+    private let cache = Mutex<Cached?>(nil)
 
     static let format = 1
     /// How many leading header bytes are remembered: magic, version, key source, cipher, Argon2id cost, salt.
@@ -79,7 +91,9 @@ struct EtcdHostMemory: Sendable {
             document.keyrings[keyring] = after
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            _ = try AtomicFileWriter.replace(paths, with: Array(try encoder.encode(document)))
+            let pinned = try AtomicFileWriter.replace(paths, with: Array(try encoder.encode(document)))
+            let written = try POSIX.fstat(pinned.descriptor, path: paths.file)
+            cache.withLock { $0 = Cached(identity: Self.identity(written), pinned: pinned, document: document) }
         }
     }
 
@@ -94,14 +108,17 @@ struct EtcdHostMemory: Sendable {
     }
 
     private func readDocument() throws -> Document {
-        guard let folder = try POSIX.statIfPresent(paths.folder) else { return Document(format: Self.format, keyrings: [:]) }
+        let empty = Document(format: Self.format, keyrings: [:])
+        guard let folder = try POSIX.statIfPresent(paths.folder) else { return empty }
         try FilePermissions.require(paths.folder, FilePermissions.folderProblem(folder))
-        guard let (descriptor, info) = try POSIX.openRegularFileIfPresent(paths.file) else {
-            return Document(format: Self.format, keyrings: [:])
-        }
-        defer { close(descriptor) }
+        // Checked on every read, as chmod and chown make no new version.
+        guard let info = try POSIX.lstatIfPresent(paths.file) else { return empty }
         try FilePermissions.require(paths.file, FilePermissions.fileProblem(info))
-        let content = try POSIX.readAll(descriptor, path: paths.file, sizeHint: Int(info.st_size))
+        if let cached = cache.withLock({ $0 }), cached.identity == Self.identity(info) { return cached.document }
+        guard let (descriptor, opened) = try POSIX.openRegularFileIfPresent(paths.file) else { return empty }
+        let pinned = PinnedFile(descriptor)
+        try FilePermissions.require(paths.file, FilePermissions.fileProblem(opened))
+        let content = try POSIX.readAll(descriptor, path: paths.file, sizeHint: Int(opened.st_size))
         guard let document = try? JSONDecoder().decode(Document.self, from: Data(content)) else {
             throw KeyringError.damaged(reason: "this host's etcd memory \(paths.file) is not valid JSON of the expected shape")
         }
@@ -109,7 +126,13 @@ struct EtcdHostMemory: Sendable {
             throw KeyringError.damaged(
                 reason: "this host's etcd memory \(paths.file) has format \(document.format), which this version cannot read")
         }
+        cache.withLock { $0 = Cached(identity: Self.identity(opened), pinned: pinned, document: document) }
         return document
+    }
+
+    /// Device, inode, size and modification time.
+    private static func identity(_ info: stat) -> [Int] {
+        [Int(info.st_dev), Int(info.st_ino), Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec)]
     }
 }
 

@@ -120,11 +120,14 @@ struct Compare: Encodable {
     var target: String
     var modRevision: EtcdInt?
     var createRevision: EtcdInt?
+    /// When set, the condition must hold for every key in `[key, rangeEnd)`.
+    var rangeEnd: EtcdBytes?
 
     enum CodingKeys: String, CodingKey {
         case key, result, target
         case modRevision = "mod_revision"
         case createRevision = "create_revision"
+        case rangeEnd = "range_end"
     }
 }
 

@@ -305,23 +305,53 @@ public final class EtcdStore: CredentialStore {
     }
 
     /// Deletes the service's records (or one kind's), and nothing else: the keys of the service's
-    /// range are listed, and only those of a record's exact shape are deleted, in transactions of
-    /// `deletionBatch` keys. Another keyring whose prefix lies inside this service's range keeps
-    /// its header and records, and is not counted.
+    /// range are listed, and only those of a record's exact shape are deleted. Another keyring whose
+    /// prefix lies inside this service's range keeps its header and records, and is not counted.
+    ///
+    /// When every key listed is a record's, one transaction deletes the range, on the condition that
+    /// no key in it changed since the listing (so none was added); otherwise the records are
+    /// deleted by key, in transactions of `deletionBatch` keys.
     /// - Returns: how many records were deleted.
     @discardableResult
     public func removeAll(service: String, kind: RecordKind?) throws -> Int {
         let deadline = Deadline(client.timeout)
         let prefix = try kind.map { try keyspace.kindPrefix(service: service, kind: $0) } ?? keyspace.servicePrefix(service)
         var records: [EtcdBytes] = []
-        try client.rangePages(under: prefix, keysOnly: true, operation: "listing a service's records", deadline: deadline) {
-            pairs in
-            for pair in pairs where try keyspace.isRecordKey(pair.key, service: service, kind: kind) {
-                records.append(pair.key)
+        var others = false
+        let listed = try client.rangePages(
+            under: prefix, keysOnly: true, operation: "listing a service's records", deadline: deadline
+        ) { pairs in
+            for pair in pairs {
+                if try keyspace.isRecordKey(pair.key, service: service, kind: kind) {
+                    records.append(pair.key)
+                } else {
+                    others = true
+                }
+            }
+        }
+        guard !records.isEmpty else { return 0 }
+        var marks: [String: EtcdHostMemory.Mark] = [:]
+        if !others, let listed {
+            let end = EtcdKeyspace.rangeEnd(of: prefix)
+            let answer = try client.call(
+                "/v3/kv/txn",
+                TxnRequest(
+                    compare: [
+                        Compare(
+                            key: prefix, result: "LESS", target: "MOD", modRevision: EtcdInt(listed + 1), rangeEnd: end)
+                    ],
+                    success: [RequestOp(requestDeleteRange: DeleteRangeRequest(key: prefix, rangeEnd: end))], failure: []),
+                as: TxnResponse.self, operation: "removing a service's records", deadline: deadline)
+            if answer.succeeded == true {
+                let revision = UInt64(max(answer.header?.revision?.value ?? 0, 0))
+                if revision > 0 {
+                    for key in records { marks[EtcdKeyspace.recordHash(key)] = .init(version: revision, removed: true) }
+                }
+                try memory.record(marks)
+                return Int(answer.responses?.first?.responseDeleteRange?.deleted?.value ?? 0)
             }
         }
         var deleted = 0
-        var marks: [String: EtcdHostMemory.Mark] = [:]
         for start in stride(from: 0, to: records.count, by: Self.deletionBatch) {
             let batch = records[start..<min(start + Self.deletionBatch, records.count)]
             let answer = try client.call(
