@@ -23,6 +23,8 @@ final class CurlConnection: @unchecked Sendable {
     enum Outcome {
         /// The server answered, with this status and body.
         case answered(status: Int, body: Data)
+        /// The answer's body grew past `limit` bytes (or its length said it would), and the transfer was stopped there.
+        case tooLarge(limit: Int)
         /// No answer within the bound.
         case timedOut
         /// The connection could not be made or broke; the reason names no secret.
@@ -53,10 +55,16 @@ final class CurlConnection: @unchecked Sendable {
     }
 
     /// Posts `body` to `url` and waits for the whole answer until `end` at the latest.
+    /// - Parameters:
+    ///   - headers: whole header lines; each must pass `HeaderValue.check` (the caller's values were checked where they came from).
+    ///   - limit: the most bytes of body kept; a longer answer ends the transfer at once, as `.tooLarge`.
+    ///   - proxy: the proxy URL to use, or `nil` for none: the `http_proxy` family of variables is never read.
     /// - Throws: `CancellationError` when the operation bound to this thread is cancelled meanwhile.
-    func post(_ url: URL, body: Data, headers: [String], until end: ContinuousClock.Instant, tls: EtcdTLS) throws -> Outcome {
+    func post(
+        _ url: URL, body: Data, headers: [String], until end: ContinuousClock.Instant, tls: EtcdTLS, proxy: URL?, limit: Int
+    ) throws -> Outcome {
         swift_keyring_curl_easy_reset(easy)  // options only: the open connection and the TLS session stay
-        let response = ResponseBody()
+        let response = ResponseBody(limit: limit)
         // libcurl's own bound is what is left of the call's now, so no transfer outlives the call;
         // at least 1 ms, since 0 would mean no bound at all.
         let milliseconds = max((end - .now).inMilliseconds, 1)
@@ -66,8 +74,22 @@ final class CurlConnection: @unchecked Sendable {
         swift_keyring_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, milliseconds)
         swift_keyring_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
         swift_keyring_curl_setopt_long(easy, CURLOPT_POSTFIELDSIZE, body.count)
+        // An answer that announces more than the limit is refused before its body is read;
+        // one that does not (chunked) is stopped by the write callback below.
+        swift_keyring_curl_setopt_long(easy, CURLOPT_MAXFILESIZE, limit)
+        // An empty proxy tells libcurl to use none, whatever http_proxy, https_proxy or all_proxy
+        // say: the proxy in a login environment would otherwise see every request, and on http://
+        // the etcd password and token in it.
+        swift_keyring_curl_setopt_pointer(easy, CURLOPT_PROXY, proxy?.absoluteString ?? "")
         body.withUnsafeBytes { _ = swift_keyring_curl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) }
         // No "Expect: 100-continue": it costs a round trip (or a second) on larger bodies.
+        // The last line of defence: a value that reached here unchecked is refused, never sent.
+        for header in headers {
+            let value = header.split(separator: ":", maxSplits: 1).dropFirst().first.map { String($0.drop { $0 == " " }) } ?? ""
+            if let problem = HeaderValue.problem(value) {
+                throw KeyringError.backend(domain: "etcd", code: 0, message: "a request header was not sent: \(problem)")
+            }
+        }
         var list: UnsafeMutablePointer<curl_slist>? = nil
         for header in headers + ["Content-Type: application/json", "Expect:"] {
             list = swift_keyring_curl_slist_append(list, header)
@@ -79,6 +101,11 @@ final class CurlConnection: @unchecked Sendable {
             { data, size, count, context in
                 guard let context, let data else { return 0 }
                 let body = Unmanaged<ResponseBody>.fromOpaque(context).takeUnretainedValue()
+                guard body.bytes.count + size * count <= body.limit else {
+                    // Anything but size * count ends the transfer with CURLE_WRITE_ERROR.
+                    body.overflowed = true
+                    return 0
+                }
                 body.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: size * count))
                 return size * count
             })
@@ -116,6 +143,9 @@ final class CurlConnection: @unchecked Sendable {
     }
 
     private func outcome(_ code: CURLcode, response: ResponseBody) -> Outcome {
+        if response.overflowed || code == CURLE_FILESIZE_EXCEEDED {
+            return .tooLarge(limit: response.limit)
+        }
         switch code {
         case CURLE_OK:
             var status = 0
@@ -134,9 +164,14 @@ final class CurlConnection: @unchecked Sendable {
     }
 }
 
-/// The bytes of one answer, appended by libcurl's write callback on the calling thread.
+/// The bytes of one answer, appended by libcurl's write callback on the calling thread, up to `limit`.
 private final class ResponseBody {
+    let limit: Int
     var bytes: [UInt8] = []
+    /// Whether the callback refused bytes past `limit`.
+    var overflowed = false
+
+    init(limit: Int) { self.limit = limit }
 }
 
 /// The multi handle, for the cancellation handler: `curl_multi_wakeup` is the one

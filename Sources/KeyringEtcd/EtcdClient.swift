@@ -21,6 +21,7 @@ final class EtcdClient: Sendable {
 
     private let connections = CurlConnectionPool()
     private let tls: EtcdTLS
+    private let proxy: URL?
     private let preferred = Mutex(0)
     private let login: Login?
     private let token = Mutex<String?>(nil)
@@ -34,11 +35,35 @@ final class EtcdClient: Sendable {
     /// The pause between two rounds over every member, so a cluster electing a leader is not hammered.
     private static let pauseBetweenRounds = Duration.milliseconds(100)
 
-    init(endpoints: [URL], timeout: Duration, login: Login?, tls: EtcdTLS) {
+    /// The most bytes of one answer's body: a little more than the largest a record of this store
+    /// can make. No answer is larger: a single record's read or write is one value, and listings
+    /// come in pages that shrink when one would not fit (`rangePages`).
+    ///
+    /// The largest value is a 16 MiB secret sealed with a record entry of four 4 KiB names,
+    /// `EtcdValue.largestBytes` (16.02 MiB); in base64 that is 21.36 MiB, and its etcd key and the
+    /// JSON around it (a few hundred bytes) come on top. 24 MiB leaves 2.6 MiB to spare.
+    static let maximumAnswerBytes = 24 << 20
+
+    init(endpoints: [URL], timeout: Duration, login: Login?, tls: EtcdTLS, proxy: URL?) {
         self.endpoints = endpoints
         self.timeout = timeout
         self.login = login
         self.tls = tls
+        self.proxy = proxy
+    }
+
+    /// An answer larger than `maximumAnswerBytes`, whose transfer was stopped there. A listing
+    /// catches it to ask for a smaller page; anywhere else it becomes `keyringError`.
+    struct OversizedAnswer: Error {
+        var member: String
+        var path: String
+
+        var keyringError: KeyringError {
+            .backend(
+                domain: "etcd", code: 0,
+                message: "the member \(member) sent more than \(EtcdClient.maximumAnswerBytes >> 20) MiB in answer to \(path), "
+                    + "more than any record of this store can need; the transfer was stopped there")
+        }
     }
 
     /// Sends one request and decodes the answer, before `deadline`.
@@ -46,11 +71,23 @@ final class EtcdClient: Sendable {
     ///   - path: the gateway's path, such as `/v3/kv/range`.
     ///   - operation: names the call in a `.timedOut` or `.serviceUnavailable` error.
     ///   - deadline: the public call's; a login or a token renewal this needs spends it too.
+    ///   - pageable: whether the caller asks for a smaller page when the answer is too large, and so
+    ///     wants `OversizedAnswer` rather than the error it stands for.
     /// - Throws: `.serviceUnavailable` when no member answered before the deadline (for example,
     ///   the cluster has lost its quorum), `.timedOut` when the members tried did not answer
-    ///   at all, `.backend` for an error etcd reports that a retry cannot cure, and
-    ///   `CancellationError` when the bound operation is cancelled.
+    ///   at all, `.backend` for an error etcd reports that a retry cannot cure or an answer larger
+    ///   than `maximumAnswerBytes`, and `CancellationError` when the bound operation is cancelled.
     func call<Request: Encodable, Response: Decodable>(
+        _ path: String, _ request: Request, as: Response.Type, operation: String, deadline: Deadline, pageable: Bool = false
+    ) throws -> Response {
+        do {
+            return try callOnce(path, request, as: Response.self, operation: operation, deadline: deadline)
+        } catch let oversized as OversizedAnswer where !pageable {
+            throw oversized.keyringError
+        }
+    }
+
+    private func callOnce<Request: Encodable, Response: Decodable>(
         _ path: String, _ request: Request, as: Response.Type, operation: String, deadline: Deadline
     ) throws -> Response {
         let body = try JSONEncoder().encode(request)
@@ -96,7 +133,7 @@ final class EtcdClient: Sendable {
                 switch try connections.withConnection({
                     try $0.post(
                         url.appendingPathComponent("v3/maintenance/status"), body: Data("{}".utf8), headers: headers,
-                        until: deadline.capped(at: share).end, tls: tls)
+                        until: deadline.capped(at: share).end, tls: tls, proxy: proxy, limit: Self.maximumAnswerBytes)
                 }) {
                 case .answered(200, let body):
                     guard let status = try? JSONDecoder().decode(StatusResponse.self, from: body) else {
@@ -107,6 +144,8 @@ final class EtcdClient: Sendable {
                 case .answered(let status, let body):
                     let error = try? JSONDecoder().decode(GatewayError.self, from: body)
                     return (url, .failure(.serviceUnavailable(reason: .noCluster(detail: error?.message ?? "HTTP \(status)"))))
+                case .tooLarge:
+                    return (url, .failure(OversizedAnswer(member: Self.member(url), path: "/v3/maintenance/status").keyringError))
                 case .timedOut:
                     // In hundredths: the share is a fraction of what was left, not a round number.
                     let seconds = (share.inSeconds * 100).rounded() / 100
@@ -147,11 +186,11 @@ final class EtcdClient: Sendable {
                 guard !deadline.hasPassed else { break }
                 let index = (first + offset) % endpoints.count
                 let url = endpoints[index]
-                let member = "\(url.host ?? "?"):\(url.port.map(String.init) ?? "")"
+                let member = Self.member(url)
                 switch try connections.withConnection({
                     try $0.post(
                         url.appendingPathComponent(String(path.dropFirst())), body: body, headers: headers,
-                        until: deadline.capped(at: turn).end, tls: tls)
+                        until: deadline.capped(at: turn).end, tls: tls, proxy: proxy, limit: Self.maximumAnswerBytes)
                 }) {
                 case .answered(200, let answer):
                     preferred.withLock { $0 = index }
@@ -170,6 +209,10 @@ final class EtcdClient: Sendable {
                         throw KeyringError.backend(domain: "etcd", code: failure.code, message: message)
                     }
                     lastReason = "\(member): \(message)"
+                case .tooLarge:
+                    // Not tried elsewhere: no record makes an answer this large, so a member that
+                    // sends one is broken or hostile, and the caller should hear it at once.
+                    throw OversizedAnswer(member: member, path: path)
                 case .timedOut:
                     continue
                 case .failed(let reason):
@@ -183,6 +226,11 @@ final class EtcdClient: Sendable {
             throw deadline.timedOut(operation)
         }
         throw KeyringError.serviceUnavailable(reason: .noCluster(detail: "\(operation) (last: \(lastReason))"))
+    }
+
+    /// `host:port` of a member, as errors name it.
+    static func member(_ url: URL) -> String {
+        "\(url.host ?? "?"):\(url.port.map(String.init) ?? "")"
     }
 
     /// Sleeps, waking early when the bound operation is cancelled.
@@ -213,6 +261,13 @@ final class EtcdClient: Sendable {
         }
         guard let fresh = try? JSONDecoder().decode(AuthenticateResponse.self, from: answer).token, !fresh.isEmpty else {
             throw KeyringError.backend(domain: "etcd", code: 0, message: "etcd gave no token; is authentication enabled?")
+        }
+        // The token goes back in a header on every call: a line break in it would add header lines
+        // of the server's choosing to each request. It is never quoted, as it is a credential.
+        if let problem = HeaderValue.problem(fresh) {
+            throw KeyringError.backend(
+                domain: "etcd", code: 0,
+                message: "etcd gave a token that cannot be sent in a header (\(problem)); it was not used")
         }
         token.withLock { $0 = fresh }
         return fresh

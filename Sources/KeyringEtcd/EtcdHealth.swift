@@ -26,6 +26,9 @@ public struct EtcdHealth: Sendable, Codable, Hashable {
     public var members: [Member]
     /// How many members the cluster says it has, or `nil` when no member answered.
     public var memberCount: Int?
+    /// The proxy the members are reached through, or why none is: `none`, or `none (… ignored …)`
+    /// when `http_proxy`, `https_proxy` or `all_proxy` is set, since the store never uses those.
+    public var proxy: String?
 
     /// Asks every endpoint for its status, then the cluster for its members, all within
     /// `configuration.timeout`: each member gets a share of it, so one that hangs cannot
@@ -35,7 +38,8 @@ public struct EtcdHealth: Sendable, Codable, Hashable {
         let deadline = Deadline(configuration.timeout)
         let login = try? EtcdStore.login(configuration)
         let client = EtcdClient(
-            endpoints: configuration.endpoints, timeout: configuration.timeout, login: login, tls: configuration.tls)
+            endpoints: configuration.endpoints, timeout: configuration.timeout, login: login, tls: configuration.tls,
+            proxy: configuration.proxy)
         let members = client.memberStatus(deadline: deadline).map { url, result in
             switch result {
             case .success(let status):
@@ -48,6 +52,15 @@ public struct EtcdHealth: Sendable, Codable, Hashable {
         }
         let list = try? client.call(
             "/v3/cluster/member/list", Empty(), as: MemberListResponse.self, operation: "listing members", deadline: deadline)
-        return EtcdHealth(members: members, memberCount: list?.members?.count)
+        return EtcdHealth(members: members, memberCount: list?.members?.count, proxy: proxyNote(configuration))
+    }
+
+    /// What `proxy` says for `configuration`.
+    static func proxyNote(_ configuration: EtcdConfiguration) -> String {
+        if let proxy = configuration.proxyDescription { return "through \(proxy) (\(EtcdConfiguration.proxyVariable))" }
+        let ignored = EtcdConfiguration.environmentProxyVariables.filter { configuration.environment[$0]?.isEmpty == false }
+        guard !ignored.isEmpty else { return "none" }
+        return "none (\(ignored.joined(separator: ", ")) in the environment is ignored; "
+            + "set \(EtcdConfiguration.proxyVariable) to reach etcd through a proxy)"
     }
 }

@@ -42,6 +42,30 @@ struct EtcdKeyspace: Sendable {
         EtcdBytes(try servicePrefix(service).bytes + Array((try hash("kind", [service, kind.rawValue]) + "/").utf8))
     }
 
+    /// The keyed hash that ends a record's key: what names the record in `EtcdHostMemory`.
+    static func recordHash(_ key: EtcdBytes) -> String {
+        String(decoding: key.bytes.suffix(hashLength), as: UTF8.self)
+    }
+
+    /// Whether `key` has exactly the shape of a record key of `service` (of `kind`, or of any kind):
+    /// its kind's prefix, then 64 lowercase hex digits, nothing more.
+    ///
+    /// A service's range holds more than its records when another keyring's prefix was chosen
+    /// inside it (`<this prefix>r/<service hash>/…`): that keyring's header ends in `keyring` and
+    /// its records in `r/…`, neither of which is hex, so listing and removing all of a service
+    /// by this test never counts, opens or deletes another keyring's keys.
+    func isRecordKey(_ key: EtcdBytes, service: String, kind: RecordKind?) throws -> Bool {
+        for kind in kind.map({ [$0] }) ?? RecordKind.allCases {
+            let prefix = try kindPrefix(service: service, kind: kind).bytes
+            guard key.bytes.count == prefix.count + Self.hashLength, key.bytes.starts(with: prefix) else { continue }
+            return key.bytes[prefix.count...].allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        }
+        return false
+    }
+
+    /// The length of one keyed hash in hex.
+    private static let hashLength = 64
+
     /// The end of the range of keys that begin with `prefix` (etcd's `range_end`).
     static func rangeEnd(of prefix: EtcdBytes) -> EtcdBytes {
         var bytes = prefix.bytes

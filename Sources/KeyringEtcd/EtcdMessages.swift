@@ -49,13 +49,26 @@ struct EtcdInt: Codable, Hashable, Sendable {
     }
 }
 
+/// What every answer carries: the cluster it came from and the revision it was served at.
+struct ResponseHeader: Decodable {
+    /// An unsigned 64-bit number, kept as the string the gateway sends.
+    var clusterID: String?
+    var revision: EtcdInt?
+
+    enum CodingKeys: String, CodingKey {
+        case clusterID = "cluster_id"
+        case revision
+    }
+}
+
 struct RangeRequest: Encodable {
     var key: EtcdBytes
     var rangeEnd: EtcdBytes?
+    var limit: EtcdInt?
     var keysOnly: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case key
+        case key, limit
         case rangeEnd = "range_end"
         case keysOnly = "keys_only"
     }
@@ -73,7 +86,10 @@ struct KeyValue: Decodable {
 }
 
 struct RangeResponse: Decodable {
+    var header: ResponseHeader?
     var kvs: [KeyValue]?
+    /// Whether keys beyond `limit` are left in the range.
+    var more: Bool?
 }
 
 struct PutRequest: Encodable {
@@ -92,6 +108,7 @@ struct DeleteRangeRequest: Encodable {
 }
 
 struct DeleteRangeResponse: Decodable {
+    var header: ResponseHeader?
     var deleted: EtcdInt?
 }
 
@@ -103,21 +120,26 @@ struct Compare: Encodable {
     var target: String
     var modRevision: EtcdInt?
     var createRevision: EtcdInt?
+    /// When set, the condition must hold for every key in `[key, rangeEnd)`.
+    var rangeEnd: EtcdBytes?
 
     enum CodingKeys: String, CodingKey {
         case key, result, target
         case modRevision = "mod_revision"
         case createRevision = "create_revision"
+        case rangeEnd = "range_end"
     }
 }
 
 struct RequestOp: Encodable {
     var requestPut: PutRequest?
     var requestRange: RangeRequest?
+    var requestDeleteRange: DeleteRangeRequest?
 
     enum CodingKeys: String, CodingKey {
         case requestPut = "request_put"
         case requestRange = "request_range"
+        case requestDeleteRange = "request_delete_range"
     }
 }
 
@@ -129,13 +151,16 @@ struct TxnRequest: Encodable {
 
 struct ResponseOp: Decodable {
     var responseRange: RangeResponse?
+    var responseDeleteRange: DeleteRangeResponse?
 
     enum CodingKeys: String, CodingKey {
         case responseRange = "response_range"
+        case responseDeleteRange = "response_delete_range"
     }
 }
 
 struct TxnResponse: Decodable {
+    var header: ResponseHeader?
     var succeeded: Bool?
     var responses: [ResponseOp]?
 }

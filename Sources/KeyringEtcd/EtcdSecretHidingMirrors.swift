@@ -18,6 +18,9 @@ extension EtcdConfiguration: CustomReflectable {
                 "user": user as Any,
                 "passwordFile": passwordFile as Any,
                 "tls": tls,
+                "allowsInsecureAuthentication": allowsInsecureAuthentication,
+                "proxy": proxyDescription as Any,
+                "stateFolder": stateFolder as Any,
                 "environment": environment.keys.sorted().map { "\($0)=<hidden>" },
             ], displayStyle: .struct)
     }

@@ -124,6 +124,7 @@ struct DoctorReport: Encodable {
                 + (member.isLeader ? ", leader" : "")
         }
         return members + ["etcd members:     " + (etcd.memberCount.map(String.init) ?? "unknown (no member answered)")]
+            + ["etcd proxy:       " + (etcd.proxy ?? "none")]
     }
 }
 

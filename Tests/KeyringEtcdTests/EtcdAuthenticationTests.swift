@@ -21,7 +21,8 @@ struct EtcdAuthenticationTests {
             try EtcdStore(
                 configuration: EtcdConfiguration(
                     endpoints: cluster.endpoints, prefix: prefix, secret: .keyFile(keyFile),
-                    user: user, passwordFile: passwordFile, environment: [:]))
+                    user: user, passwordFile: passwordFile, allowsInsecureAuthentication: true,
+                    stateFolder: Fixtures.hostState, environment: [:]))
         }
         let keyring = try Keyring(service: "com.example.auth", store: store(user: EtcdUsers.user, passwordFile: passwordFile))
         try keyring.set(try Fixtures.credentials("alice", password: "record-pw"), forKey: "k")

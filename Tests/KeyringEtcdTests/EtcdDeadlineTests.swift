@@ -66,7 +66,8 @@ struct DeadlineTests {
         let store = try EtcdStore(
             configuration: EtcdConfiguration(
                 endpoints: cluster.endpoints, prefix: prefix, timeout: timeout, secret: .keyFile(try Fixtures.keyFile()),
-                user: EtcdUsers.user, passwordFile: passwordFile, environment: [:]))
+                user: EtcdUsers.user, passwordFile: passwordFile, allowsInsecureAuthentication: true,
+                stateFolder: Fixtures.hostState, environment: [:]))
         let keyring = try Keyring(service: Fixtures.service(), store: store)
         let credentials = try Fixtures.credentials("alice")
         // The store now holds a token, and member 1 is the member it asks first.

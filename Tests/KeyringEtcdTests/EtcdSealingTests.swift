@@ -48,7 +48,8 @@ struct EtcdSealingTests {
         func open(_ secret: FileStoreSecret) throws -> EtcdStore {
             try EtcdStore(
                 configuration: EtcdConfiguration(
-                    endpoints: cluster.endpoints, prefix: passphrasePrefix, secret: secret, keyDerivation: cheap, environment: [:]
+                    endpoints: cluster.endpoints, prefix: passphrasePrefix, secret: secret, keyDerivation: cheap,
+                    stateFolder: Fixtures.hostState, environment: [:]
                 ))
         }
         let first = try Keyring(service: "com.example.pass", store: open(.passphrase("correct horse")))

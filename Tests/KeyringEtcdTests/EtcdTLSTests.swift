@@ -22,7 +22,7 @@ struct EtcdTLSTests {
             try EtcdStore(
                 configuration: EtcdConfiguration(
                     endpoints: cluster.endpoints, prefix: "tls/", timeout: .seconds(2), secret: .keyFile(keyFile), tls: tls,
-                    environment: [:]))
+                    stateFolder: Fixtures.hostState, environment: [:]))
         }
         let keyring = try Keyring(
             service: "com.example.tls",

@@ -38,7 +38,7 @@ package enum TestStore: String, CaseIterable, Sendable, CustomTestStringConverti
         case .etcd:
             let configuration = try EtcdConfiguration(
                 endpoints: try EtcdCluster.shared().endpoints, prefix: Self.etcdPrefix, timeout: .seconds(5),
-                secret: .key(Self.etcdKey), environment: [:])
+                secret: .key(Self.etcdKey), stateFolder: Self.etcdHostState, environment: [:])
             return try Keyring(service: service, store: EtcdStore(configuration: configuration))
         }
     }
@@ -46,6 +46,8 @@ package enum TestStore: String, CaseIterable, Sendable, CustomTestStringConverti
     /// One prefix and key for this process's etcd stores, as a fleet shares them.
     private static let etcdPrefix = "test-\(UUID().uuidString.prefix(8).lowercased())/"
     private static let etcdKey = FileStoreFixture.randomKey()
+    /// Where those stores remember what they saw of the cluster: not the user's own state folder.
+    private static let etcdHostState = try! TemporaryFolder.make()
 
     /// A service name unique to one test, so tests sharing a daemon never see each other's records.
     package static func uniqueService(_ prefix: String = "test") -> String {

@@ -57,7 +57,9 @@ do {
         let fixture = try FileStoreFixture(folder: BenchmarkSettings.current.folder)
         store = try EtcdStore(
             configuration: EtcdConfiguration(
-                prefix: "compare-\(UInt32.random(in: 0...UInt32.max))/", secret: .keyFile(fixture.keyFile)))
+                prefix: "compare-\(UInt32.random(in: 0...UInt32.max))/", secret: .keyFile(fixture.keyFile),
+                // Each run's prefix is new: its marks belong with the run's files, not in the user's state.
+                stateFolder: fixture.folder.appending(path: "etcd-state")))
     }
     let keyring = try Keyring(service: service, store: store)
     _ = try keyring.credentials(forKey: "nothing")

@@ -16,6 +16,18 @@ enum Fixtures {
         return folder
     }()
 
+    /// The state folder of "this host": where the stores of the tests remember what they saw of
+    /// the cluster (a test of two hosts gives the other one a folder of its own).
+    static let hostState = folder.appendingPathComponent("host-state")
+
+    /// The state folder of another host, new and empty.
+    static func hostFolder() throws -> URL {
+        let url = folder.appendingPathComponent("host-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(
+            at: url, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        return url
+    }
+
     /// A fresh 32-byte key file (mode 0600).
     static func keyFile(_ name: String = UUID().uuidString) throws -> URL {
         let url = folder.appendingPathComponent("\(name).key")
@@ -36,12 +48,13 @@ enum Fixtures {
 
     /// A store on `cluster` under `prefix`, sealed with `keyFile`.
     static func store(
-        _ cluster: EtcdCluster, prefix: String, keyFile: URL, endpoints: [URL]? = nil, timeout: Duration = .seconds(5)
+        _ cluster: EtcdCluster, prefix: String, keyFile: URL, endpoints: [URL]? = nil, timeout: Duration = .seconds(5),
+        stateFolder: URL = hostState
     ) throws -> EtcdStore {
         try EtcdStore(
             configuration: EtcdConfiguration(
                 endpoints: endpoints ?? cluster.endpoints, prefix: prefix, timeout: timeout,
-                secret: .keyFile(keyFile), environment: [:]))
+                secret: .keyFile(keyFile), stateFolder: stateFolder, environment: [:]))
     }
 
     /// The environment for the tool on `cluster`: etcd selected, sealed with `keyFile`, HOME of its own.
