@@ -74,3 +74,16 @@ package struct GitCredential: Sendable, Equatable {
         return true
     }
 }
+
+extension GitCredential: CustomReflectable {
+    /// Every attribute but the password, which shows only whether git sent one: `print`,
+    /// `dump`, string interpolation and the debugger go through this mirror.
+    package var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "protocol": self.protocol as Any, "host": host as Any, "path": path as Any, "username": username as Any,
+                "password": password == nil ? "nil" : "<hidden>",
+            ], displayStyle: .struct)
+    }
+}
