@@ -1,0 +1,92 @@
+import Foundation
+import Keyring
+import KeyringTestSupport
+import Testing
+
+/// What the store does when the Secret Service answers what no well-behaved
+/// daemon should (issue 26): each test starts a fake daemon
+/// (`FakeSecretService`) on a bus of its own, writes its records while the fake
+/// behaves, then turns on one misbehaviour and checks what a user would notice.
+/// The tests need no wrapper script; they fail, never skip, when the fake cannot start.
+@Suite("The store against a misbehaving Secret Service")
+struct FakeSecretServiceTests {
+    private static let service = "fake-ours"
+
+    /// A keyring on a fresh store, so nothing a previous store remembered (item paths) is reused.
+    private static func keyring(_ fake: FakeSecretService) throws -> Keyring {
+        try Keyring(service: service, store: fake.makeStore())
+    }
+
+    @Test("An item of another service among the hits is never read, listed or overwritten")
+    func foreignHitIgnored() throws {
+        let fake = try FakeSecretService(.normal)
+        try Self.keyring(fake).set(try Samples.credentials(password: "our-password"), forKey: "work")
+        try fake.setMode(.foreignHit)
+
+        let keyring = try Self.keyring(fake)
+        #expect(try keyring.password(forKey: "work") == "our-password")
+        #expect(try keyring.credentials(forKey: "work")?.password == "our-password")
+        #expect(try keyring.list().map(\.key) == ["work"])
+        // A write changes our item only: the foreign one is still there beside it.
+        try keyring.set(try Samples.credentials(password: "changed"), forKey: "work")
+        #expect(try Self.keyring(fake).password(forKey: "work") == "changed")
+        #expect(try fake.itemCount() == 2)
+    }
+
+    @Test("Attributes of the wrong type make a write fail, naming them, and add no item")
+    func wrongAttributesTypeRefused() throws {
+        let fake = try FakeSecretService(.normal)
+        try Self.keyring(fake).set(try Samples.credentials(password: "first"), forKey: "work")
+        try fake.setMode(.wrongAttributesType)
+
+        let keyring = try Self.keyring(fake)
+        for attempt in 1...3 {
+            #expect("attempt \(attempt)") {
+                try keyring.set(try Samples.credentials(password: "second-\(attempt)"), forKey: "work")
+            } throws: { error in
+                guard let error = error as? KeyringError else { return false }
+                if case .notFound = error { return false }
+                return String(describing: error).contains("attributes")
+            }
+        }
+        #expect(try fake.itemCount() == 1)
+        try fake.setMode(.normal)
+        #expect(try Self.keyring(fake).password(forKey: "work") == "first")
+    }
+
+    @Test("Secrets of the wrong type make a read fail, rather than find no record")
+    func wrongSecretsTypeRefused() throws {
+        let fake = try FakeSecretService(.normal)
+        try Self.keyring(fake).set(try Samples.credentials(password: "ours"), forKey: "work")
+        try fake.setMode(.wrongSecretsType)
+
+        let keyring = try Self.keyring(fake)
+        for read in [{ _ = try keyring.password(forKey: "work") }, { _ = try keyring.credentials(forKey: "work") }] {
+            #expect(throws: KeyringError.self) { try read() }
+        }
+    }
+
+    @Test("A Locked property sent as a string is an error, not \"unlocked\"")
+    func lockedAsStringRefused() throws {
+        let fake = try FakeSecretService(.lockedAsString)
+        let store = try fake.makeStore()
+        #expect(throws: KeyringError.self) { _ = try store.isLocked() }
+    }
+
+    @Test("A 3 MiB stored password is refused, naming the field")
+    func hugeSecretRefused() throws {
+        let fake = try FakeSecretService(.normal)
+        try Self.keyring(fake).set(try Samples.credentials(password: "ours"), forKey: "work")
+        try fake.setMode(.hugeSecret)
+
+        let keyring = try Self.keyring(fake)
+        for read in [{ _ = try keyring.password(forKey: "work") }, { _ = try keyring.credentials(forKey: "work") }] {
+            #expect {
+                try read()
+            } throws: { error in
+                guard case KeyringError.invalidRecord(let field, _) = error else { return false }
+                return field == "password"
+            }
+        }
+    }
+}

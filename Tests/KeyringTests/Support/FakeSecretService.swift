@@ -1,0 +1,105 @@
+import Foundation
+import Keyring
+import KeyringTestSupport
+
+/// A Secret Service that misbehaves in one chosen way, on a bus of its own
+/// (Tests/FakeSecretService/fake-secret-service.c), for the tests of what the
+/// store does with answers no real daemon should send.
+///
+/// The fake is built on first use by `Scripts/build-fake-secret-service.sh`
+/// (cc and gio-2.0, from `Scripts/setup.sh`); when it cannot be built or
+/// started, the test fails, never skips.
+final class FakeSecretService {
+    /// The misbehaviours, as the fake's command line names them.
+    enum Mode: String {
+        case normal
+        case foreignHit = "foreign-hit"
+        case wrongAttributesType = "wrong-attributes-type"
+        case wrongSecretsType = "wrong-secrets-type"
+        case lockedAsString = "locked-as-string"
+        case hugeSecret = "huge-secret"
+    }
+
+    private let sandbox: SecretServiceSandbox
+    private let folder: URL
+    private let process: Process
+    /// The environment that aims a store at the fake.
+    var environment: [String: String] { sandbox.environment }
+
+    /// Starts a bus and the fake on it, behaving as `mode` says.
+    init(_ mode: Mode) throws {
+        let binary = try Self.build()
+        sandbox = try SecretServiceSandbox(.busOnly)
+        folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("swift-keyring-fake-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let log = folder.appendingPathComponent("fake.log")
+        process = try ChildProcess.start([binary, mode.rawValue], environment: sandbox.environment, log: log)
+        let started = ChildProcess.poll(timeout: .seconds(15)) {
+            let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            return output.contains("ready\n") || !process.isRunning
+        }
+        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        guard started, process.isRunning, output.contains("ready\n") else {
+            stop()
+            throw ChildProcess.Failure(description: "the fake Secret Service did not start: \(output)")
+        }
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// A store aimed at the fake.
+    func makeStore() throws -> SecretServiceStore {
+        try SecretServiceStore(timeout: .seconds(10), environment: environment)
+    }
+
+    /// Changes the misbehaviour; records written before stay.
+    func setMode(_ mode: Mode) throws {
+        _ = try debugCall("SetMode", "string:\(mode.rawValue)")
+    }
+
+    /// How many items the fake holds, whatever its mode.
+    func itemCount() throws -> Int {
+        let reply = try debugCall("ItemCount")
+        guard let count = reply.split(separator: " ").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        else {
+            throw ChildProcess.Failure(description: "ItemCount answered: \(reply)")
+        }
+        return count
+    }
+
+    private func debugCall(_ method: String, _ arguments: String...) throws -> String {
+        let output = try ChildProcess.run(
+            [
+                "dbus-send", "--session", "--print-reply", "--reply-timeout=5000", "--dest=org.freedesktop.secrets",
+                "/org/freedesktop/secrets", "org.swiftkeyring.FakeSecretService.Debug.\(method)",
+            ] + arguments,
+            environment: environment, timeout: .seconds(10))
+        guard output.status == 0 else {
+            throw ChildProcess.Failure(description: "\(method) failed: \(output.standardError)")
+        }
+        return String(decoding: output.standardOutput, as: UTF8.self)
+    }
+
+    func stop() {
+        ChildProcess.terminate(process)
+        sandbox.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Builds the fake (the script rebuilds only when the source changed) and returns its path.
+    private static func build() throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let output = try ChildProcess.run(
+            [root.appendingPathComponent("Scripts/build-fake-secret-service.sh").path], timeout: .seconds(120))
+        let path = String(decoding: output.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard output.status == 0, FileManager.default.isExecutableFile(atPath: path) else {
+            throw ChildProcess.Failure(
+                description: "Scripts/build-fake-secret-service.sh failed (needs cc, pkg-config and gio-2.0): "
+                    + output.standardError)
+        }
+        return path
+    }
+}
