@@ -426,10 +426,14 @@ static GDBusMessage *fake_filter(GDBusConnection *connection, GDBusMessage *mess
 
 int main(int argc, char **argv) {
     GError *error = NULL;
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s MODE\n", argv[0]);
+    if (argc < 2 || argc > 3 || (argc == 3 && g_strcmp0(argv[2], "--replace") != 0)) {
+        fprintf(stderr, "usage: %s MODE [--replace]\n", argv[0]);
         return 64;
     }
+    /* --replace takes the name over from a fake already on the bus, which keeps
+     * running and answering calls sent to its unique name: a takeover, as when a
+     * second daemon starts with gnome-keyring-daemon --replace. */
+    gboolean replace = argc == 3;
     /* Ends with the test that started it, rather than outliving its bus; the
      * signal is unblocked first, as a child inherits its starter's blocked
      * signals and the test runner's threads block SIGTERM, which would leave
@@ -457,7 +461,9 @@ int main(int argc, char **argv) {
     g_dbus_connection_add_filter(connection, fake_filter, NULL, NULL);
     GVariant *owned = g_dbus_connection_call_sync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
                                                   "org.freedesktop.DBus", "RequestName",
-                                                  g_variant_new("(su)", "org.freedesktop.secrets", 4u /* DO_NOT_QUEUE */),
+                                                  g_variant_new("(su)", "org.freedesktop.secrets",
+                                                                /* ALLOW_REPLACEMENT | DO_NOT_QUEUE, and REPLACE_EXISTING */
+                                                                1u | 4u | (replace ? 2u : 0u)),
                                                   G_VARIANT_TYPE("(u)"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
     guint32 result = 0;
     if (owned != NULL) {

@@ -89,4 +89,21 @@ struct FakeSecretServiceTests {
             }
         }
     }
+
+    @Test("After another daemon takes the name over, a store's calls still reach the daemon that greeted it")
+    func takeoverKeepsOneDaemonPerStore() throws {
+        let fake = try FakeSecretService(.normal)
+        let store = try fake.makeStore()
+        let keyring = try Keyring(service: "test.fake", store: store)
+        try keyring.set(try Samples.credentials(password: "first-daemon"), forKey: "work")
+        // The new owner holds nothing; the first daemon keeps running and holds the record.
+        let replacement = try fake.startReplacement()
+        defer { ChildProcess.terminate(replacement) }
+
+        // Search, session and secret all go to the first daemon: a read never mixes two.
+        #expect(try keyring.password(forKey: "work") == "first-daemon")
+        #expect(try keyring.credentials(forKey: "work")?.password == "first-daemon")
+        // A store made now greets the new owner, which holds no record.
+        #expect(try Keyring(service: "test.fake", store: fake.makeStore()).password(forKey: "work") == nil)
+    }
 }

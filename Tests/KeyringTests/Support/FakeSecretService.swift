@@ -54,6 +54,24 @@ final class FakeSecretService {
         try SecretServiceStore(timeout: .seconds(10), environment: environment)
     }
 
+    /// Starts a second fake on the same bus that takes `org.freedesktop.secrets` over, empty,
+    /// while this one keeps running and answering calls sent to its unique name; the caller
+    /// terminates the process it returns.
+    func startReplacement() throws -> Process {
+        let log = folder.appendingPathComponent("replacement.log")
+        let process = try ChildProcess.start(
+            [try Self.build(), Mode.normal.rawValue, "--replace"], environment: sandbox.environment, log: log)
+        let started = ChildProcess.poll(timeout: .seconds(15)) {
+            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("ready\n") || !process.isRunning
+        }
+        guard started, process.isRunning else {
+            ChildProcess.terminate(process)
+            throw ChildProcess.Failure(
+                description: "the replacing fake did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        }
+        return process
+    }
+
     /// Changes the misbehaviour; records written before stay.
     func setMode(_ mode: Mode) throws {
         _ = try debugCall("SetMode", "string:\(mode.rawValue)")
