@@ -19,7 +19,10 @@
  *   wrong-attributes-type  an item's Attributes property is a string, not a{ss};
  *   wrong-secrets-type     GetSecrets answers "(s)";
  *   locked-as-string       the collection's Locked property is the string "false";
- *   huge-secret            GetSecrets gives 3 MiB for each credentials item.
+ *   huge-secret            GetSecrets gives 3 MiB for each credentials item;
+ *   stall-search           SearchItems is never answered (a daemon that hangs);
+ *   stall-search-then-exit SearchItems is never answered, and the fake exits
+ *                          2.5 s later (a daemon replaced mid-call).
  *
  * Debug interface (org.swiftkeyring.FakeSecretService.Debug at
  * /org/freedesktop/secrets): SetMode(s), ItemCount() -> (u), counting every
@@ -399,10 +402,24 @@ static gboolean fake_is_ours(GDBusMessage *message) {
             || g_strcmp0(interface, FAKE_DEBUG_INTERFACE) == 0);
 }
 
+static gboolean fake_exit(gpointer data) {
+    (void)data;
+    _exit(0);
+}
+
 static GDBusMessage *fake_filter(GDBusConnection *connection, GDBusMessage *message, gboolean incoming, gpointer data) {
     (void)data;
     if (!incoming || !fake_is_ours(message))
         return message;
+    if (g_strcmp0(g_dbus_message_get_member(message), "SearchItems") == 0
+        && (fake_mode_is("stall-search") || fake_mode_is("stall-search-then-exit"))) {
+        /* No reply at all: the caller waits until its own bound, or until this
+         * process leaves the bus. */
+        if (fake_mode_is("stall-search-then-exit"))
+            g_timeout_add(2500, fake_exit, NULL);
+        g_object_unref(message);
+        return NULL;
+    }
     const gchar *error_name = NULL;
     gchar *error_text = NULL;
     g_mutex_lock(&fake_lock);

@@ -106,4 +106,26 @@ struct FakeSecretServiceTests {
         // A store made now greets the new owner, which holds no record.
         #expect(try Keyring(service: "test.fake", store: fake.makeStore()).password(forKey: "work") == nil)
     }
+
+    @Test("A read whose daemon leaves mid-call, for one that never answers, ends within its one bound")
+    func reopenKeepsTheCallsBound() throws {
+        let fake = try FakeSecretService(.normal)
+        let bound = Duration.seconds(4)
+        let keyring = try Keyring(
+            service: "test.fake", store: SecretServiceStore(timeout: bound, environment: fake.environment))
+        try keyring.set(try Samples.credentials(password: "ours"), forKey: "work")
+        // The daemon the store greeted stalls the search and leaves 2.5 s into it; the one
+        // that took its name meanwhile never answers a search either. The store reopens on
+        // the new daemon, within what is left of the call's bound, not with a new one.
+        try fake.setMode(.stallSearchThenExit)
+        let replacement = try fake.startReplacement(.stallSearch)
+        defer { ChildProcess.terminate(replacement) }
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(throws: KeyringError.self) { _ = try keyring.password(forKey: "work") }
+        let took = clock.now - start
+        // A new bound after the reopen would end about 2.5 s + 4 s after the start.
+        #expect(took < bound + .seconds(1), "the call took \(took) with a \(bound) bound")
+    }
 }

@@ -18,6 +18,8 @@ final class FakeSecretService {
         case wrongSecretsType = "wrong-secrets-type"
         case lockedAsString = "locked-as-string"
         case hugeSecret = "huge-secret"
+        case stallSearch = "stall-search"
+        case stallSearchThenExit = "stall-search-then-exit"
     }
 
     private let sandbox: SecretServiceSandbox
@@ -57,10 +59,10 @@ final class FakeSecretService {
     /// Starts a second fake on the same bus that takes `org.freedesktop.secrets` over, empty,
     /// while this one keeps running and answering calls sent to its unique name; the caller
     /// terminates the process it returns.
-    func startReplacement() throws -> Process {
+    func startReplacement(_ mode: Mode = .normal) throws -> Process {
         let log = folder.appendingPathComponent("replacement.log")
         let process = try ChildProcess.start(
-            [try Self.build(), Mode.normal.rawValue, "--replace"], environment: sandbox.environment, log: log)
+            [try Self.build(), mode.rawValue, "--replace"], environment: sandbox.environment, log: log)
         let started = ChildProcess.poll(timeout: .seconds(15)) {
             ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("ready\n") || !process.isRunning
         }
