@@ -1,6 +1,7 @@
 import Foundation
 import Keyring
 import Synchronization
+import Testing
 
 /// What the concurrent-clients stress suites share (the library's, in `KeyringTests`, and the
 /// tool's, in `CLITests`): real threads for a fixed time, a tally of outcomes, the identity of
@@ -90,6 +91,30 @@ package enum ConcurrentClients {
     /// What the clients left under `service`: each key must be held by at most one item of
     /// ours, and a key that is held must read back as a password some client wrote.
     /// - Returns: the problems found (empty when all is well) and how many keys hold a record.
+    /// The whole stress run both suites make: records the daemon, runs `body(client, call)` on
+    /// eight threads for `duration`, prints the tally, then expects the same daemon, no
+    /// failure, and at most one item per key holding a written password (read through the
+    /// library on `environment`).
+    package static func stress(
+        _ label: String, service: String, environment: [String: String],
+        _ body: @escaping @Sendable (_ client: Int, _ call: Int, _ tally: Tally) -> Void
+    ) throws {
+        let before = try #require(try PrivateSecretService.daemonIdentity(), "nobody owns org.freedesktop.secrets")
+        let tally = Tally()
+        let started = ContinuousClock.now
+        let ended = run(clients: 8) { client, call in body(client, call, tally) }
+        let elapsed = ContinuousClock.now - started
+        print("Concurrent clients (\(label), \(PrivateSecretService.daemon.rawValue)), \(elapsed):\n\(tally.report)")
+
+        #expect(ended, "a client was still running a minute after the run ended")
+        let after = try PrivateSecretService.daemonIdentity()
+        #expect(after == before, "the daemon was \(before) before the run and is \(after.map(\.description) ?? "gone") after")
+        #expect(tally.failures.isEmpty, "\(tally.firstFailures)")
+        let found = try leftovers(service: service, written: tally.written, environment: environment)
+        #expect(found.problems.isEmpty, "\(found.problems.joined(separator: "; "))")
+        print("Concurrent clients (\(label)): \(found.held) of \(keys.count) keys hold a record")
+    }
+
     package static func leftovers(service: String, written: Set<String>, environment: [String: String]) throws -> (
         problems: [String], held: Int
     ) {

@@ -26,23 +26,9 @@ struct ConcurrentClientsTests {
         let environment = try PrivateSecretService.environment()
         let service = TestStore.uniqueService("concurrent")
         defer { _ = try? Keyring(service: service, store: ConcurrentClients.makeStore(environment: environment)).removeAll() }
-        let before = try #require(try PrivateSecretService.daemonIdentity(), "nobody owns org.freedesktop.secrets")
-
-        let tally = ConcurrentClients.Tally()
-        let started = ContinuousClock.now
-        let ended = ConcurrentClients.run(clients: 8) { client, call in
+        try ConcurrentClients.stress("library", service: service, environment: environment) { client, call, tally in
             Self.operate(client: client, call: call, service: service, environment: environment, tally: tally)
         }
-        let elapsed = ContinuousClock.now - started
-        print("Concurrent clients (library, \(PrivateSecretService.daemon.rawValue)), \(elapsed):\n\(tally.report)")
-
-        #expect(ended, "a client thread was still running a minute after the run ended")
-        let after = try PrivateSecretService.daemonIdentity()
-        #expect(after == before, "the daemon was \(before) before the run and is \(after.map(\.description) ?? "gone") after")
-        #expect(tally.failures.count == 0, "\(tally.firstFailures)")
-        let leftovers = try ConcurrentClients.leftovers(service: service, written: tally.written, environment: environment)
-        #expect(leftovers.problems.isEmpty, "\(leftovers.problems.joined(separator: "; "))")
-        print("Concurrent clients (library): \(leftovers.held) of \(ConcurrentClients.keys.count) keys hold a record")
     }
 
     /// One call of one client on a new store, counted in `tally`.
