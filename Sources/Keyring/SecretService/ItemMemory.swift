@@ -37,8 +37,8 @@ final class ItemMemory: @unchecked Sendable {
     /// What a lookup may use instead of a search, with the count it is valid at.
     struct Remembered {
         let path: String
-        /// The record's identity and attributes; `nil` when only its secret was looked up.
-        let summary: RecordSummary?
+        /// The record's identity and attributes, read and checked with its secret.
+        let summary: RecordSummary
         let mark: Mark
     }
 
@@ -149,16 +149,10 @@ final class ItemMemory: @unchecked Sendable {
         }
     }
 
-    /// Remembers that `path` holds `id` (with `summary`, when it was read), as of `mark`.
-    /// A lookup of the secret alone keeps what a full read remembered of the same item.
-    func remember(_ id: RecordID, at path: String, summary: RecordSummary?, since mark: Mark?) {
+    /// Remembers that `path` holds `id`, with its `summary`, as of `mark`.
+    func remember(_ id: RecordID, at path: String, summary: RecordSummary, since mark: Mark?) {
         guard let mark else { return }
         state.withLock { state in
-            if summary == nil, let known = state.entries[id], known.path == path, known.summary != nil,
-                isCurrent(known.mark)
-            {
-                return
-            }
             if state.entries.count >= Self.capacity {
                 state.entries.removeAll()
             }

@@ -119,10 +119,11 @@ public final class SecretServiceStore: CredentialStore {
         // One bound for the whole call, a reopen after a daemon restart included.
         let deadline = Deadline(timeout)
         return try client.run(operation, deadline: deadline) { client in
-            if let remembered = client.memory.recall(id), let summary = remembered.summary,
+            if let remembered = client.memory.recall(id),
                 let secret = try client.secret(remembered: remembered, of: id, operation, deadline: deadline)
             {
-                return StoredRecord(id: summary.id, metadata: summary.metadata, secret: try Self.checked(secret, of: id))
+                return StoredRecord(
+                    id: remembered.summary.id, metadata: remembered.summary.metadata, secret: try Self.checked(secret, of: id))
             }
             return try lookUp(id, operation, client, deadline: deadline)
         }
@@ -159,8 +160,8 @@ public final class SecretServiceStore: CredentialStore {
             guard let record = try client.record(at: path, operation, deadline: deadline), record.id == id else {
                 continue
             }
-            client.memory.remember(id, at: path, summary: RecordSummary(id: record.id, metadata: record.metadata), since: mark)
             _ = try Self.checked(record.secret, of: id)
+            client.memory.remember(id, at: path, summary: RecordSummary(id: record.id, metadata: record.metadata), since: mark)
             return record
         }
         return nil
