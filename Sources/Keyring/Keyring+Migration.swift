@@ -7,10 +7,13 @@ extension Keyring {
     ///
     /// Nothing is removed from `source` unless every record was copied: a failure
     /// part way leaves the source whole, and running the call again finishes the copy.
+    /// A migration may move many records, so each step (the listing, each record's
+    /// read, write and removal) has a deadline of its own, of its store's `callTimeout`;
+    /// a cancelled async migration stops at the next step.
     ///
     /// ```swift
-    /// let file = try Keyring(service: "com.example.mail", configuration: KeyringConfiguration(backend: .file))
-    /// let desktop = try Keyring(service: "com.example.mail", configuration: KeyringConfiguration(backend: .secretService))
+    /// let file = try Keyring(service: "com.example.mail", configuration: KeyringConfiguration(store: .file))
+    /// let desktop = try Keyring(service: "com.example.mail", configuration: KeyringConfiguration(store: .secretService))
     /// try desktop.migrate(from: file, removingFromSource: true)
     /// ```
     /// - Parameters:
@@ -20,24 +23,24 @@ extension Keyring {
     /// - Throws: ``KeyringError`` from either store; records copied before the failure stay copied.
     @discardableResult
     public func migrate(from source: Keyring, removingFromSource: Bool = false) throws -> Int {
-        let summaries = try source.store.summaries(service: source.service, kind: nil)
+        let summaries = try source.store.summaries(service: source.service, kind: nil, call: source.startCall())
         var copied = 0
         for summary in summaries {
             // A record removed from the source meanwhile is simply not copied.
-            guard var record = try source.store.record(for: summary.id) else { continue }
+            guard var record = try source.store.record(for: summary.id, call: source.startCall()) else { continue }
             record.id.service = service
-            try store.save(record)
+            try store.save(record, call: startCall())
             copied += 1
         }
         if removingFromSource {
             for summary in summaries {
-                try source.store.removeRecord(for: summary.id)
+                try source.store.removeRecord(for: summary.id, call: source.startCall())
             }
         }
         logger.debug(
             "migrated records",
             metadata: [
-                "from": "\(source.store.name):\(source.service)", "to": "\(store.name):\(service)", "count": "\(copied)",
+                "from": "\(source.store.identity.kind):\(source.service)", "to": "\(store.identity.kind):\(service)", "count": "\(copied)",
             ])
         return copied
     }

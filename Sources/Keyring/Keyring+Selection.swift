@@ -8,7 +8,7 @@ extension Keyring {
     ///
     /// ```swift
     /// let selection = try Keyring.selection(for: KeyringConfiguration())
-    /// print(selection.backend, selection.reason)
+    /// print(selection.kind, selection.reason)
     /// ```
     /// - Throws: ``KeyringError/invalidConfiguration(setting:reason:)`` when `SWIFT_KEYRING_BACKEND` holds an unknown word.
     public static func selection(for configuration: KeyringConfiguration = KeyringConfiguration()) throws -> StoreSelection {

@@ -49,7 +49,7 @@ public struct Keyring: Sendable {
     /// Opens the keyring of `service` on the store the configuration selects.
     ///
     /// With the default configuration the store comes from `SWIFT_KEYRING_BACKEND`
-    /// or, when that is unset, from automatic selection (see `KeyringBackend.auto`).
+    /// or, when that is unset, from automatic selection (see ``StoreChoice/auto``).
     /// The choice and its reason are logged and kept in `selection`.
     /// - Parameters:
     ///   - service: the app's namespace, such as `com.example.mail`.
@@ -79,7 +79,7 @@ public struct Keyring: Sendable {
         self.init(
             service: service,
             store: store,
-            selection: StoreSelection(backend: Self.backend(of: store), reason: "given by the caller"),
+            selection: StoreSelection(kind: store.identity.kind, reason: "given by the caller"),
             logger: logger
         )
     }
@@ -89,12 +89,14 @@ public struct Keyring: Sendable {
         self.store = store
         self.selection = selection
         self.logger = logger ?? .keyringSilent
-        self.executor = BlockingExecutor(label: "swift-keyring \(store.name) \(service)")
+        self.executor = BlockingExecutor(label: "swift-keyring \(store.identity.kind) \(service)")
         self.immediateReads = store as? any ImmediateReads
     }
 
-    private static func backend(of store: any CredentialStore) -> KeyringBackend {
-        KeyringBackend(rawValue: store.name) ?? .memory
+    /// The ``StoreCall`` a public call hands its store: one deadline of the store's
+    /// `callTimeout` from now, and the cancellation of the async call this runs for, if any.
+    func startCall() -> StoreCall {
+        .starting(timeout: store.callTimeout)
     }
 
     /// The identity of `key`, which must be a name any store can keep (not empty, no NUL).
@@ -116,14 +118,14 @@ public struct Keyring: Sendable {
         try credentials.validate()
         var record = credentials.storedRecord(id: id)
         defer { record.secret.wipe() }  // the password's bytes, once the store has sealed or copied them
-        try store.save(record)
+        try store.save(record, call: startCall())
         logger.debug("stored credentials", metadata: ["service": "\(service)", "key": "\(key)"])
     }
 
     /// The credentials stored under `key`, or `nil` when there are none.
     /// - Throws: ``KeyringError/locked`` when they exist but cannot be read now, or another store error.
     public func credentials(forKey key: String) throws -> Credentials? {
-        try Self.credentials(taking: try store.record(for: try recordID(key, .credentials)))
+        try Self.credentials(taking: try store.record(for: try recordID(key, .credentials), call: startCall()))
     }
 
     /// Only the password stored under `key`, or `nil` when there are no credentials there.
@@ -135,14 +137,14 @@ public struct Keyring: Sendable {
     /// - Throws: ``KeyringError/locked`` when the record exists but cannot be read now, or another store error.
     public func password(forKey key: String) throws -> String? {
         let id = try recordID(key, .credentials)
-        return try Self.password(taking: try store.secret(for: id), of: id)
+        return try Self.password(taking: try store.secret(for: id, call: startCall()), of: id)
     }
 
     /// Removes the credentials stored under `key`.
     /// - Returns: `true` when a record was removed, `false` when there was none.
     @discardableResult
     public func remove(forKey key: String) throws -> Bool {
-        let removed = try store.removeRecord(for: try recordID(key, .credentials))
+        let removed = try store.removeRecord(for: try recordID(key, .credentials), call: startCall())
         logger.debug("removed credentials", metadata: ["service": "\(service)", "key": "\(key)", "found": "\(removed)"])
         return removed
     }
@@ -172,7 +174,7 @@ public struct Keyring: Sendable {
     ///   - syncEnabled: when given, only records whose sync flag has this value.
     ///   - backgroundAccess: when given, only records whose background-access flag has this value.
     public func list(syncEnabled: Bool? = nil, backgroundAccess: Bool? = nil) throws -> [CredentialsSummary] {
-        try store.summaries(service: service, kind: .credentials)
+        try store.summaries(service: service, kind: .credentials, call: startCall())
             .compactMap(CredentialsSummary.init)
             .filter { summary in
                 (syncEnabled == nil || summary.syncEnabled == syncEnabled)
@@ -186,7 +188,7 @@ public struct Keyring: Sendable {
     /// - Returns: how many records were removed.
     @discardableResult
     public func removeAll() throws -> Int {
-        let count = try store.removeAll(service: service, kind: nil)
+        let count = try store.removeAll(service: service, kind: nil, call: startCall())
         logger.debug("removed all records", metadata: ["service": "\(service)", "count": "\(count)"])
         return count
     }

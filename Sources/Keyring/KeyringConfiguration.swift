@@ -10,7 +10,14 @@ import Foundation
 /// `Keyring(service:)` does the expected thing on a desktop, a server and in CI.
 public struct KeyringConfiguration: Sendable {
     /// The store to use; `nil` means `SWIFT_KEYRING_BACKEND`, or `.auto` when that is unset.
-    public var backend: KeyringBackend?
+    public var store: StoreChoice?
+
+    /// The old name of `store`.
+    @available(*, deprecated, renamed: "store")
+    public var backend: StoreChoice? {
+        get { store }
+        set { store = newValue }
+    }
     /// How long any call that talks to D-Bus may wait before ``KeyringError/timedOut(operation:seconds:)``.
     public var timeout: Duration
     /// How long an unlock prompt of a locked Secret Service may wait for the person;
@@ -30,7 +37,7 @@ public struct KeyringConfiguration: Sendable {
 
     /// Creates a configuration.
     /// - Parameters:
-    ///   - backend: the store to use; `nil` reads `SWIFT_KEYRING_BACKEND`, then `.auto`.
+    ///   - store: the store to use; `nil` reads `SWIFT_KEYRING_BACKEND`, then `.auto`.
     ///   - timeout: the bound on every D-Bus call, 5 seconds unless given.
     ///   - promptTimeout: the bound on waiting for a person at an unlock prompt; `nil` reads
     ///     `SWIFT_KEYRING_PROMPT_TIMEOUT`, then 120 seconds.
@@ -39,7 +46,7 @@ public struct KeyringConfiguration: Sendable {
     ///   - fileSecret: the encrypted file's passphrase or key; `nil` reads the environment when the file store is chosen.
     ///   - fileLockTimeout: the bound on waiting for another writer of the encrypted file, 10 seconds unless given.
     public init(
-        backend: KeyringBackend? = nil,
+        store: StoreChoice? = nil,
         timeout: Duration = .seconds(5),
         promptTimeout: Duration? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -47,7 +54,7 @@ public struct KeyringConfiguration: Sendable {
         fileSecret: FileStoreSecret? = nil,
         fileLockTimeout: Duration = .seconds(10)
     ) {
-        self.backend = backend
+        self.store = store
         self.timeout = timeout
         self.promptTimeout = promptTimeout
         self.environment = environment
@@ -56,23 +63,29 @@ public struct KeyringConfiguration: Sendable {
         self.fileLockTimeout = fileLockTimeout
     }
 
-    /// The backend asked for: the explicit one, else `SWIFT_KEYRING_BACKEND`, else `.auto`.
+    /// The store asked for: the explicit one, else `SWIFT_KEYRING_BACKEND`, else `.auto`.
     /// - Throws: ``KeyringError/invalidConfiguration(setting:reason:)`` naming `SWIFT_KEYRING_BACKEND` when it holds an unknown word.
-    public func requestedBackend() throws -> KeyringBackend {
-        if let backend { return backend }
+    public func requestedStore() throws -> StoreChoice {
+        if let store { return store }
         guard let word = environment["SWIFT_KEYRING_BACKEND"], !word.isEmpty else { return .auto }
-        guard let backend = KeyringBackend(rawValue: word) else {
+        guard let choice = StoreChoice(rawValue: word) else {
             if word == "etcd" {
                 // The fleet store lives in the KeyringEtcd product, which this module must not load.
                 throw KeyringError.invalidConfiguration(
                     setting: "SWIFT_KEYRING_BACKEND",
                     reason: "etcd is opened with KeyringEtcd's EtcdStore and Keyring(service:store:), not by Keyring itself")
             }
-            let words = KeyringBackend.allCases.map(\.rawValue).joined(separator: ", ")
+            let words = StoreChoice.allCases.map(\.rawValue).joined(separator: ", ")
             throw KeyringError.invalidConfiguration(
                 setting: "SWIFT_KEYRING_BACKEND", reason: "must be one of \(words), not \"\(word)\"")
         }
-        return backend
+        return choice
+    }
+
+    /// The old name of `requestedStore()`.
+    @available(*, deprecated, renamed: "requestedStore()")
+    public func requestedBackend() throws -> StoreChoice {
+        try requestedStore()
     }
 
     /// The unlock prompt bound asked for: the explicit one, else `SWIFT_KEYRING_PROMPT_TIMEOUT`

@@ -17,12 +17,12 @@ enum StoreSelector {
 
     /// Which store the configuration selects, and why; nothing is opened.
     static func decide(_ configuration: KeyringConfiguration) throws -> StoreSelection {
-        let requested = try configuration.requestedBackend()
+        let requested = try configuration.requestedStore()
         // Checked whichever store is chosen, so a mistyped value is seen at once, not on the first locked day.
         _ = try configuration.requestedPromptTimeout()
-        let forced = configuration.backend != nil ? "asked for by the caller" : "forced by SWIFT_KEYRING_BACKEND"
-        guard requested == .auto else {
-            return StoreSelection(backend: requested, reason: forced)
+        let forced = configuration.store != nil ? "asked for by the caller" : "forced by SWIFT_KEYRING_BACKEND"
+        if let kind = requested.kind {
+            return StoreSelection(kind: kind, reason: forced)
         }
         let probe = SecretServiceStore.probe(
             timeout: min(configuration.timeout, probeTimeout),
@@ -30,10 +30,10 @@ enum StoreSelector {
         )
         switch probe {
         case .available:
-            return StoreSelection(backend: .secretService, reason: "a session bus answers and org.freedesktop.secrets is there")
+            return StoreSelection(kind: .secretService, reason: "a session bus answers and org.freedesktop.secrets is there")
         case .noBus, .noDaemon:
             // A locked Secret Service still probes as available: locking is an error, never a reason to fall back.
-            return StoreSelection(backend: .file, reason: "\(probe), so the encrypted file at \(configuration.fileURL.path)")
+            return StoreSelection(kind: .file, reason: "\(probe), so the encrypted file at \(configuration.fileURL.path)")
         }
     }
 
@@ -41,10 +41,10 @@ enum StoreSelector {
     static func open(_ selection: StoreSelection, _ configuration: KeyringConfiguration, logger: Logger) throws
         -> any CredentialStore
     {
-        switch selection.backend {
+        switch selection.kind {
         case .memory:
             return MemoryStore()
-        case .secretService, .auto:
+        case .secretService:
             return try SecretServiceStore(
                 timeout: configuration.timeout,
                 promptTimeout: configuration.requestedPromptTimeout(),
@@ -54,13 +54,17 @@ enum StoreSelector {
         case .file:
             let secret = try FileStoreSecret.resolve(explicit: configuration.fileSecret, environment: configuration.environment)
             return try EncryptedFileStore(url: configuration.fileURL, secret: secret, lockTimeout: configuration.fileLockTimeout)
+        default:
+            // `decide` names only the kinds above; a kind of another module is opened by that module.
+            throw KeyringError.invalidConfiguration(
+                setting: "SWIFT_KEYRING_BACKEND", reason: "\(selection.kind) is not a store Keyring opens itself")
         }
     }
 
     static func select(_ configuration: KeyringConfiguration, logger: Logger) throws -> (any CredentialStore, StoreSelection) {
         let selection = try decide(configuration)
         logger.debug(
-            "keyring store selected", metadata: ["store": "\(selection.backend.rawValue)", "reason": "\(selection.reason)"])
+            "keyring store selected", metadata: ["store": "\(selection.kind)", "reason": "\(selection.reason)"])
         return (try open(selection, configuration, logger: logger), selection)
     }
 }

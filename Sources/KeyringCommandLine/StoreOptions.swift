@@ -67,8 +67,8 @@ package struct StoreOptions: ParsableArguments {
     package func configuration() throws -> KeyringConfiguration {
         var environment = self.environment
         if let backend {
-            guard backend == Self.etcdBackend || KeyringBackend(rawValue: backend) != nil else {
-                let words = (KeyringBackend.allCases.map(\.rawValue) + [Self.etcdBackend]).joined(separator: ", ")
+            guard backend == Self.etcdBackend || StoreChoice(rawValue: backend) != nil else {
+                let words = (StoreChoice.allCases.map(\.rawValue) + [Self.etcdBackend]).joined(separator: ", ")
                 throw ValidationError("--backend must be one of \(words), not \"\(backend)\"")
             }
             environment["SWIFT_KEYRING_BACKEND"] = backend
@@ -85,8 +85,17 @@ package struct StoreOptions: ParsableArguments {
         return KeyringConfiguration(environment: environment)
     }
 
-    /// The backend word the tool handles itself: the etcd store lives in `KeyringEtcd`, which `Keyring` does not know.
-    package static let etcdBackend = "etcd"
+    /// The `--backend` word the tool handles itself: the etcd store lives in `KeyringEtcd`, which `Keyring` does not know.
+    package static let etcdBackend = StoreKind.etcd.rawValue
+
+    /// Which store the options select, and why, without opening it (so without a secret): `Keyring`'s
+    /// own decision, or the etcd store, which the tool opens itself.
+    package func selection() throws -> StoreSelection {
+        guard selectsEtcd else { return try Keyring.selection(for: configuration()) }
+        let etcd = try etcdConfiguration()
+        let source = backend != nil ? "asked for by --backend" : "forced by SWIFT_KEYRING_BACKEND"
+        return StoreSelection(kind: .etcd, reason: "\(source); prefix \(etcd.prefix)")
+    }
 
     /// Whether the option, else `SWIFT_KEYRING_BACKEND`, asks for the etcd store.
     package var selectsEtcd: Bool {

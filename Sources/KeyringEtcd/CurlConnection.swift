@@ -54,20 +54,20 @@ final class CurlConnection: @unchecked Sendable {
         swift_keyring_curl_easy_cleanup(easy)
     }
 
-    /// Posts `body` to `url` and waits for the whole answer until `end` at the latest.
+    /// Posts `body` to `url` and waits for the whole answer until the call's deadline at the latest.
     /// - Parameters:
     ///   - headers: whole header lines; each must pass `HeaderValue.check` (the caller's values were checked where they came from).
     ///   - limit: the most bytes of body kept; a longer answer ends the transfer at once, as `.tooLarge`.
     ///   - proxy: the proxy URL to use, or `nil` for none: the `http_proxy` family of variables is never read.
-    /// - Throws: `CancellationError` when the operation bound to this thread is cancelled meanwhile.
+    /// - Throws: `CancellationError` when the call is cancelled meanwhile.
     func post(
-        _ url: URL, body: Data, headers: [String], until end: ContinuousClock.Instant, tls: EtcdTLS, proxy: URL?, limit: Int
+        _ url: URL, body: Data, headers: [String], call: StoreCall, tls: EtcdTLS, proxy: URL?, limit: Int
     ) throws -> Outcome {
         swift_keyring_curl_easy_reset(easy)  // options only: the open connection and the TLS session stay
         let response = ResponseBody(limit: limit)
         // libcurl's own bound is what is left of the call's now, so no transfer outlives the call;
         // at least 1 ms, since 0 would mean no bound at all.
-        let milliseconds = max((end - .now).inMilliseconds, 1)
+        let milliseconds = max(call.deadline.remaining.inMilliseconds, 1)
         swift_keyring_curl_setopt_pointer(easy, CURLOPT_URL, url.absoluteString)
         swift_keyring_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         swift_keyring_curl_setopt_long(easy, CURLOPT_PROTOCOLS, Int(CURLPROTO_HTTP | CURLPROTO_HTTPS))
@@ -115,18 +115,23 @@ final class CurlConnection: @unchecked Sendable {
         if let key = tls.keyFile { swift_keyring_curl_setopt_pointer(easy, CURLOPT_SSLKEY, key.path) }
 
         return try withExtendedLifetime(response) {
-            try perform(until: end, response: response)
+            try perform(call, response: response)
         }
     }
 
-    private func perform(until end: ContinuousClock.Instant, response: ResponseBody) throws -> Outcome {
+    private func perform(_ call: StoreCall, response: ResponseBody) throws -> Outcome {
         swift_keyring_curl_multi_add_handle(multi, easy)
         defer { swift_keyring_curl_multi_remove_handle(multi, easy) }
-        let cancellation = OperationCancellation.current
         let multi = UnsafeMultiHandle(multi)
-        let registration = cancellation?.register { swift_keyring_curl_multi_wakeup(multi.pointer) }
-        defer { cancellation?.unregister(registration) }
+        return try call.withCancellationHandler {
+            try wait(call, multi, response: response)
+        } onCancel: {
+            swift_keyring_curl_multi_wakeup(multi.pointer)
+        }
+    }
 
+    /// Drives the transfer until it ends, the deadline passes or the call is cancelled.
+    private func wait(_ call: StoreCall, _ multi: UnsafeMultiHandle, response: ResponseBody) throws -> Outcome {
         while true {
             var running: Int32 = 0
             swift_keyring_curl_multi_perform(multi.pointer, &running)
@@ -134,8 +139,8 @@ final class CurlConnection: @unchecked Sendable {
             if let message = swift_keyring_curl_multi_info_read(multi.pointer, &queued), message.pointee.msg == CURLMSG_DONE {
                 return outcome(message.pointee.data.result, response: response)
             }
-            try OperationCancellation.check()
-            let left = end - .now
+            try call.checkCancellation()
+            let left = call.deadline.remaining
             guard left > .zero else { return .timedOut }
             let wait = Int32(min(left.inMilliseconds + 1, 1000))
             swift_keyring_curl_multi_poll(multi.pointer, nil, 0, wait, nil)

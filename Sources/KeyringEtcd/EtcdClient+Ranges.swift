@@ -16,7 +16,7 @@ extension EtcdClient {
     /// - Throws: as `call`; `.backend` when even a single key's answer passes the cap.
     @discardableResult
     func rangePages(
-        under prefix: EtcdBytes, keysOnly: Bool, operation: String, deadline: Deadline, _ page: ([KeyValue]) throws -> Void
+        under prefix: EtcdBytes, keysOnly: Bool, operation: String, call: StoreCall, _ page: ([KeyValue]) throws -> Void
     ) throws -> Int64? {
         let end = EtcdKeyspace.rangeEnd(of: prefix)
         var start = prefix
@@ -25,10 +25,10 @@ extension EtcdClient {
         while true {
             let answer: RangeResponse
             do {
-                answer = try call(
+                answer = try self.call(
                     "/v3/kv/range",
                     RangeRequest(key: start, rangeEnd: end, limit: EtcdInt(limit), keysOnly: keysOnly ? true : nil),
-                    as: RangeResponse.self, operation: operation, deadline: deadline, pageable: true)
+                    as: RangeResponse.self, operation: operation, call: call, pageable: true)
             } catch let oversized as OversizedAnswer {
                 guard limit > 1 else { throw oversized.keyringError }
                 limit /= 2

@@ -66,11 +66,11 @@ final class EtcdClient: Sendable {
         }
     }
 
-    /// Sends one request and decodes the answer, before `deadline`.
+    /// Sends one request and decodes the answer, before the call's deadline.
     /// - Parameters:
     ///   - path: the gateway's path, such as `/v3/kv/range`.
     ///   - operation: names the call in a `.timedOut` or `.serviceUnavailable` error.
-    ///   - deadline: the public call's; a login or a token renewal this needs spends it too.
+    ///   - call: the public call's deadline and cancellation; a login or a token renewal this needs spends it too.
     ///   - pageable: whether the caller asks for a smaller page when the answer is too large, and so
     ///     wants `OversizedAnswer` rather than the error it stands for.
     /// - Throws: `.serviceUnavailable` when no member answered before the deadline (for example,
@@ -78,25 +78,25 @@ final class EtcdClient: Sendable {
     ///   at all, `.backend` for an error etcd reports that a retry cannot cure or an answer larger
     ///   than `maximumAnswerBytes`, and `CancellationError` when the bound operation is cancelled.
     func call<Request: Encodable, Response: Decodable>(
-        _ path: String, _ request: Request, as: Response.Type, operation: String, deadline: Deadline, pageable: Bool = false
+        _ path: String, _ request: Request, as: Response.Type, operation: String, call: StoreCall, pageable: Bool = false
     ) throws -> Response {
         do {
-            return try callOnce(path, request, as: Response.self, operation: operation, deadline: deadline)
+            return try callOnce(path, request, as: Response.self, operation: operation, call: call)
         } catch let oversized as OversizedAnswer where !pageable {
             throw oversized.keyringError
         }
     }
 
     private func callOnce<Request: Encodable, Response: Decodable>(
-        _ path: String, _ request: Request, as: Response.Type, operation: String, deadline: Deadline
+        _ path: String, _ request: Request, as: Response.Type, operation: String, call: StoreCall
     ) throws -> Response {
         let body = try JSONEncoder().encode(request)
         var renewedToken = false
         while true {
-            let sent = try login.map { try currentToken($0, deadline: deadline) }
+            let sent = try login.map { try currentToken($0, call: call) }
             do {
                 let answer = try exchange(
-                    path, body: body, headers: Self.headers(token: sent), operation: operation, deadline: deadline)
+                    path, body: body, headers: Self.headers(token: sent), operation: operation, call: call)
                 do {
                     return try JSONDecoder().decode(Response.self, from: answer)
                 } catch {
@@ -116,24 +116,24 @@ final class EtcdClient: Sendable {
         }
     }
 
-    /// The health of each member on its own, for `doctor`, before `deadline`.
+    /// The health of each member on its own, for `doctor`, before the call's deadline.
     ///
     /// Each member gets an equal share of what is left, at most 2 s, and one share is kept for
     /// what the caller asks next (the member list), so a silent member leaves time for the
     /// others; a member that answers is the one asked first afterwards.
-    func memberStatus(deadline: Deadline) -> [(URL, Result<StatusResponse, KeyringError>)] {
+    func memberStatus(call: StoreCall) -> [(URL, Result<StatusResponse, KeyringError>)] {
         // One login for all: with the cluster down, each attempt would wait out its share again.
-        let headers = Self.headers(token: login.flatMap { try? currentToken($0, deadline: deadline) })
-        let share = min(deadline.remaining / (endpoints.count + 1), .seconds(2))
+        let headers = Self.headers(token: login.flatMap { try? currentToken($0, call: call) })
+        let share = min(call.deadline.remaining / (endpoints.count + 1), .seconds(2))
         return endpoints.enumerated().map { index, url in
-            guard !deadline.hasPassed else {
-                return (url, .failure(deadline.timedOut("a status request (the time ran out before this member was asked)")))
+            guard !call.deadline.hasPassed else {
+                return (url, .failure(call.deadline.timedOut("a status request (the time ran out before this member was asked)")))
             }
             do {
                 switch try connections.withConnection({
                     try $0.post(
                         url.appendingPathComponent("v3/maintenance/status"), body: Data("{}".utf8), headers: headers,
-                        until: deadline.capped(at: share).end, tls: tls, proxy: proxy, limit: Self.maximumAnswerBytes)
+                        call: call.capped(at: share), tls: tls, proxy: proxy, limit: Self.maximumAnswerBytes)
                 }) {
                 case .answered(200, let body):
                     guard let status = try? JSONDecoder().decode(StatusResponse.self, from: body) else {
@@ -170,27 +170,27 @@ final class EtcdClient: Sendable {
         case tokenRejected
     }
 
-    /// The body of the first successful answer from any member, before `deadline`.
+    /// The body of the first successful answer from any member, before the call's deadline.
     private func exchange(
-        _ path: String, body: Data, headers: [String], operation: String, deadline: Deadline
+        _ path: String, body: Data, headers: [String], operation: String, call: StoreCall
     ) throws -> Data {
         // Half the bound at most for one member, so a member that hangs (a lost quorum)
         // still leaves time to ask another.
-        let turn = max(deadline.timeout / 2, .milliseconds(200))
+        let turn = max(call.deadline.timeout / 2, .milliseconds(200))
         // A member's own answer (refused, no leader, an untrusted certificate) says more than
         // silence, so it is what the error reports; `.timedOut` only when every member was silent.
         var lastReason: String?
         while true {
             let first = preferred.withLock { $0 }
             for offset in 0..<endpoints.count {
-                guard !deadline.hasPassed else { break }
+                guard !call.deadline.hasPassed else { break }
                 let index = (first + offset) % endpoints.count
                 let url = endpoints[index]
                 let member = Self.member(url)
                 switch try connections.withConnection({
                     try $0.post(
                         url.appendingPathComponent(String(path.dropFirst())), body: body, headers: headers,
-                        until: deadline.capped(at: turn).end, tls: tls, proxy: proxy, limit: Self.maximumAnswerBytes)
+                        call: call.capped(at: turn), tls: tls, proxy: proxy, limit: Self.maximumAnswerBytes)
                 }) {
                 case .answered(200, let answer):
                     preferred.withLock { $0 = index }
@@ -219,11 +219,11 @@ final class EtcdClient: Sendable {
                     lastReason = "\(member): \(reason)"
                 }
             }
-            guard !deadline.hasPassed else { break }
-            try pause(min(deadline.remaining, Self.pauseBetweenRounds))
+            guard !call.deadline.hasPassed else { break }
+            try pause(min(call.deadline.remaining, Self.pauseBetweenRounds), call)
         }
         guard let lastReason else {
-            throw deadline.timedOut(operation)
+            throw call.deadline.timedOut(operation)
         }
         throw KeyringError.serviceUnavailable(reason: .noCluster(detail: "\(operation) (last: \(lastReason))"))
     }
@@ -233,25 +233,25 @@ final class EtcdClient: Sendable {
         "\(url.host ?? "?"):\(url.port.map(String.init) ?? "")"
     }
 
-    /// Sleeps, waking early when the bound operation is cancelled.
-    private func pause(_ duration: Duration) throws {
+    /// Sleeps, waking early when the call is cancelled.
+    private func pause(_ duration: Duration, _ call: StoreCall) throws {
         let end = ContinuousClock.now + duration
         while true {
-            try OperationCancellation.check()
+            try call.checkCancellation()
             let left = end - .now
             guard left > .zero else { return }
             usleep(UInt32(min(left.inMilliseconds + 1, 10) * 1000))
         }
     }
 
-    /// The token this client holds, or a new one from a login that spends `deadline` too.
-    private func currentToken(_ login: Login, deadline: Deadline) throws -> String {
+    /// The token this client holds, or a new one from a login that spends the call's deadline too.
+    private func currentToken(_ login: Login, call: StoreCall) throws -> String {
         if let existing = token.withLock({ $0 }) { return existing }
         let body = try JSONEncoder().encode(AuthenticateRequest(name: login.user, password: login.password))
         let answer: Data
         do {
             answer = try exchange(
-                "/v3/auth/authenticate", body: body, headers: [], operation: "authentication", deadline: deadline)
+                "/v3/auth/authenticate", body: body, headers: [], operation: "authentication", call: call)
         } catch KeyringError.backend(_, let code, let message)
             where EtcdStatus(code: code, description: message) == .authenticationFailed
         {

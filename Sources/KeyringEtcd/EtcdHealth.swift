@@ -35,12 +35,12 @@ public struct EtcdHealth: Sendable, Codable, Hashable {
     /// keep the others from being asked.
     /// - Parameter configuration: the endpoints and credentials; no sealing secret is read.
     public static func check(_ configuration: EtcdConfiguration) -> EtcdHealth {
-        let deadline = Deadline(configuration.timeout)
+        let call = StoreCall.starting(timeout: configuration.timeout)
         let login = try? EtcdStore.login(configuration)
         let client = EtcdClient(
             endpoints: configuration.endpoints, timeout: configuration.timeout, login: login, tls: configuration.tls,
             proxy: configuration.proxy)
-        let members = client.memberStatus(deadline: deadline).map { url, result in
+        let members = client.memberStatus(call: call).map { url, result in
             switch result {
             case .success(let status):
                 let leader = status.leader != nil && status.leader == status.header?.memberID
@@ -51,7 +51,7 @@ public struct EtcdHealth: Sendable, Codable, Hashable {
             }
         }
         let list = try? client.call(
-            "/v3/cluster/member/list", Empty(), as: MemberListResponse.self, operation: "listing members", deadline: deadline)
+            "/v3/cluster/member/list", Empty(), as: MemberListResponse.self, operation: "listing members", call: call)
         return EtcdHealth(members: members, memberCount: list?.members?.count, proxy: proxyNote(configuration))
     }
 

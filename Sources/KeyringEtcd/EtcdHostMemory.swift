@@ -63,13 +63,11 @@ final class EtcdHostMemory: Sendable {
     private let paths: StorePaths
     /// `<cluster ID> <prefix>`.
     let keyring: String
-    let lockTimeout: Duration
     var path: String { paths.file }
 
-    init(folder: String, cluster: String, prefix: String, lockTimeout: Duration) {
+    init(folder: String, cluster: String, prefix: String) {
         paths = StorePaths(file: PathName.join(folder, "seen.json"), lockName: "seen.lock")
         keyring = "\(cluster) \(prefix)"
-        self.lockTimeout = lockTimeout
     }
 
     /// What this host has recorded of the keyring; empty when nothing yet.
@@ -80,9 +78,10 @@ final class EtcdHostMemory: Sendable {
     }
 
     /// Applies `change` to the keyring's record under the lock, writing only when it changed.
-    func update(_ change: (inout Seen) throws -> Void) throws {
+    /// - Parameter call: the store call this is part of: the lock is waited for until its deadline.
+    func update(call: StoreCall, _ change: (inout Seen) throws -> Void) throws {
         try FilePermissions.prepareFolder(paths.folder, create: true)
-        try FileLock.withExclusiveLock(paths, timeout: lockTimeout, operation: "locking \(paths.lock)") {
+        try FileLock.withExclusiveLock(paths, call: call, operation: "locking \(paths.lock)") {
             var document = try readDocument()
             let before = document.keyrings[keyring] ?? Seen()
             var after = before
@@ -98,9 +97,9 @@ final class EtcdHostMemory: Sendable {
     }
 
     /// Merges `marks` (by record hash) into what is recorded; never lowers a mark.
-    func record(_ marks: [String: Mark]) throws {
+    func record(_ marks: [String: Mark], call: StoreCall) throws {
         guard !marks.isEmpty else { return }
-        try update { seen in
+        try update(call: call) { seen in
             for (record, mark) in marks {
                 seen.records[record] = seen.records[record].map { $0.merged(with: mark) } ?? mark
             }

@@ -29,9 +29,10 @@ import Foundation
 /// ```
 ///
 /// Reads are linearizable (etcd's default), so a record set on one host is read
-/// on every other at once. Each call is bounded by `EtcdConfiguration.timeout`, as
-/// one deadline from the call's start: every member it asks, every retry, every round
-/// of a write and a token renewal spend the same time, and no transfer outlives it.
+/// on every other at once. Each call is bounded by the ``StoreCall``'s one deadline
+/// (`EtcdConfiguration.timeout` long when ``Keyring`` makes it): every member it asks,
+/// every retry, every round of a write, a token renewal and the wait for this host's
+/// memory file spend the same time, and no transfer outlives it.
 /// A dead member or a lost leader is retried on the others within it, and a cluster
 /// without quorum fails with `.serviceUnavailable` or `.timedOut` when it runs out.
 ///
@@ -41,8 +42,20 @@ import Foundation
 /// highest version of each record it has seen, so a cluster handing back older data is refused
 /// with `KeyringError.damaged` (the README's "Fleets" section says what remains possible).
 public final class EtcdStore: CredentialStore {
-    /// `etcd`.
-    public let name = "etcd"
+    /// `etcd`, with the endpoints, the cluster's ID and the prefix.
+    public var identity: StoreIdentity {
+        StoreIdentity(
+            kind: .etcd,
+            details: [
+                StoreDetail("endpoints", endpoints.map(\.absoluteString).joined(separator: ",")),
+                StoreDetail("cluster", cluster),
+                StoreDetail("prefix", prefix),
+            ])
+    }
+
+    /// `EtcdConfiguration.timeout`: the bound on one call, every member, retry and round included.
+    public var callTimeout: Duration { client.timeout }
+
     /// The members this store asks.
     public var endpoints: [URL] { client.endpoints }
 
@@ -60,8 +73,12 @@ public final class EtcdStore: CredentialStore {
     private let keys: FileKeys
     private let header: [UInt8]
     private let memory: EtcdHostMemory
+    /// The cluster's ID as it answered when the store opened (its endpoints when it gave none).
+    private let cluster: String
+    /// The prefix of every key of this keyring.
+    private let prefix: String
     /// `cluster <ID>, prefix <prefix>`, as errors name this keyring.
-    private let identity: String
+    private let name: String
 
     /// Opens the store: reads (or, for a new prefix, writes) the sealing header and checks the key against it.
     ///
@@ -79,7 +96,7 @@ public final class EtcdStore: CredentialStore {
     ///   (loaded here, not at the program's start) is missing or too old, and the errors of
     ///   this host's memory file (`.insecurePermissions`, `.damaged`) when it cannot be trusted.
     public init(configuration: EtcdConfiguration) throws {
-        var deadline = Deadline(configuration.timeout)
+        var call = StoreCall.starting(timeout: configuration.timeout)
         if let problem = configuration.keyDerivation.problem ?? Self.costProblem(configuration.keyDerivation) {
             throw KeyringError.invalidConfiguration(setting: "keyDerivation", reason: problem)
         }
@@ -93,24 +110,22 @@ public final class EtcdStore: CredentialStore {
         let headerKey = EtcdKeyspace.headerKey(prefix: configuration.prefix)
         let read = try client.call(
             "/v3/kv/range", RangeRequest(key: headerKey), as: RangeResponse.self, operation: "reading the keyring header",
-            deadline: deadline)
+            call: call)
         // The cluster's ID, not the endpoints, names it: a host may list its members otherwise later.
         let cluster = read.header?.clusterID ?? configuration.endpoints.map(\.absoluteString).sorted().joined(separator: ",")
-        identity = "cluster \(cluster), prefix \(configuration.prefix)"
-        memory = EtcdHostMemory(
-            folder: configuration.resolvedStateFolder, cluster: cluster, prefix: configuration.prefix,
-            lockTimeout: configuration.timeout)
+        let name = "cluster \(cluster), prefix \(configuration.prefix)"
+        memory = EtcdHostMemory(folder: configuration.resolvedStateFolder, cluster: cluster, prefix: configuration.prefix)
         let pinned = try memory.read().header
         var stored = read.kvs?.first?.value?.bytes
         var made: FileKeys?
         if stored == nil {
             if pinned != nil {
                 throw KeyringError.damaged(
-                    reason: "the keyring header this host first opened (\(identity)) is gone from etcd, so its records "
+                    reason: "the keyring header this host first opened (\(name)) is gone from etcd, so its records "
                         + "cannot be opened; if the keyring was removed on purpose, remove this keyring's entry from "
                         + "\(memory.path) (or the whole file) and open it again")
             }
-            let (fresh, freshKeys) = try deadline.notCounting {
+            let (fresh, freshKeys) = try call.deadline.notCounting {
                 try FileHeader.new(for: material, parameters: configuration.keyDerivation)
             }
             // Only if no other host wrote one meanwhile; otherwise theirs is the header.
@@ -121,7 +136,7 @@ public final class EtcdStore: CredentialStore {
                     success: [RequestOp(requestPut: PutRequest(key: headerKey, value: EtcdBytes(fresh.encoded)))],
                     failure: [RequestOp(requestRange: RangeRequest(key: headerKey))]
                 ),
-                as: TxnResponse.self, operation: "creating the keyring header", deadline: deadline)
+                as: TxnResponse.self, operation: "creating the keyring header", call: call)
             if answer.succeeded == true {
                 stored = fresh.encoded
                 made = freshKeys
@@ -136,7 +151,7 @@ public final class EtcdStore: CredentialStore {
         if let pinned, pinned != publicPart {
             let cost = (try? FileHeader.decode(stored))?.parameters.map { " (it now asks for \($0))" } ?? ""
             throw KeyringError.damaged(
-                reason: "the keyring header in etcd (\(identity)) is not the one this host first opened\(cost), and "
+                reason: "the keyring header in etcd (\(name)) is not the one this host first opened\(cost), and "
                     + "nothing was derived from it; if the keyring was made anew on purpose, remove this keyring's entry "
                     + "from \(memory.path) (or the whole file) and open it again")
         }
@@ -148,17 +163,20 @@ public final class EtcdStore: CredentialStore {
             let header = try FileHeader.decode(stored)
             if let parameters = header.parameters, let problem = Self.costProblem(parameters) {
                 throw KeyringError.damaged(
-                    reason: "the keyring header in etcd (\(identity)) asks for \(parameters), and \(problem); "
+                    reason: "the keyring header in etcd (\(name)) asks for \(parameters), and \(problem); "
                         + "nothing was derived from it")
             }
             keys = try FileKeys(master: try material.masterKey(for: header), salt: header.salt)
             try header.verify(keys)
         }
         if pinned == nil {
-            try memory.update { $0.header = publicPart }
+            try memory.update(call: call) { $0.header = publicPart }
         }
         self.keys = keys
         self.header = stored
+        self.cluster = cluster
+        self.prefix = configuration.prefix
+        self.name = name
         self.keyspace = EtcdKeyspace(
             prefix: configuration.prefix, namesKey: try keys.derive(info: EtcdKeyspace.namesLabel))
     }
@@ -177,27 +195,26 @@ public final class EtcdStore: CredentialStore {
     /// is not older than what this host has already seen of it.
     /// - Throws: `.damaged` when the value does not authenticate (changed, or moved from another key),
     ///   or is older than a version this host has seen, or comes back after this host saw it removed.
-    public func record(for id: RecordID) throws -> StoredRecord? {
-        let deadline = Deadline(client.timeout)
+    public func record(for id: RecordID, call: StoreCall) throws -> StoredRecord? {
         let key = try keyspace.recordKey(id)
         let hash = EtcdKeyspace.recordHash(key)
         // Read before the cluster is asked: what it records was seen before this read began, so
         // another process of this host writing meanwhile is never taken for a rollback.
         let seen = try memory.read()
         let answer = try client.call(
-            "/v3/kv/range", RangeRequest(key: key), as: RangeResponse.self, operation: "reading a record", deadline: deadline)
+            "/v3/kv/range", RangeRequest(key: key), as: RangeResponse.self, operation: "reading a record", call: call)
         guard let bytes = answer.kvs?.first?.value?.bytes else {
             // Gone at this revision: a value from before it coming back later would be a replay.
             if seen.records[hash] != nil, let revision = answer.header?.revision?.value, revision > 0 {
-                try memory.record([hash: .init(version: UInt64(revision), removed: true)])
+                try memory.record([hash: .init(version: UInt64(revision), removed: true)], call: call)
             }
             return nil
         }
         let value = try EtcdValue(decoding: bytes)
         let record = try RecordSealing.open(
             value.sealed, id: id, keys: keys, header: value.associatedData(header: header, key: key))
-        try seen.check(hash, version: value.version, name: "the record \(id)", cluster: identity)
-        try remember([hash: value.version], after: seen)
+        try seen.check(hash, version: value.version, name: "the record \(id)", cluster: name)
+        try remember([hash: value.version], after: seen, call: call)
         return record
     }
 
@@ -207,21 +224,21 @@ public final class EtcdStore: CredentialStore {
     /// The version is the cluster's revision when the record was last read, plus one (or more, when
     /// the record or this host has seen a higher one): above every version any earlier value of the
     /// record had, even one removed since, as etcd's revision only grows.
-    public func save(_ record: StoredRecord) throws {
-        // One deadline for every round: writers racing on one key cannot keep a call going,
-        // and a round that waited on a silent member leaves the next only what is left.
-        let deadline = Deadline(client.timeout)
+    public func save(_ record: StoredRecord, call: StoreCall) throws {
+        // The call's one deadline for every round, and for this host's memory: writers racing on
+        // one key cannot keep a call going, and a round that waited on a silent member (or on
+        // another process's lock of the memory file) leaves the next only what is left.
         let key = try keyspace.recordKey(record.id)
         let hash = EtcdKeyspace.recordHash(key)
         let seen = try memory.read().records[hash]?.version ?? 0
         let read = try client.call(
-            "/v3/kv/range", RangeRequest(key: key), as: RangeResponse.self, operation: "storing a record", deadline: deadline)
+            "/v3/kv/range", RangeRequest(key: key), as: RangeResponse.self, operation: "storing a record", call: call)
         var current = read.kvs?.first
         var revision = read.header?.revision?.value ?? 0
         while true {
             let highest = max(UInt64(max(revision, 0)), try authenticVersion(of: current), seen)
             guard highest < UInt64.max else {
-                throw KeyringError.damaged(reason: "etcd (\(identity)) holds a record at the last version there is")
+                throw KeyringError.damaged(reason: "etcd (\(name)) holds a record at the last version there is")
             }
             let version = highest + 1
             let value = EtcdValue.encode(
@@ -238,17 +255,17 @@ public final class EtcdStore: CredentialStore {
                     success: [RequestOp(requestPut: PutRequest(key: key, value: EtcdBytes(value)))],
                     failure: [RequestOp(requestRange: RangeRequest(key: key))]
                 ),
-                as: TxnResponse.self, operation: "storing a record", deadline: deadline)
+                as: TxnResponse.self, operation: "storing a record", call: call)
             let now = answer.responses?.first?.responseRange?.kvs?.first
             if answer.succeeded == true || now?.value?.bytes == value {
-                try memory.record([hash: .init(version: version, removed: false)])
+                try memory.record([hash: .init(version: version, removed: false)], call: call)
                 return
             }
             current = now
             revision = answer.header?.revision?.value ?? revision
-            try OperationCancellation.check()
-            guard !deadline.hasPassed else {
-                throw deadline.timedOut("storing a record (other writers kept changing it)")
+            try call.checkCancellation()
+            guard !call.deadline.hasPassed else {
+                throw call.deadline.timedOut("storing a record (other writers kept changing it)")
             }
         }
     }
@@ -256,17 +273,16 @@ public final class EtcdStore: CredentialStore {
     /// Deletes the record's key; `true` when there was one. This host remembers the revision of the
     /// removal, so a value from before it that comes back is refused.
     @discardableResult
-    public func removeRecord(for id: RecordID) throws -> Bool {
-        let deadline = Deadline(client.timeout)
+    public func removeRecord(for id: RecordID, call: StoreCall) throws -> Bool {
         let key = try keyspace.recordKey(id)
         let answer = try client.call(
             "/v3/kv/deleterange", DeleteRangeRequest(key: key),
-            as: DeleteRangeResponse.self, operation: "removing a record", deadline: deadline)
+            as: DeleteRangeResponse.self, operation: "removing a record", call: call)
         let removed = (answer.deleted?.value ?? 0) > 0
         if let revision = answer.header?.revision?.value, revision > 0,
             try removed || memory.read().records[EtcdKeyspace.recordHash(key)] != nil
         {
-            try memory.record([EtcdKeyspace.recordHash(key): .init(version: UInt64(revision), removed: true)])
+            try memory.record([EtcdKeyspace.recordHash(key): .init(version: UInt64(revision), removed: true)], call: call)
         }
         return removed
     }
@@ -275,14 +291,13 @@ public final class EtcdStore: CredentialStore {
     /// (never a secret); keys in the service's range that are not of a record's exact shape (another
     /// keyring's, under a prefix chosen inside this one's) are passed over.
     /// - Throws: `.damaged` as `record(for:)` does, for any record listed.
-    public func summaries(service: String, kind: RecordKind?) throws -> [RecordSummary] {
-        let deadline = Deadline(client.timeout)
+    public func summaries(service: String, kind: RecordKind?, call: StoreCall) throws -> [RecordSummary] {
         let prefix = try kind.map { try keyspace.kindPrefix(service: service, kind: $0) } ?? keyspace.servicePrefix(service)
         let cipher = try AESGCM(key: keys.entry)
         let seen = try memory.read()
         var summaries: [RecordSummary] = []
         var versions: [String: UInt64] = [:]
-        try client.rangePages(under: prefix, keysOnly: false, operation: "listing records", deadline: deadline) { pairs in
+        try client.rangePages(under: prefix, keysOnly: false, operation: "listing records", call: call) { pairs in
             for pair in pairs {
                 guard try keyspace.isRecordKey(pair.key, service: service, kind: kind), let bytes = pair.value?.bytes else {
                     continue
@@ -295,12 +310,12 @@ public final class EtcdStore: CredentialStore {
                     throw KeyringError.damaged(reason: "a record in etcd names another service than its key")
                 }
                 let hash = EtcdKeyspace.recordHash(pair.key)
-                try seen.check(hash, version: value.version, name: "the record \(id)", cluster: identity)
+                try seen.check(hash, version: value.version, name: "the record \(id)", cluster: name)
                 versions[hash] = value.version
                 summaries.append(RecordSummary(id: id, metadata: metadata))
             }
         }
-        try remember(versions, after: seen)
+        try remember(versions, after: seen, call: call)
         return summaries
     }
 
@@ -313,13 +328,12 @@ public final class EtcdStore: CredentialStore {
     /// deleted by key, in transactions of `deletionBatch` keys.
     /// - Returns: how many records were deleted.
     @discardableResult
-    public func removeAll(service: String, kind: RecordKind?) throws -> Int {
-        let deadline = Deadline(client.timeout)
+    public func removeAll(service: String, kind: RecordKind?, call: StoreCall) throws -> Int {
         let prefix = try kind.map { try keyspace.kindPrefix(service: service, kind: $0) } ?? keyspace.servicePrefix(service)
         var records: [EtcdBytes] = []
         var others = false
         let listed = try client.rangePages(
-            under: prefix, keysOnly: true, operation: "listing a service's records", deadline: deadline
+            under: prefix, keysOnly: true, operation: "listing a service's records", call: call
         ) { pairs in
             for pair in pairs {
                 if try keyspace.isRecordKey(pair.key, service: service, kind: kind) {
@@ -341,13 +355,13 @@ public final class EtcdStore: CredentialStore {
                             key: prefix, result: "LESS", target: "MOD", modRevision: EtcdInt(listed + 1), rangeEnd: end)
                     ],
                     success: [RequestOp(requestDeleteRange: DeleteRangeRequest(key: prefix, rangeEnd: end))], failure: []),
-                as: TxnResponse.self, operation: "removing a service's records", deadline: deadline)
+                as: TxnResponse.self, operation: "removing a service's records", call: call)
             if answer.succeeded == true {
                 let revision = UInt64(max(answer.header?.revision?.value ?? 0, 0))
                 if revision > 0 {
                     for key in records { marks[EtcdKeyspace.recordHash(key)] = .init(version: revision, removed: true) }
                 }
-                try memory.record(marks)
+                try memory.record(marks, call: call)
                 return Int(answer.responses?.first?.responseDeleteRange?.deleted?.value ?? 0)
             }
         }
@@ -358,7 +372,7 @@ public final class EtcdStore: CredentialStore {
                 "/v3/kv/txn",
                 TxnRequest(
                     compare: [], success: batch.map { RequestOp(requestDeleteRange: DeleteRangeRequest(key: $0)) }, failure: []),
-                as: TxnResponse.self, operation: "removing a service's records", deadline: deadline)
+                as: TxnResponse.self, operation: "removing a service's records", call: call)
             let revision = UInt64(max(answer.header?.revision?.value ?? 0, 0))
             for (key, response) in zip(batch, answer.responses ?? []) {
                 guard (response.responseDeleteRange?.deleted?.value ?? 0) > 0 else { continue }
@@ -366,7 +380,7 @@ public final class EtcdStore: CredentialStore {
                 if revision > 0 { marks[EtcdKeyspace.recordHash(key)] = .init(version: revision, removed: true) }
             }
         }
-        try memory.record(marks)
+        try memory.record(marks, call: call)
         return deleted
     }
 
@@ -384,12 +398,12 @@ public final class EtcdStore: CredentialStore {
     static let deletionBatch = 100
 
     /// Records `versions` (by record hash) where they are higher than `seen` says, in one write.
-    private func remember(_ versions: [String: UInt64], after seen: EtcdHostMemory.Seen) throws {
+    private func remember(_ versions: [String: UInt64], after seen: EtcdHostMemory.Seen, call: StoreCall) throws {
         let marks = versions.filter { hash, version in
             // Version 0 (a value from before versions) refuses nothing, so it is not written down.
             version > 0 && (seen.records[hash].map { $0.removed || $0.version < version } ?? true)
         }.mapValues { EtcdHostMemory.Mark(version: $0, removed: false) }
-        try memory.record(marks)
+        try memory.record(marks, call: call)
     }
 
     static func login(_ configuration: EtcdConfiguration) throws -> EtcdClient.Login? {

@@ -4,19 +4,20 @@ import Logging
 
 /// The async face of ``Session``: the same calls, for async code.
 ///
-/// Secure properties and the default credentials go through the keyring's async
-/// face; the state file is read and written on the session's own
-/// `BlockingExecutor`. So no cooperative thread waits on D-Bus, a prompt or a
-/// file lock, and cancelling the task throws `CancellationError` at once (see
-/// `Keyring`'s async calls for what is left behind). Status changes reach
-/// observers once each, in order, whichever face made them.
+/// Each runs the synchronous call on the executor of the session's ``Keyring``, the
+/// one serial queue of the library's own that the keyring's async calls use too.
+/// So no cooperative thread waits on D-Bus, a prompt or a file lock; a session's
+/// async calls and its keyring's (and any ``SecretStore``'s on it) run one at a time,
+/// in the order they were made; and cancelling the task throws `CancellationError`
+/// at once (see `Keyring`'s async calls for what is left behind). Status changes
+/// reach observers once each, in order, whichever face made them.
 extension Session {
     // MARK: Status
 
     /// Opens the session of `keyring`'s service and reads its current status; the async
     /// face of `init(keyring:requiredProperties:stateDirectory:environment:lockTimeout:logger:)`,
     /// whose reads (the keyring, which may wait for an unlock prompt, and the state file)
-    /// run off Swift concurrency's cooperative threads.
+    /// run on the keyring's executor.
     /// - Throws: as the synchronous initialiser, or `CancellationError`.
     public convenience init(
         keyring: Keyring,
@@ -30,41 +31,25 @@ extension Session {
             opening: keyring, requiredProperties: requiredProperties, stateDirectory: stateDirectory,
             environment: environment, lockTimeout: lockTimeout, logger: logger)
         let ticket = takeTicket()
-        publish(try await computeStatus(), ticket: ticket)
+        let status = try await keyring.executor.run { [self] in try computeStatus() }
+        publish(status, ticket: ticket)
     }
 
     /// The status now, from the stored values; the async face of `status`.
     /// - Throws: a keyring error, `KeyringError.damaged` naming an unreadable state file, or `CancellationError`.
     public func currentStatus() async throws -> LoginStatus {
-        let ticket = takeTicket()
-        let now = try await computeStatus()
-        publish(now, ticket: ticket)
-        return now
+        try await keyring.executor.run { try self.status }
     }
 
     /// The required properties that have no value now; the async face of `missingRequiredProperties()`.
     public func missingRequiredProperties() async throws -> [Property] {
-        var stateValues: [String: JSONValue]?
-        var missing: [Property] = []
-        for property in requiredProperties {
-            if property.isSecure {
-                if try await keyring.secret(forKey: SecretKeys.property(property.rawValue)) == nil {
-                    missing.append(property)
-                }
-                continue
-            }
-            if stateValues == nil { stateValues = try await readStateFile() }
-            if Self.isEmpty(stateValues?[property.rawValue]) { missing.append(property) }
-        }
-        return missing
+        try await keyring.executor.run { try self.missingRequiredProperties() }
     }
 
     /// Confirms the login once the app has saved the required properties; the async face of `markLoggedIn()`.
     /// - Throws: `KeyringError.invalidRecord` naming the first required property with no value.
     public func markLoggedIn() async throws {
-        try checkRequiredPropertiesExist()
-        let ticket = takeTicket()
-        try confirmLogin(missing: try await missingRequiredProperties(), ticket: ticket)
+        try await keyring.executor.run { try self.markLoggedIn() }
     }
 
     /// Forgets every property that is not persisted and the default credentials; the async face of `logout()`.
@@ -74,32 +59,8 @@ extension Session {
     /// once every removal was tried, each bounded by its store's timeout.
     /// - Throws: the first error met; what could be removed is removed.
     public func logout() async throws {
-        try await Task { try await self.removeForgottenValues() }.value
-    }
-
-    /// Logout's removals and the status change, in a task of their own that the caller's cancellation does not reach.
-    private func removeForgottenValues() async throws {
-        var failures: [any Error] = []
-        for property in Self.forgottenAtLogout where property.isSecure {
-            do {
-                try await keyring.removeSecret(forKey: SecretKeys.property(property.rawValue))
-            } catch {
-                failures.append(error)
-            }
-        }
-        if Self.forgottenAtLogout.contains(where: { !$0.isSecure }) {
-            do {
-                try await stateFileIO.run { [stateFile] in try stateFile.update(Self.forgetPlainProperties) }
-            } catch {
-                failures.append(error)
-            }
-        }
-        do {
-            try await keyring.removeDefault()
-        } catch {
-            failures.append(error)
-        }
-        try finishLogout(failures)
+        // A task of its own, which the caller's cancellation does not reach.
+        try await Task { try await self.keyring.executor.run { try self.logout() } }.value
     }
 
     /// The keyring's default credentials; the async face of `defaultCredentials()`.
@@ -114,23 +75,9 @@ extension Session {
     ///   a keyring or state file error (the old value is kept then), or `CancellationError`
     ///   (the old value or the new one is kept then).
     public func set<Value: Encodable>(_ value: Value?, for property: Property) async throws {
-        switch try Self.change(value, for: property) {
-        case .secret(let key, let bytes?):
-            try await keyring.setSecret(bytes, forKey: key)
-        case .secret(let key, nil):
-            try await keyring.removeSecret(forKey: key)
-        case .plain(let name, let json):
-            try await stateFileIO.run { [stateFile] in try stateFile.update { $0[name] = json } }
-        }
-        logSaved(property, removed: value == nil)
-        let ticket = takeTicket()
-        do {
-            publish(try await computeStatus(), ticket: ticket)
-        } catch is CancellationError {
-            // Saved; the next reading of the status tells observers.
-        } catch {
-            logUnknownStatus(error)
-        }
+        // Encoded here, since a `Value` need not be `Sendable`; written on the executor.
+        let change = try Self.change(value, for: property)
+        try await keyring.executor.run { try self.save(change, of: property) }
     }
 
     /// Removes `property`'s value; the async face of `remove(_:)`.
@@ -140,11 +87,9 @@ extension Session {
 
     /// The value of `property` read as a `Value`, or `nil`; the async face of `value(_:for:)`.
     public func value<Value: Decodable>(_ type: Value.Type = Value.self, for property: Property) async throws -> Value? {
-        if property.isSecure {
-            let bytes = try await keyring.secret(forKey: SecretKeys.property(property.rawValue))
-            return try Self.decode(Value.self, secret: bytes, of: property)
-        }
-        return try Self.decode(Value.self, json: try await readStateFile()[property.rawValue], of: property)
+        // Read on the executor, decoded here, since a `Value` need not be `Sendable`.
+        let stored = try await keyring.executor.run { try self.storedValue(of: property) }
+        return try Self.decode(Value.self, stored: stored, of: property)
     }
 
     /// The text value of `property`, or `nil`; the async face of `string(for:)`.
@@ -170,15 +115,5 @@ extension Session {
     /// The date value of `property`, or `nil`; the async face of `date(for:)`.
     public func date(for property: Property) async throws -> Date? {
         try await value(Date.self, for: property)
-    }
-
-    // MARK: Helpers
-
-    private func readStateFile() async throws -> [String: JSONValue] {
-        try await stateFileIO.run { [stateFile] in try stateFile.read() }
-    }
-
-    private func computeStatus() async throws -> LoginStatus {
-        status(missing: requiredProperties.isEmpty ? [] : try await missingRequiredProperties())
     }
 }

@@ -29,11 +29,12 @@ import Synchronization
 ///
 /// From async code, call the async overloads of the same names
 /// (`try await session.set(token, for: .token)`, `try await session.logout()`):
-/// they use the keyring's async face and run the state file's I/O on the
-/// library's own threads, so no cooperative thread waits. No lock is held
-/// across I/O by either face: calls run side by side, and each change of
-/// status is published with a ticket taken after the call's writes, so the
-/// newest reading wins and observers never see an older one after it.
+/// each runs the synchronous call on the keyring's executor, as the keyring's own
+/// async calls do, so no cooperative thread waits and a session's calls and its
+/// keyring's run one at a time, in the order they were made. No lock is held
+/// across I/O: synchronous calls run side by side, and each change of status is
+/// published with a ticket taken after the call's writes, so the newest reading
+/// wins and observers never see an older one after it.
 public final class Session<Property: SessionProperty>: Sendable {
     /// The keyring the secure properties and the default credentials live in.
     public let keyring: Keyring
@@ -43,8 +44,6 @@ public final class Session<Property: SessionProperty>: Sendable {
     public let stateFileURL: URL
 
     let stateFile: StateFile
-    /// Where the async face reads and writes the state file, off the cooperative threads.
-    let stateFileIO: BlockingExecutor
     private let broadcaster = StatusBroadcaster()
     /// The status observers were last told, and the tickets that order the readings of it.
     private let published = Mutex(PublishedStatus())
@@ -115,7 +114,6 @@ public final class Session<Property: SessionProperty>: Sendable {
         self.requiredProperties = requiredProperties
         self.stateFile = StateFile(folder: folder, lockTimeout: lockTimeout)
         self.stateFileURL = URL(filePath: stateFile.path)
-        self.stateFileIO = BlockingExecutor(label: "swift-keyring session \(keyring.service)")
     }
 
     deinit {
@@ -259,7 +257,12 @@ public final class Session<Property: SessionProperty>: Sendable {
     /// - Throws: `KeyringError.invalidRecord` naming the property when the value cannot be encoded,
     ///   a keyring error, or a state file error. The old value is kept then.
     public func set<Value: Encodable>(_ value: Value?, for property: Property) throws {
-        switch try Self.change(value, for: property) {
+        try save(try Self.change(value, for: property), of: property)
+    }
+
+    /// Writes `change` (made by `change(_:for:)`) and publishes the status it leaves.
+    func save(_ change: Change, of property: Property) throws {
+        switch change {
         case .secret(let key, let bytes?):
             try keyring.setSecret(bytes, forKey: key)
         case .secret(let key, nil):
@@ -267,10 +270,12 @@ public final class Session<Property: SessionProperty>: Sendable {
         case .plain(let name, let json):
             try stateFile.update { $0[name] = json }
         }
-        logSaved(property, removed: value == nil)
+        logSaved(property, removed: change.removes)
         let ticket = takeTicket()
         do {
             publish(try computeStatus(), ticket: ticket)
+        } catch is CancellationError {
+            // Saved; the async caller was cancelled, and the next reading of the status tells observers.
         } catch {
             logUnknownStatus(error)
         }
@@ -290,11 +295,16 @@ public final class Session<Property: SessionProperty>: Sendable {
     /// - Throws: `KeyringError.invalidRecord` naming the property when its value is not a `Value`,
     ///   a keyring error, or a state file error.
     public func value<Value: Decodable>(_ type: Value.Type = Value.self, for property: Property) throws -> Value? {
+        try Self.decode(Value.self, stored: try storedValue(of: property), of: property)
+    }
+
+    /// What is stored for `property`, not yet decoded: the async face reads it on the keyring's executor
+    /// and decodes it on the caller's side, as a `Value` need not be `Sendable`.
+    func storedValue(of property: Property) throws -> Stored {
         if property.isSecure {
-            return try Self.decode(
-                Value.self, secret: try keyring.secret(forKey: SecretKeys.property(property.rawValue)), of: property)
+            return .secret(try keyring.secret(forKey: SecretKeys.property(property.rawValue)))
         }
-        return try Self.decode(Value.self, json: try stateFile.read()[property.rawValue], of: property)
+        return .plain(try stateFile.read()[property.rawValue])
     }
 
     // MARK: Values: encoding and decoding, shared by both faces
@@ -305,6 +315,22 @@ public final class Session<Property: SessionProperty>: Sendable {
         case secret(key: String, bytes: Data?)
         /// A plain property: its name in the state file and JSON value; `nil` removes it.
         case plain(name: String, json: JSONValue?)
+
+        /// Whether the change removes the property's value.
+        var removes: Bool {
+            switch self {
+            case .secret(_, let bytes): bytes == nil
+            case .plain(_, let json): json == nil
+            }
+        }
+    }
+
+    /// A property's value as stored, before decoding.
+    enum Stored {
+        /// A secure property's bytes, `nil` when it has none.
+        case secret(Data?)
+        /// A plain property's JSON, `nil` when it has none.
+        case plain(JSONValue?)
     }
 
     /// The change that saves `value` for `property`.
@@ -319,6 +345,14 @@ public final class Session<Property: SessionProperty>: Sendable {
             return .plain(name: property.rawValue, json: json == .null ? nil : json)
         } catch {
             throw KeyringError.invalidRecord(field: property.rawValue, reason: "cannot be encoded as JSON")
+        }
+    }
+
+    /// A property's stored value read as a `Value`.
+    static func decode<Value: Decodable>(_ type: Value.Type, stored: Stored, of property: Property) throws -> Value? {
+        switch stored {
+        case .secret(let bytes): try decode(Value.self, secret: bytes, of: property)
+        case .plain(let json): try decode(Value.self, json: json, of: property)
         }
     }
 
@@ -358,7 +392,7 @@ public final class Session<Property: SessionProperty>: Sendable {
 
     // MARK: Status bookkeeping
 
-    private func computeStatus() throws -> LoginStatus {
+    func computeStatus() throws -> LoginStatus {
         status(missing: requiredProperties.isEmpty ? [] : try missingRequiredProperties())
     }
 

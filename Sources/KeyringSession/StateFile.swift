@@ -62,7 +62,7 @@ struct StateFile: Sendable {
     /// Reads the values, lets `change` edit them, and writes them back if they changed, all under the lock.
     func update(_ change: (inout [String: JSONValue]) throws -> Void) throws {
         try FilePermissions.prepareFolder(paths.folder, create: true)
-        try FileLock.withExclusiveLock(paths, timeout: lockTimeout, operation: "locking \(paths.lock)") {
+        try FileLock.withExclusiveLock(paths, call: .starting(timeout: lockTimeout), operation: "locking \(paths.lock)") {
             let before = try read()
             var values = before
             try change(&values)

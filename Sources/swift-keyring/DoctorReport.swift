@@ -49,12 +49,12 @@ struct DoctorReport: Encodable {
     /// The etcd members' health and the cluster's member count, when the etcd store is selected.
     var etcd: EtcdHealth?
 
-    /// - Parameter etcd: the etcd store's settings when `--backend etcd` or `SWIFT_KEYRING_BACKEND=etcd`
-    ///   selects it: `Keyring`'s own selection does not know that store.
-    static func gather(_ configuration: KeyringConfiguration, etcd: EtcdConfiguration? = nil) throws -> DoctorReport {
-        let selection =
-            try etcd.map { StoreSelection(backend: .memory, reason: "asked for; prefix \($0.prefix)") }
-            ?? Keyring.selection(for: configuration)
+    /// - Parameters:
+    ///   - selection: the store the options select, as the selection reports its kind.
+    ///   - etcd: the etcd store's settings when the selection is etcd, for its members' health.
+    static func gather(
+        _ configuration: KeyringConfiguration, selection: StoreSelection, etcd: EtcdConfiguration? = nil
+    ) throws -> DoctorReport {
         let probe = SecretServiceStore.probe(timeout: configuration.timeout, environment: configuration.environment)
         let bus: Bus
         switch probe {
@@ -72,7 +72,7 @@ struct DoctorReport: Encodable {
         }
         let location = try EncryptedFileStore.inspect(configuration.fileURL)
         return DoctorReport(
-            store: etcd == nil ? selection.backend.rawValue : "etcd",
+            store: selection.kind.rawValue,
             reason: selection.reason,
             sessionBus: bus,
             unlockPrompt: Prompt(

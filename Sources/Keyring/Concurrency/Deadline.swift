@@ -1,27 +1,36 @@
-/// When one keyring operation must be done: every call it makes to a daemon or a
-/// cluster gets what is left, so an operation of several calls (retries, another
-/// member, a token renewal) is bounded by one timeout.
+/// When one keyring call must be done: every wait it makes (a D-Bus call, an etcd
+/// member, a file lock, a retry, a token renewal) gets what is left, so a call of
+/// several steps is bounded by one timeout.
 ///
-/// Made once where a public call starts and handed down; no inner step starts a
-/// bound of its own.
-package struct Deadline: Sendable {
-    /// The whole budget, as `KeyringError.timedOut` reports it.
-    package let timeout: Duration
+/// ``Keyring`` makes one at the start of each public call, from its store's
+/// ``CredentialStore/callTimeout``, and hands it to the store in the ``StoreCall``;
+/// no step beneath starts a bound of its own. A store of your own reads it there:
+///
+/// ```swift
+/// func record(for id: RecordID, call: StoreCall) throws -> StoredRecord? {
+///     let answer = try server.get(id.key, timeout: call.deadline.remaining)
+///     …
+/// }
+/// ```
+public struct Deadline: Sendable, Hashable {
+    /// The whole budget, as ``KeyringError/timedOut(operation:seconds:)`` reports it.
+    public let timeout: Duration
     /// The instant the budget runs out.
-    package private(set) var end: ContinuousClock.Instant
+    public private(set) var end: ContinuousClock.Instant
 
-    package init(_ timeout: Duration) {
+    /// A deadline `timeout` from now.
+    public init(_ timeout: Duration) {
         self.timeout = timeout
         end = .now + timeout
     }
 
     /// The time left, never negative.
-    package var remaining: Duration {
+    public var remaining: Duration {
         max(.zero, end - .now)
     }
 
     /// Whether no time is left.
-    package var hasPassed: Bool {
+    public var hasPassed: Bool {
         remaining == .zero
     }
 
@@ -32,7 +41,7 @@ package struct Deadline: Sendable {
 
     /// This deadline, or `limit` from now when that comes sooner: a part of the call (one
     /// etcd member's turn) may get less than what is left, never more.
-    package func capped(at limit: Duration) -> Deadline {
+    public func capped(at limit: Duration) -> Deadline {
         var part = self
         part.end = min(end, .now + limit)
         return part
@@ -48,7 +57,8 @@ package struct Deadline: Sendable {
     }
 
     /// The error for `operation` when the time ran out: it reports the whole bound, not what was left.
-    package func timedOut(_ operation: String) -> KeyringError {
+    /// - Parameter operation: what waited, such as `"reading a record"`.
+    public func timedOut(_ operation: String) -> KeyringError {
         .timedOut(operation: operation, seconds: timeout.inSeconds)
     }
 }

@@ -74,7 +74,8 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
         if let existing = try FileStoreState.read(paths, material: material) {
             initial = existing
         } else if createIfMissing {
-            initial = try Self.create(paths, material: material, parameters: keyDerivation, lockTimeout: lockTimeout)
+            initial = try Self.create(
+                paths, material: material, parameters: keyDerivation, call: .starting(timeout: lockTimeout))
         } else {
             throw KeyringError.serviceUnavailable(reason: .noKeyringFile(path: paths.file))
         }
@@ -87,11 +88,11 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
 
     /// Writes an empty keyring, unless another process made one meanwhile, which is then opened.
     private static func create(
-        _ paths: StorePaths, material: SecretMaterial, parameters: Argon2idParameters, lockTimeout: Duration
+        _ paths: StorePaths, material: SecretMaterial, parameters: Argon2idParameters, call: StoreCall
     ) throws -> FileStoreState {
         // The KDF runs before taking the lock, so other writers do not wait for it.
         let (header, keys) = try FileHeader.new(for: material, parameters: parameters)
-        return try Self.withWriteLock(paths, timeout: lockTimeout) {
+        return try Self.withWriteLock(paths, call: call) {
             if let existing = try FileStoreState.read(paths, material: material) { return existing }
             var state = FileStoreState(material: material, header: header, keys: keys)
             var records = [RecordID: SealedRecord]()
@@ -100,13 +101,18 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
         }
     }
 
-    /// `file`.
-    public var name: String { "file" }
+    /// `file`, with the file's path.
+    public var identity: StoreIdentity {
+        StoreIdentity(kind: .file, details: [StoreDetail("path", paths.file)])
+    }
 
-    /// The record under `id`, or `nil`; only this record's secret is decrypted.
+    /// `lockTimeout`: only a write waits, for another writer's lock.
+    public var callTimeout: Duration { lockTimeout }
+
+    /// The record under `id`, or `nil`; only this record's secret is decrypted. A read takes no lock, so it never waits.
     /// - Throws: `.damaged`, `.wrongPassphrase` or `.insecurePermissions` when another
     ///   process left a file this store cannot read.
-    public func record(for id: RecordID) throws -> StoredRecord? {
+    public func record(for id: RecordID, call: StoreCall) throws -> StoredRecord? {
         let found = try state.withLock { state in
             try state.refresh(paths)
             return state.records[id].map { ($0, state.keys, state.headerBytes) }
@@ -131,9 +137,9 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
     }
 
     /// Stores `record`, replacing any record with the same identity, and writes the file.
-    /// - Throws: `.timedOut` when another writer holds the lock too long; the file is then unchanged.
-    public func save(_ record: StoredRecord) throws {
-        try modify { records, keys, header in
+    /// - Throws: `.timedOut` when another writer holds the lock past the call's deadline; the file is then unchanged.
+    public func save(_ record: StoredRecord, call: StoreCall) throws {
+        try modify(call) { records, keys, header in
             records[record.id] = try RecordSealing.seal(record, keys: keys, header: header)
             return ((), true)
         }
@@ -146,8 +152,9 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
     /// file's bytes, so a lazy sequence (`(0..<n).lazy.map { … }`, or records read from
     /// another store as they come) is never held whole.
     public func save(contentsOf newRecords: some Sequence<StoredRecord>) throws {
-        try Self.withWriteLock(paths, timeout: lockTimeout) {
-            try OperationCancellation.check()
+        let call = StoreCall.starting(timeout: lockTimeout)
+        try Self.withWriteLock(paths, call: call) {
+            try call.checkCancellation()
             try state.withLock { state in
                 try state.refresh(paths)
                 try state.write(adding: newRecords, paths)
@@ -157,15 +164,15 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
 
     /// Removes the record under `id`; `false` when there was none (the file is then not written).
     @discardableResult
-    public func removeRecord(for id: RecordID) throws -> Bool {
-        try modify { records, _, _ in
+    public func removeRecord(for id: RecordID, call: StoreCall) throws -> Bool {
+        try modify(call) { records, _, _ in
             let removed = records.removeValue(forKey: id) != nil
             return (removed, removed)
         }
     }
 
     /// The records of `service` (and `kind`, when given), sorted by key; only their metadata is decrypted.
-    public func summaries(service: String, kind: RecordKind?) throws -> [RecordSummary] {
+    public func summaries(service: String, kind: RecordKind?, call: StoreCall) throws -> [RecordSummary] {
         let (matches, keys, header) = try state.withLock { state in
             try state.refresh(paths)
             let matches = state.records.filter { id, _ in id.service == service && (kind == nil || id.kind == kind) }
@@ -182,8 +189,8 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
 
     /// Removes the records of `service` (and `kind`, when given), and nothing else.
     @discardableResult
-    public func removeAll(service: String, kind: RecordKind?) throws -> Int {
-        try modify { records, _, _ in
+    public func removeAll(service: String, kind: RecordKind?, call: StoreCall) throws -> Int {
+        try modify(call) { records, _, _ in
             let doomed = records.keys.filter { $0.service == service && (kind == nil || $0.kind == kind) }
             for id in doomed { records.removeValue(forKey: id) }
             return (doomed.count, !doomed.isEmpty)
@@ -200,7 +207,7 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
     public func changePassphrase(to newSecret: FileStoreSecret) throws {
         let material = try SecretMaterial(newSecret)
         let (header, keys) = try FileHeader.new(for: material, parameters: keyDerivation)
-        try Self.withWriteLock(paths, timeout: lockTimeout) {
+        try Self.withWriteLock(paths, call: .starting(timeout: lockTimeout)) {
             try state.withLock { state in
                 try state.refresh(paths)
                 var next = FileStoreState(material: material, header: header, keys: keys)
@@ -221,10 +228,10 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
     /// A cancelled async call stops here at the latest: the lock may come free
     /// just after the task was cancelled, and nothing is written then.
     private func modify<Result>(
-        _ change: (inout [RecordID: SealedRecord], FileKeys, [UInt8]) throws -> (Result, Bool)
+        _ call: StoreCall, _ change: (inout [RecordID: SealedRecord], FileKeys, [UInt8]) throws -> (Result, Bool)
     ) throws -> Result {
-        try Self.withWriteLock(paths, timeout: lockTimeout) {
-            try OperationCancellation.check()
+        try Self.withWriteLock(paths, call: call) {
+            try call.checkCancellation()
             return try state.withLock { state in
                 try state.refresh(paths)
                 var records = state.records
@@ -235,12 +242,12 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
         }
     }
 
-    /// Runs `body` holding the file's write lock (see `FileLock`).
-    private static func withWriteLock<Result>(_ paths: StorePaths, timeout: Duration, _ body: () throws -> Result) throws
+    /// Runs `body` holding the file's write lock (see `FileLock`), waiting for it until the call's deadline.
+    private static func withWriteLock<Result>(_ paths: StorePaths, call: StoreCall, _ body: () throws -> Result) throws
         -> Result
     {
         try FileLock.withExclusiveLock(
-            paths, timeout: timeout, operation: "a write to \(paths.file) while another writer held its lock", body
+            paths, call: call, operation: "a write to \(paths.file) while another writer held its lock", body
         )
     }
 }

@@ -15,41 +15,42 @@ import Foundation
 package enum FileLock {
     /// Runs `body` while holding the exclusive lock of the file at `paths`.
     /// - Parameters:
+    ///   - call: the call that waits: the wait ends at its deadline, and when it is cancelled.
     ///   - operation: what waited, as ``KeyringError/timedOut(operation:seconds:)`` names it.
-    /// - Throws: ``KeyringError/timedOut(operation:seconds:)`` when the lock is not free within `timeout`,
+    /// - Throws: ``KeyringError/timedOut(operation:seconds:)`` (with the call's whole bound) when the lock is
+    ///   not free before the deadline, `CancellationError` when the call is cancelled while it waits,
     ///   `.insecurePermissions` when the lock file is a symbolic link, or what `body` throws.
     package static func withExclusiveLock<Result>(
         _ paths: StorePaths,
-        timeout: Duration,
+        call: StoreCall,
         operation: @autoclosure () -> String,
         _ body: () throws -> Result
     ) throws -> Result {
-        try withExclusiveLock(at: paths.lock, timeout: timeout, operation: operation(), body)
+        try withExclusiveLock(at: paths.lock, call: call, operation: operation(), body)
     }
 
     /// Runs `body` while holding the exclusive lock of the lock file at `path`, made (0600) when missing.
-    /// - Throws: as `withExclusiveLock(_:timeout:operation:_:)`.
+    /// - Throws: as `withExclusiveLock(_:call:operation:_:)`.
     package static func withExclusiveLock<Result>(
         at path: String,
-        timeout: Duration,
+        call: StoreCall,
         operation: @autoclosure () -> String,
         _ body: () throws -> Result
     ) throws -> Result {
         let descriptor = try POSIX.open(path, O_RDWR | O_CREAT, mode: FilePermissions.fileMode)
         defer { close(descriptor) }  // closing releases the lock
-        let deadline = ContinuousClock.now + timeout
         var pause = Duration.microseconds(200)
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else {
                 throw POSIX.failure("flock \(path)", errno)
             }
-            try OperationCancellation.check()
-            guard ContinuousClock.now < deadline else {
-                throw KeyringError.timedOut(operation: operation(), seconds: timeout.inSeconds)
+            try call.checkCancellation()
+            guard !call.deadline.hasPassed else {
+                throw call.deadline.timedOut(operation())
             }
-            // Polling rather than a blocking flock keeps the timeout; the pause grows
+            // Polling rather than a blocking flock keeps the deadline; the pause grows
             // so a long wait costs little CPU, and stays short so a free lock is taken soon.
-            usleep(useconds_t(pause / .microseconds(1)))
+            usleep(useconds_t(min(pause, call.deadline.remaining) / .microseconds(1)))
             pause = min(pause * 2, .milliseconds(10))
         }
         return try body()

@@ -14,32 +14,32 @@ public final class MemoryStore: CredentialStore, ImmediateReads {
     /// Creates an empty store.
     public init() {}
 
-    /// `memory`.
-    public var name: String { "memory" }
+    /// `memory`; nothing tells one memory store from another but the instance.
+    public var identity: StoreIdentity { StoreIdentity(kind: .memory) }
 
-    /// Returns the record stored under `id`, or `nil`.
     /// The record under `id`: memory only, so always at once. For the async face.
     package func immediateRecord(for id: RecordID) throws -> ImmediateRead<StoredRecord?> {
-        .answered(try record(for: id))
+        .answered(records.withLock { $0[id] })
     }
 
-    public func record(for id: RecordID) throws -> StoredRecord? {
+    /// Returns the record stored under `id`, or `nil`; nothing here waits, so `call` is not consulted.
+    public func record(for id: RecordID, call: StoreCall) throws -> StoredRecord? {
         records.withLock { $0[id] }
     }
 
     /// Stores `record`, replacing any record with the same identity.
-    public func save(_ record: StoredRecord) throws {
+    public func save(_ record: StoredRecord, call: StoreCall) throws {
         records.withLock { $0[record.id] = record }
     }
 
     /// Removes the record under `id`; `false` when there was none.
     @discardableResult
-    public func removeRecord(for id: RecordID) throws -> Bool {
+    public func removeRecord(for id: RecordID, call: StoreCall) throws -> Bool {
         records.withLock { $0.removeValue(forKey: id) != nil }
     }
 
     /// The records of `service` (and `kind`, when given), sorted by key.
-    public func summaries(service: String, kind: RecordKind?) throws -> [RecordSummary] {
+    public func summaries(service: String, kind: RecordKind?, call: StoreCall) throws -> [RecordSummary] {
         records.withLock { all in
             all.values
                 .filter { $0.id.service == service && (kind == nil || $0.id.kind == kind) }
@@ -50,7 +50,7 @@ public final class MemoryStore: CredentialStore, ImmediateReads {
 
     /// Removes the records of `service` (and `kind`, when given).
     @discardableResult
-    public func removeAll(service: String, kind: RecordKind?) throws -> Int {
+    public func removeAll(service: String, kind: RecordKind?, call: StoreCall) throws -> Int {
         records.withLock { all in
             let doomed = all.keys.filter { $0.service == service && (kind == nil || $0.kind == kind) }
             for id in doomed { all.removeValue(forKey: id) }

@@ -8,14 +8,15 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A store in the desktop's Secret Service (gnome-keyring, KeePassXC, …), through libsecret.
+/// A store in the desktop's Secret Service (gnome-keyring, KeePassXC, …), over D-Bus.
 ///
 /// One item per record in the default collection, with the attributes `tag`
 /// (`swift-keyring`), `service`, `key`, `kind`, `username`, `url`, `sync` and
-/// `background-access`, and a label readable in Seahorse. Every D-Bus call is
-/// bounded by `timeout`, so a hung daemon gives `KeyringError.timedOut` instead
-/// of a hang; `removeAll` bounds each item's deletion by it rather than the
-/// whole loop.
+/// `background-access`, and a label readable in Seahorse. Every D-Bus call of a
+/// store call is bounded by the call's deadline (`timeout` long when ``Keyring``
+/// makes it), so a hung daemon gives `KeyringError.timedOut` instead of a hang;
+/// `removeAll` bounds each item's deletion by a deadline of the same length rather
+/// than the whole loop, and the call after an unlock prompt gets a fresh one.
 ///
 /// A locked keyring is unlocked on demand: the daemon may show its unlock
 /// prompt, and the call then waits for the person for up to `promptTimeout`
@@ -41,6 +42,8 @@ import Foundation
 public final class SecretServiceStore: CredentialStore {
     private let client: ReopeningClient
     private let timeout: Duration
+    /// The bus this store talks to, for its identity.
+    private let address: String
     private let prompt: PromptBound
     /// Writes within this process, one at a time, so two saves of one key never
     /// interleave their create-then-clean-up steps.
@@ -76,6 +79,7 @@ public final class SecretServiceStore: CredentialStore {
         let address = try SessionBusAddress.resolve(environment)
         client = try ReopeningClient(address: address, deadline: Deadline(timeout), logger: logger ?? .keyringSilent)
         self.timeout = timeout
+        self.address = address
         writeLock = SecretServiceWriteLock(environment: environment)
         prompt = PromptBound(timeout: promptTimeout, display: Self.canShowPrompt(environment: environment))
     }
@@ -87,8 +91,13 @@ public final class SecretServiceStore: CredentialStore {
     /// `ItemMemory`), since the current session opened; for tests of that path.
     package var lookupsFromMemory: Int { client.memory.lookupsFromMemory }
 
-    /// `secret-service`.
-    public var name: String { "secret-service" }
+    /// `secret-service`, with the session bus it talks to.
+    public var identity: StoreIdentity {
+        StoreIdentity(kind: .secretService, details: [StoreDetail("bus", address)])
+    }
+
+    /// `timeout`: the bound on the D-Bus calls of one store call.
+    public var callTimeout: Duration { timeout }
 
     /// The version of libsecret this library was built against, such as `0.20.5`.
     public static var libsecretVersion: String {
@@ -114,11 +123,12 @@ public final class SecretServiceStore: CredentialStore {
     /// - Throws: `KeyringError.locked` when the record exists but stays locked,
     ///   `.promptDismissed`, `.timedOut`, `.invalidRecord` for a stored secret no write
     ///   could have made, or another store error.
-    public func record(for id: RecordID) throws -> StoredRecord? {
+    public func record(for id: RecordID, call: StoreCall) throws -> StoredRecord? {
         let operation = "read \(id)"
         // One bound for the whole call, a reopen after a daemon restart included.
-        let deadline = Deadline(timeout)
-        return try client.run(operation, deadline: deadline) { client in
+        let deadline = call.deadline
+        return try call.bind {
+            try client.run(operation, deadline: deadline) { client in
             if let remembered = client.memory.recall(id),
                 let secret = try client.secret(remembered: remembered, of: id, operation, deadline: deadline)
             {
@@ -126,6 +136,7 @@ public final class SecretServiceStore: CredentialStore {
                     id: remembered.summary.id, metadata: remembered.summary.metadata, secret: try Self.checked(secret, of: id))
             }
             return try lookUp(id, operation, client, deadline: deadline)
+            }
         }
     }
 
@@ -133,16 +144,18 @@ public final class SecretServiceStore: CredentialStore {
     /// checks, since the item's attributes travel with the secret (both asked at once,
     /// one round trip). A record read before is one call: the secret alone.
     /// - Throws: as `record(for:)`.
-    public func secret(for id: RecordID) throws -> [UInt8]? {
+    public func secret(for id: RecordID, call: StoreCall) throws -> [UInt8]? {
         let operation = "read \(id)"
-        let deadline = Deadline(timeout)
-        return try client.run(operation, deadline: deadline) { client in
+        let deadline = call.deadline
+        return try call.bind {
+            try client.run(operation, deadline: deadline) { client in
             if let remembered = client.memory.recall(id),
                 let secret = try client.secret(remembered: remembered, of: id, operation, deadline: deadline)
             {
                 return try Self.checked(secret, of: id)
             }
             return try lookUp(id, operation, client, deadline: deadline)?.secret
+            }
         }
     }
 
@@ -212,9 +225,16 @@ public final class SecretServiceStore: CredentialStore {
     /// short leaves two items, so once its writes begin they run to their end within
     /// `timeout`, leaving the old record or the new one.
     /// - Throws: `KeyringError.locked` when the collection is locked, `.timedOut`, or another store error.
-    public func save(_ record: StoredRecord) throws {
-        let deadline = Deadline(timeout)
+    public func save(_ record: StoredRecord, call: StoreCall) throws {
+        let deadline = call.deadline
         let operation = "store \(record.id)"
+        try call.bind {
+            try save(record, operation, deadline: deadline)
+        }
+    }
+
+    /// `save` with the call's cancellation bound to the thread, where the client finds it.
+    private func save(_ record: StoredRecord, _ operation: String, deadline: Deadline) throws {
         try writes.withLock { _ in
             try writeLock.run(service: record.id.service, operation, deadline: deadline) {
                 try OperationCancellation.check()
@@ -239,9 +259,9 @@ public final class SecretServiceStore: CredentialStore {
         do {
             return try body(deadline)
         } catch KeyringError.locked {
-            var deadline = Deadline(timeout)
-            try client.unlockDefaultCollection(operation, deadline: &deadline, prompt: prompt)
-            return try body(deadline)
+            var renewed = Deadline(deadline.timeout)
+            try client.unlockDefaultCollection(operation, deadline: &renewed, prompt: prompt)
+            return try body(renewed)
         }
     }
 
@@ -249,17 +269,19 @@ public final class SecretServiceStore: CredentialStore {
     /// - Returns: `true` when a record was removed, `false` when there was none.
     /// - Throws: `KeyringError.locked` when it exists but stays locked (nothing is removed then).
     @discardableResult
-    public func removeRecord(for id: RecordID) throws -> Bool {
-        try removeItems(.identity(id), of: id.service, "remove \(id)") > 0
+    public func removeRecord(for id: RecordID, call: StoreCall) throws -> Bool {
+        try removeItems(.identity(id), of: id.service, "remove \(id)", call: call) > 0
     }
 
     /// Lists the records of `service` (of one `kind`, or all kinds), sorted by key; no secrets are read.
-    public func summaries(service: String, kind: RecordKind?) throws -> [RecordSummary] {
-        let deadline = Deadline(timeout)
+    public func summaries(service: String, kind: RecordKind?, call: StoreCall) throws -> [RecordSummary] {
+        let deadline = call.deadline
         let operation = "list \(service)"
-        let summaries = try client.run(operation, deadline: deadline) { client in
-            let paths = try client.searchPaths(.scope(service: service, kind: kind), operation, deadline: deadline)
-            return try client.summaries(at: paths.unlocked + paths.locked, operation, deadline: deadline)
+        let summaries = try call.bind {
+            try client.run(operation, deadline: deadline) { client in
+                let paths = try client.searchPaths(.scope(service: service, kind: kind), operation, deadline: deadline)
+                return try client.summaries(at: paths.unlocked + paths.locked, operation, deadline: deadline)
+            }
         }
         // A search may return items of another service or kind (KeePassXC's skips
         // protected attributes, and a daemon may simply be wrong): only this scope's are listed.
@@ -272,21 +294,26 @@ public final class SecretServiceStore: CredentialStore {
     /// Removes every item tagged `swift-keyring` of `service` (and `kind`, when given);
     /// other services' items and items without the tag are never touched.
     ///
-    /// Each deletion has its own `timeout`: gnome-keyring rewrites its file on every
-    /// delete, so removing 1,000 items takes tens of seconds, yet none of its calls may hang.
+    /// The call's deadline bounds the search; each deletion then has a deadline of the
+    /// same length of its own: gnome-keyring rewrites its file on every delete, so
+    /// removing 1,000 items takes tens of seconds, yet none of its calls may hang.
     /// - Returns: how many items were removed.
     @discardableResult
-    public func removeAll(service: String, kind: RecordKind?) throws -> Int {
-        try removeItems(.scope(service: service, kind: kind), of: service, "remove all of \(service)")
+    public func removeAll(service: String, kind: RecordKind?, call: StoreCall) throws -> Int {
+        try removeItems(.scope(service: service, kind: kind), of: service, "remove all of \(service)", call: call)
     }
 
     /// Deletes every item matching `attributes`, after unlocking what must be;
     /// when something stays locked nothing is deleted.
-    private func removeItems(_ attributes: SecretAttributes, of service: String, _ operation: String) throws -> Int {
-        let deadline = Deadline(timeout)
-        return try writes.withLock { _ in
-            try writeLock.run(service: service, operation, deadline: deadline) {
-                try removeItemsLocked(attributes, operation, deadline: deadline)
+    private func removeItems(_ attributes: SecretAttributes, of service: String, _ operation: String, call: StoreCall)
+        throws -> Int
+    {
+        let deadline = call.deadline
+        return try call.bind {
+            try writes.withLock { _ in
+                try writeLock.run(service: service, operation, deadline: deadline) {
+                    try removeItemsLocked(attributes, operation, deadline: deadline)
+                }
             }
         }
     }
@@ -305,9 +332,9 @@ public final class SecretServiceStore: CredentialStore {
         // An item another process deleted first is not counted: this call did not remove it.
         var removed = 0
         for path in paths {
-            let deadline = Deadline(timeout)
-            let deleted = try client.run(operation, deadline: deadline) { client in
-                var deadline = deadline
+            let itemDeadline = Deadline(deadline.timeout)
+            let deleted = try client.run(operation, deadline: itemDeadline) { client in
+                var deadline = itemDeadline
                 return try client.delete(path, operation, deadline: &deadline, prompt: prompt)
             }
             if deleted { removed += 1 }

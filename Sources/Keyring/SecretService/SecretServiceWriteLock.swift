@@ -44,12 +44,8 @@ struct SecretServiceWriteLock: Sendable {
         guard let folder else { return try body() }
         let path = PathName.join(folder, "secret-service-\(Self.fileName(for: service)).lock")
         let waiting = "\(operation) (waiting for another process's write)"
-        do {
-            return try FileLock.withExclusiveLock(at: path, timeout: deadline.remaining, operation: waiting, body)
-        } catch KeyringError.timedOut(let operation, _) where operation == waiting {
-            // Reported with the operation's whole bound, as every other wait of it is.
-            throw deadline.timedOut(waiting)
-        }
+        let call = StoreCall(deadline: deadline, cancellation: OperationCancellation.current)
+        return try FileLock.withExclusiveLock(at: path, call: call, operation: waiting, body)
     }
 
     /// A name for `service` that any text can have: its FNV-1a hash in hex. Two services

@@ -28,7 +28,10 @@ struct DoctorCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let report = try DoctorReport.gather(store.configuration(), etcd: store.selectsEtcd ? store.etcdConfiguration() : nil)
+            let selection = try store.selection()
+            let report = try DoctorReport.gather(
+                store.configuration(), selection: selection,
+                etcd: selection.kind == .etcd ? store.etcdConfiguration() : nil)
             // The owner's program name and etcd's version and health are the peers' words.
             let lines = report.lines.map(PrintableField.escaped)
             Console.output(json ? try JSONOutput.encode(report) : lines.joined(separator: "\n"))

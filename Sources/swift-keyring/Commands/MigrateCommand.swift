@@ -34,7 +34,7 @@ struct MigrateCommand: ParsableCommand {
         guard from != to else {
             throw ValidationError("--from and --to name the same store (\(from)); nothing to migrate")
         }
-        for (option, word) in [("--from", from), ("--to", to)] where word == KeyringBackend.auto.rawValue {
+        for (option, word) in [("--from", from), ("--to", to)] where word == StoreChoice.auto.rawValue {
             throw ValidationError("\(option) must name a store, not auto")
         }
     }

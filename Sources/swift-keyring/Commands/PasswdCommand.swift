@@ -33,7 +33,7 @@ struct PasswdCommand: ParsableCommand {
             let keyring = try KeyringOpener.open(store)
             guard let file = keyring.store as? EncryptedFileStore else {
                 throw CommandFailure(
-                    message: "passwd changes the encrypted file's passphrase, but the \(keyring.store.name) "
+                    message: "passwd changes the encrypted file's passphrase, but the \(keyring.selection.kind) "
                         + "store is in use (\(keyring.selection.reason)); use --backend file.",
                     status: ExitStatus.usage
                 )

@@ -1,0 +1,23 @@
+/// Which store `Keyring(service:configuration:)` should open: one kind, or the automatic choice.
+///
+/// The raw values are the words of `SWIFT_KEYRING_BACKEND` and the tool's `--backend`.
+/// (Before the stores said what they are, this was `KeyringBackend`.)
+public enum StoreChoice: String, Sendable, Hashable, CaseIterable, Codable {
+    /// The Secret Service when a session bus and `org.freedesktop.secrets` answer, otherwise the encrypted file.
+    case auto
+    /// The desktop's Secret Service (gnome-keyring, KeePassXC, …).
+    case secretService = "secret-service"
+    /// The libgcrypt-encrypted file.
+    case file
+    /// Records in memory, gone when the process ends.
+    case memory
+
+    /// The kind this choice opens; `nil` for `.auto`, which decides when the keyring opens.
+    public var kind: StoreKind? {
+        self == .auto ? nil : StoreKind(rawValue: rawValue)
+    }
+}
+
+/// The old name of ``StoreChoice``.
+@available(*, deprecated, renamed: "StoreChoice")
+public typealias KeyringBackend = StoreChoice
