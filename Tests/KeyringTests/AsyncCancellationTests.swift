@@ -127,10 +127,10 @@ struct AsyncCancellationTests {
     @Test("Opening with await opens the selected store; an open from a cancelled task throws CancellationError")
     func asyncOpen() async throws {
         let configuration = KeyringConfiguration(
-            backend: .file, fileURL: try FileStoreFixture.newFileURL(), fileSecret: .passphrase("a passphrase for a test")
+            store: .file, fileURL: try FileStoreFixture.newFileURL(), fileSecret: .passphrase("a passphrase for a test")
         )
         let keyring = try await Keyring(service: "test.open", configuration: configuration)
-        #expect(keyring.selection.backend == .file)
+        #expect(keyring.selection.kind == .file)
         try await keyring.set(try Samples.credentials("opened"), forKey: "work")
         let again = try await Keyring(service: "test.open", configuration: configuration)
         #expect(try await again.credentials(forKey: "work")?.username == "opened")

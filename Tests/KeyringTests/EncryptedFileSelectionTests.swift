@@ -15,7 +15,7 @@ struct EncryptedFileSelectionTests {
             "SWIFT_KEYRING_KEY_FILE": try FileStoreFixture.keyFile().path,
         ]
         let keyring = try Keyring(service: "s", configuration: KeyringConfiguration(environment: environment))
-        #expect(keyring.selection == StoreSelection(backend: .file, reason: "forced by SWIFT_KEYRING_BACKEND"))
+        #expect(keyring.selection == StoreSelection(kind: .file, reason: "forced by SWIFT_KEYRING_BACKEND"))
         let store = try #require(keyring.store as? EncryptedFileStore)
         #expect(store.url.path == url.path)
         try keyring.setDefault(try Samples.credentials("chosen"))
@@ -28,12 +28,12 @@ struct EncryptedFileSelectionTests {
         let dataHome = try TemporaryFolder.make()
         let key = FileStoreFixture.randomKey()
         let configuration = KeyringConfiguration(
-            backend: .file,
+            store: .file,
             environment: ["XDG_DATA_HOME": dataHome.path, "SWIFT_KEYRING_PASSPHRASE": "not this one"],
             fileSecret: .key(key)
         )
         let keyring = try Keyring(service: "s", configuration: configuration)
-        #expect(keyring.selection == StoreSelection(backend: .file, reason: "asked for by the caller"))
+        #expect(keyring.selection == StoreSelection(kind: .file, reason: "asked for by the caller"))
         try keyring.setDefault(try Samples.credentials())
         let expected = dataHome.appendingPathComponent("swift-keyring/keyring.skr")
         #expect(FileManager.default.fileExists(atPath: expected.path))

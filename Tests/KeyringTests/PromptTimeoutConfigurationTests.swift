@@ -22,7 +22,7 @@ struct PromptTimeoutConfigurationTests {
         "A bad SWIFT_KEYRING_PROMPT_TIMEOUT: opening any keyring fails, naming the variable",
         arguments: ["soon", "0", "-1", "1e2", " 5", "inf"])
     func badVariable(_ value: String) {
-        let configuration = KeyringConfiguration(backend: .memory, environment: ["SWIFT_KEYRING_PROMPT_TIMEOUT": value])
+        let configuration = KeyringConfiguration(store: .memory, environment: ["SWIFT_KEYRING_PROMPT_TIMEOUT": value])
         #expect {
             _ = try Keyring(service: "test.prompt-timeout", configuration: configuration)
         } throws: { error in

@@ -38,7 +38,7 @@ struct SecretMirrorTests {
     @Test("dump of a configuration shows the environment's names, never its values")
     func configuration() {
         let configuration = KeyringConfiguration(
-            backend: .file,
+            store: .file,
             environment: ["SWIFT_KEYRING_PASSPHRASE": Self.secret, "HOME": "/home/alice"],
             fileSecret: .passphrase(Self.secret)
         )
@@ -55,8 +55,8 @@ struct SecretMirrorTests {
             let keyring = try Keyring(service: "com.example.test", store: store)
             try keyring.set(Samples.credentials(password: Self.secret), forKey: "work")
             try keyring.setSecret(Data(Self.secret.utf8), forKey: "token")
-            #expect(!Self.dumped(keyring).contains(Self.secret), "\(store.name) shows a password")
-            #expect(!Self.dumped(store).contains(Self.secret), "\(store.name) shows a password")
+            #expect(!Self.dumped(keyring).contains(Self.secret), "\(store.identity.kind) shows a password")
+            #expect(!Self.dumped(store).contains(Self.secret), "\(store.identity.kind) shows a password")
         }
     }
 }

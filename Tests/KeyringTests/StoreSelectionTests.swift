@@ -25,7 +25,7 @@ struct StoreSelectionTests {
         var environment = try fileEnvironment(ProcessInfo.processInfo.environment, folder: folder)
         environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(folder.path)/no-such-bus"
         let keyring = try Keyring(service: "test.selection", configuration: KeyringConfiguration(environment: environment))
-        #expect(keyring.selection.backend == .file)
+        #expect(keyring.selection.kind == .file)
         #expect(keyring.selection.reason.hasPrefix("no session bus"))
         #expect(keyring.selection.reason.hasSuffix("so the encrypted file at \(folder.path)/keyring.skr"))
         try keyring.set(try Samples.credentials("alice"), forKey: "k")
@@ -40,7 +40,7 @@ struct StoreSelectionTests {
         let folder = try TemporaryFolder.make()
         let environment = try fileEnvironment(sandbox.environment, folder: folder)
         let keyring = try Keyring(service: "test.selection", configuration: KeyringConfiguration(environment: environment))
-        #expect(keyring.selection.backend == .file)
+        #expect(keyring.selection.kind == .file)
         #expect(keyring.selection.reason.hasPrefix("no Secret Service daemon"))
     }
 
@@ -50,7 +50,7 @@ struct StoreSelectionTests {
         let selection = try Keyring.selection(for: KeyringConfiguration(environment: environment))
         #expect(
             selection
-                == StoreSelection(backend: .secretService, reason: "a session bus answers and org.freedesktop.secrets is there"))
+                == StoreSelection(kind: .secretService, reason: "a session bus answers and org.freedesktop.secrets is there"))
     }
 
     @Test("A locked daemon is chosen all the same, and its calls say .locked")
@@ -60,17 +60,17 @@ struct StoreSelectionTests {
         try sandbox.lockDefaultCollection()
         let environment = try fileEnvironment(sandbox.environment, folder: TemporaryFolder.make())
         let keyring = try Keyring(service: "test.selection", configuration: KeyringConfiguration(environment: environment))
-        #expect(keyring.selection.backend == .secretService)
+        #expect(keyring.selection.kind == .secretService)
         #expect(BoundedCall.keyringError { try keyring.set(try Samples.credentials("alice"), forKey: "k") } == .locked)
     }
 
-    @Test("SWIFT_KEYRING_BACKEND forces each store", arguments: [KeyringBackend.memory, .file, .secretService])
-    func forced(backend: KeyringBackend) throws {
+    @Test("SWIFT_KEYRING_BACKEND forces each store", arguments: [StoreKind.memory, .file, .secretService])
+    func forced(kind: StoreKind) throws {
         var environment = try fileEnvironment(PrivateSecretService.environment(), folder: TemporaryFolder.make())
-        environment["SWIFT_KEYRING_BACKEND"] = backend.rawValue
+        environment["SWIFT_KEYRING_BACKEND"] = kind.rawValue
         let keyring = try Keyring(service: "test.selection", configuration: KeyringConfiguration(environment: environment))
-        #expect(keyring.selection == StoreSelection(backend: backend, reason: "forced by SWIFT_KEYRING_BACKEND"))
-        #expect(keyring.store.name == backend.rawValue)
+        #expect(keyring.selection == StoreSelection(kind: kind, reason: "forced by SWIFT_KEYRING_BACKEND"))
+        #expect(keyring.store.identity.kind == kind)
     }
 
     @Test("An unknown SWIFT_KEYRING_BACKEND is refused, naming the variable")
