@@ -38,6 +38,11 @@ package final class BlockingExecutor: Sendable {
         pending.load(ordering: .acquiring) == 0
     }
 
+    /// How many pieces of work are queued or running now, for tests of the order calls run in.
+    package var queuedOrRunning: Int {
+        pending.load(ordering: .acquiring)
+    }
+
     /// Runs `body` on the executor's queue with a cancellation bound to it, and returns what it returned.
     /// - Throws: what `body` throws, or `CancellationError` when the task is cancelled first.
     package func run<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
