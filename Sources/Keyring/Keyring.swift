@@ -25,8 +25,13 @@ import Foundation
 ///
 /// ``Keyring`` is a value that is safe to share between threads and tasks.
 /// Every call has an async overload of the same name for async code
-/// (`try await keyring.credentials(forKey:)`), which runs the store's blocking
-/// work on the library's own threads and stops when its task is cancelled.
+/// (`try await keyring.credentials(forKey:)`), which runs the synchronous call on
+/// the keyring's own executor (a serial queue of the library's) and stops when its
+/// task is cancelled.
+///
+/// Each public call makes one ``StoreCall`` when it starts, with one ``Deadline``
+/// (the store's ``CredentialStore/callTimeout`` long) and the async call's
+/// cancellation, and hands it to every store method it calls.
 public struct Keyring: Sendable {
     /// The key of the default record. Passing it to the keyed calls reaches the default record too.
     public static let defaultKey = "@default"
@@ -41,7 +46,8 @@ public struct Keyring: Sendable {
     /// Where this keyring logs (at debug level: what was stored and removed, never a
     /// secret), and where a `Session` or `SecretStore` over it logs unless given another.
     public let logger: Logger
-    /// Where the async face runs this keyring's store calls, in order; copies of the keyring share it.
+    /// Where the async face runs this keyring's calls, in order; copies of the keyring, and the
+    /// `Session`s and `SecretStore`s on it, share it.
     package let executor: BlockingExecutor
     /// `store`, when it can answer some reads at once; cast once here, as a cast per call costs more than the read.
     let immediateReads: (any ImmediateReads)?

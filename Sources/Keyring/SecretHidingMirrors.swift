@@ -50,7 +50,7 @@ extension KeyringConfiguration: CustomReflectable {
         Mirror(
             self,
             children: [
-                "backend": backend as Any,
+                "store": store as Any,
                 "timeout": timeout,
                 "environment": environment.keys.sorted().map { "\($0)=<hidden>" },
                 "fileURL": fileURL,

@@ -272,7 +272,7 @@ public actor AuthenticatedClient<Property: SessionProperty> {
         while true {
             do {
                 return try await TimeLimit.run(
-                    within: timeout,
+                    until: Deadline(timeout),
                     orThrow: {
                         TransportError(.timedOut, reason: "no answer within \(seconds) s")
                     }, attempt)

@@ -1,3 +1,4 @@
+import Keyring
 import Synchronization
 
 /// Runs work that must not wait forever, even when it ignores cancellation.
@@ -5,10 +6,10 @@ import Synchronization
 /// A task group would wait for a child that does not stop when cancelled; here
 /// the caller resumes at the deadline and the late work is only cancelled.
 enum TimeLimit {
-    /// The result of `operation`, or `timeout()` thrown once `limit` has passed.
+    /// The result of `operation`, or `timeout()` thrown once `deadline` has passed.
     /// - Throws: what `operation` throws, `timeout()`, or `CancellationError` when the caller is cancelled.
     static func run<Value: Sendable>(
-        within limit: Duration,
+        until deadline: Deadline,
         orThrow timeout: @escaping @Sendable () -> any Error,
         _ operation: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
@@ -26,7 +27,7 @@ enum TimeLimit {
                             }
                         },
                         Task {
-                            guard (try? await Task.sleep(for: limit)) != nil else { return }
+                            guard (try? await Task.sleep(until: deadline.end, clock: .continuous)) != nil else { return }
                             race.finish(.failure(timeout()))
                         },
                     ])
