@@ -40,7 +40,8 @@ extension Keyring {
         logger.debug(
             "migrated records",
             metadata: [
-                "from": "\(source.store.identity.kind):\(source.service)", "to": "\(store.identity.kind):\(service)", "count": "\(copied)",
+                "from": "\(source.store.identity.kind):\(source.service)", "to": "\(store.identity.kind):\(service)",
+                "count": "\(copied)",
             ])
         return copied
     }

@@ -124,11 +124,14 @@ public final class SecretServiceStore: CredentialStore {
     ///   `.promptDismissed`, `.timedOut`, `.invalidRecord` for a stored secret no write
     ///   could have made, or another store error.
     public func record(for id: RecordID, call: StoreCall) throws -> StoredRecord? {
+        // The client finds the call's cancellation bound to the thread.
+        try call.bind { try record(for: id, deadline: call.deadline) }
+    }
+
+    /// `record(for:call:)` within `deadline`, the call's one bound, a reopen after a daemon restart included.
+    private func record(for id: RecordID, deadline: Deadline) throws -> StoredRecord? {
         let operation = "read \(id)"
-        // One bound for the whole call, a reopen after a daemon restart included.
-        let deadline = call.deadline
-        return try call.bind {
-            try client.run(operation, deadline: deadline) { client in
+        return try client.run(operation, deadline: deadline) { client in
             if let remembered = client.memory.recall(id),
                 let secret = try client.secret(remembered: remembered, of: id, operation, deadline: deadline)
             {
@@ -136,7 +139,6 @@ public final class SecretServiceStore: CredentialStore {
                     id: remembered.summary.id, metadata: remembered.summary.metadata, secret: try Self.checked(secret, of: id))
             }
             return try lookUp(id, operation, client, deadline: deadline)
-            }
         }
     }
 
@@ -145,17 +147,19 @@ public final class SecretServiceStore: CredentialStore {
     /// one round trip). A record read before is one call: the secret alone.
     /// - Throws: as `record(for:)`.
     public func secret(for id: RecordID, call: StoreCall) throws -> [UInt8]? {
+        try call.bind { try secret(for: id, deadline: call.deadline) }
+    }
+
+    /// `secret(for:call:)` within `deadline`.
+    private func secret(for id: RecordID, deadline: Deadline) throws -> [UInt8]? {
         let operation = "read \(id)"
-        let deadline = call.deadline
-        return try call.bind {
-            try client.run(operation, deadline: deadline) { client in
+        return try client.run(operation, deadline: deadline) { client in
             if let remembered = client.memory.recall(id),
                 let secret = try client.secret(remembered: remembered, of: id, operation, deadline: deadline)
             {
                 return try Self.checked(secret, of: id)
             }
             return try lookUp(id, operation, client, deadline: deadline)?.secret
-            }
         }
     }
 
@@ -226,15 +230,12 @@ public final class SecretServiceStore: CredentialStore {
     /// `timeout`, leaving the old record or the new one.
     /// - Throws: `KeyringError.locked` when the collection is locked, `.timedOut`, or another store error.
     public func save(_ record: StoredRecord, call: StoreCall) throws {
-        let deadline = call.deadline
-        let operation = "store \(record.id)"
-        try call.bind {
-            try save(record, operation, deadline: deadline)
-        }
+        try call.bind { try save(record, deadline: call.deadline) }
     }
 
-    /// `save` with the call's cancellation bound to the thread, where the client finds it.
-    private func save(_ record: StoredRecord, _ operation: String, deadline: Deadline) throws {
+    /// `save(_:call:)` within `deadline`.
+    private func save(_ record: StoredRecord, deadline: Deadline) throws {
+        let operation = "store \(record.id)"
         try writes.withLock { _ in
             try writeLock.run(service: record.id.service, operation, deadline: deadline) {
                 try OperationCancellation.check()
@@ -275,13 +276,15 @@ public final class SecretServiceStore: CredentialStore {
 
     /// Lists the records of `service` (of one `kind`, or all kinds), sorted by key; no secrets are read.
     public func summaries(service: String, kind: RecordKind?, call: StoreCall) throws -> [RecordSummary] {
-        let deadline = call.deadline
+        try call.bind { try summaries(service: service, kind: kind, deadline: call.deadline) }
+    }
+
+    /// `summaries(service:kind:call:)` within `deadline`.
+    private func summaries(service: String, kind: RecordKind?, deadline: Deadline) throws -> [RecordSummary] {
         let operation = "list \(service)"
-        let summaries = try call.bind {
-            try client.run(operation, deadline: deadline) { client in
-                let paths = try client.searchPaths(.scope(service: service, kind: kind), operation, deadline: deadline)
-                return try client.summaries(at: paths.unlocked + paths.locked, operation, deadline: deadline)
-            }
+        let summaries = try client.run(operation, deadline: deadline) { client in
+            let paths = try client.searchPaths(.scope(service: service, kind: kind), operation, deadline: deadline)
+            return try client.summaries(at: paths.unlocked + paths.locked, operation, deadline: deadline)
         }
         // A search may return items of another service or kind (KeePassXC's skips
         // protected attributes, and a daemon may simply be wrong): only this scope's are listed.
@@ -308,12 +311,16 @@ public final class SecretServiceStore: CredentialStore {
     private func removeItems(_ attributes: SecretAttributes, of service: String, _ operation: String, call: StoreCall)
         throws -> Int
     {
-        let deadline = call.deadline
-        return try call.bind {
-            try writes.withLock { _ in
-                try writeLock.run(service: service, operation, deadline: deadline) {
-                    try removeItemsLocked(attributes, operation, deadline: deadline)
-                }
+        try call.bind { try removeItems(attributes, of: service, operation, deadline: call.deadline) }
+    }
+
+    /// `removeItems` within `deadline`.
+    private func removeItems(_ attributes: SecretAttributes, of service: String, _ operation: String, deadline: Deadline)
+        throws -> Int
+    {
+        try writes.withLock { _ in
+            try writeLock.run(service: service, operation, deadline: deadline) {
+                try removeItemsLocked(attributes, operation, deadline: deadline)
             }
         }
     }
