@@ -35,10 +35,12 @@ public struct StoreKind: Sendable, Hashable, Codable, CustomStringConvertible, R
     /// The kind's word.
     public var description: String { rawValue }
 
+    /// Decodes a kind from its word.
     public init(from decoder: any Decoder) throws {
         self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
     }
 
+    /// Encodes the kind as its word, as `doctor --json` shows it.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
