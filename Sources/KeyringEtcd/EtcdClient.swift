@@ -235,10 +235,10 @@ final class EtcdClient: Sendable {
 
     /// Sleeps, waking early when the call is cancelled.
     private func pause(_ duration: Duration, _ call: StoreCall) throws {
-        let end = ContinuousClock.now + duration
+        let pause = Deadline(duration)
         while true {
             try call.checkCancellation()
-            let left = end - .now
+            let left = pause.remaining
             guard left > .zero else { return }
             usleep(UInt32(min(left.inMilliseconds + 1, 10) * 1000))
         }

@@ -82,9 +82,10 @@ public final class EtcdStore: CredentialStore {
 
     /// Opens the store: reads (or, for a new prefix, writes) the sealing header and checks the key against it.
     ///
-    /// The talk with the cluster is bounded by `configuration.timeout`, as any call is. Deriving a
-    /// key from a passphrase (Argon2id, whose cost `keyDerivation` bounds) is local work and not
-    /// counted against it, so a costly derivation does not leave the header's write without time.
+    /// The talk with the cluster and the wait for this host's memory file are bounded by one
+    /// deadline of `configuration.timeout`, as any call is. Deriving a key from a passphrase
+    /// (Argon2id, whose cost `keyDerivation` bounds) is local work and not counted against it, so
+    /// a costly derivation does not leave the header's write without time.
     ///
     /// The header's public part (format, cost, salt) is remembered on this host the first time it
     /// opens; afterwards a header that differs, or has gone, is refused before any key is derived.
@@ -166,7 +167,10 @@ public final class EtcdStore: CredentialStore {
                     reason: "the keyring header in etcd (\(name)) asks for \(parameters), and \(problem); "
                         + "nothing was derived from it")
             }
-            keys = try FileKeys(master: try material.masterKey(for: header), salt: header.salt)
+            // Argon2id is local work, not counted, so the host memory's lock below still gets what is left.
+            keys = try call.deadline.notCounting {
+                try FileKeys(master: try material.masterKey(for: header), salt: header.salt)
+            }
             try header.verify(keys)
         }
         if pinned == nil {
