@@ -62,9 +62,13 @@ enum StoreSelector {
     }
 
     static func select(_ configuration: KeyringConfiguration, logger: Logger) throws -> (any CredentialStore, StoreSelection) {
-        let selection = try decide(configuration)
+        var selection = try decide(configuration)
         logger.debug(
             "keyring store selected", metadata: ["store": "\(selection.kind)", "reason": "\(selection.reason)"])
-        return (try open(selection, configuration, logger: logger), selection)
+        let store = try open(selection, configuration, logger: logger)
+        // The store says what it is; the decision only said what to open.
+        selection.kind = store.identity.kind
+        logger.debug("keyring store opened", metadata: ["store": "\(store.identity)"])
+        return (store, selection)
     }
 }
