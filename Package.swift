@@ -11,6 +11,9 @@ let package = Package(
         .library(name: "KeyringAuthentication", targets: ["KeyringAuthentication"]),
         // The fleet store on etcd, in a product of its own: users of Keyring alone build none of it.
         .library(name: "KeyringEtcd", targets: ["KeyringEtcd"]),
+        // Form validation rules (devise's, in Swift): Keyring checks records with them, and an app
+        // can check its own forms with them without a keyring. No dependency, not even Foundation.
+        .library(name: "KeyringValidation", targets: ["KeyringValidation"]),
         .executable(name: "swift-keyring", targets: ["swift-keyring"]),
         // git runs `git-credential-swift-keyring ACTION` for `credential.helper = swift-keyring`.
         .executable(name: "git-credential-swift-keyring", targets: ["git-credential-swift-keyring"]),
@@ -34,9 +37,11 @@ let package = Package(
             pkgConfig: "libgcrypt",
             providers: [.apt(["libgcrypt20-dev"])]
         ),
+        .target(name: "KeyringValidation"),
         .target(
             name: "Keyring",
             dependencies: [
+                "KeyringValidation",
                 "CLibSecret",
                 "CLibSecretShims",
                 "CGcrypt",
@@ -47,6 +52,7 @@ let package = Package(
             name: "KeyringSession",
             dependencies: [
                 "Keyring",
+                "KeyringValidation",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -103,11 +109,13 @@ let package = Package(
             name: "KeyringTests",
             dependencies: [
                 "Keyring",
+                "KeyringValidation",
                 "KeyringTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "KeyringValidationTests", dependencies: ["KeyringValidation"]),
         // Against a real 3-node cluster (Scripts/with-etcd.sh); depends on the tool for its exit-status tests.
         .testTarget(name: "KeyringEtcdTests", dependencies: ["KeyringEtcd", "Keyring", "KeyringTestSupport", "swift-keyring"]),
         // Depends on the tool so `swift build --build-tests` builds the binary these tests run, and so

@@ -1,5 +1,6 @@
 import Foundation
 import Keyring
+import KeyringValidation
 import Logging
 
 /// One account's secrets (tokens, API keys, any bytes) by key, in a keyring.
