@@ -155,7 +155,7 @@ public struct SecretStore: Sendable {
         do {
             return try body()
         } catch {
-            logger.error(
+            logger.info(
                 "secret store \(action) failed", metadata: ["account": "\(account)", "key": "\(key)", "error": "\(error)"])
             return nil
         }
