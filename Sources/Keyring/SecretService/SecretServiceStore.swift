@@ -8,7 +8,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A store in the desktop's Secret Service (gnome-keyring, KeePassXC, …), through libsecret.
+/// A store in the desktop's Secret Service (gnome-keyring, KeePassXC, …) over D-Bus: its own GDBus calls, libsecret's searches.
 ///
 /// One item per record in the default collection, with the attributes `tag`
 /// (`swift-keyring`), `service`, `key`, `kind`, `username`, `url`, `sync` and
