@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the DocC documentation of Keyring, KeyringSession, KeyringAuthentication,
-# KeyringValidation and KeyringEtcd, failing on any warning (an unresolved symbol
-# link, a missing article). SWIFT_KEYRING_DOCS
+# KeyringValidation, KeyringEtcd and KeyringTestKit, failing on any warning (an
+# unresolved symbol link, a missing article). SWIFT_KEYRING_DOCS
 # adds swift-docc-plugin to the package for this build only (see Package.swift).
 # The archives land in .build/plugins/Swift-DocC/outputs/.
 set -euo pipefail
@@ -9,4 +9,4 @@ cd "$(dirname "$0")/.."
 bash Scripts/setup.sh
 SWIFT_KEYRING_DOCS=1 swift package --disable-sandbox generate-documentation \
     --target Keyring --target KeyringSession --target KeyringAuthentication \
-    --target KeyringValidation --target KeyringEtcd --warnings-as-errors "$@"
+    --target KeyringValidation --target KeyringEtcd --target KeyringTestKit --warnings-as-errors "$@"
