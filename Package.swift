@@ -11,6 +11,12 @@ let package = Package(
         .library(name: "KeyringAuthentication", targets: ["KeyringAuthentication"]),
         // The fleet store on etcd, in a product of its own: users of Keyring alone build none of it.
         .library(name: "KeyringEtcd", targets: ["KeyringEtcd"]),
+        // Form validation rules (devise's, in Swift): Keyring checks records with them, and an app
+        // can check its own forms with them without a keyring. No dependency, not even Foundation.
+        .library(name: "KeyringValidation", targets: ["KeyringValidation"]),
+        // For authors of stores and apps, as NIOTestUtils is for channel handlers: the conformance
+        // checks every CredentialStore must pass, and a login server to test quiet re-authentication.
+        .library(name: "KeyringTestKit", targets: ["KeyringTestKit"]),
         .executable(name: "swift-keyring", targets: ["swift-keyring"]),
         // git runs `git-credential-swift-keyring ACTION` for `credential.helper = swift-keyring`.
         .executable(name: "git-credential-swift-keyring", targets: ["git-credential-swift-keyring"]),
@@ -34,9 +40,11 @@ let package = Package(
             pkgConfig: "libgcrypt",
             providers: [.apt(["libgcrypt20-dev"])]
         ),
+        .target(name: "KeyringValidation"),
         .target(
             name: "Keyring",
             dependencies: [
+                "KeyringValidation",
                 "CLibSecret",
                 "CLibSecretShims",
                 "CGcrypt",
@@ -47,6 +55,7 @@ let package = Package(
             name: "KeyringSession",
             dependencies: [
                 "Keyring",
+                "KeyringValidation",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -65,6 +74,8 @@ let package = Package(
         // dlopen lived in libdl before glibc 2.34.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "KeyringEtcd", dependencies: ["Keyring", "CCurl"]),
+        // No test framework imported: failures are returned or thrown, so XCTest and Swift Testing both call it.
+        .target(name: "KeyringTestKit", dependencies: ["Keyring"]),
         // What the tool and the git credential helper share: the store options and their
         // environment variables, opening the keyring, messages and exit statuses, and the
         // git credential records (the helper writes them, the tool's `import` copies into them).
@@ -103,11 +114,16 @@ let package = Package(
             name: "KeyringTests",
             dependencies: [
                 "Keyring",
+                "KeyringValidation",
+                "KeyringTestKit",
                 "KeyringTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "KeyringValidationTests", dependencies: ["KeyringValidation"]),
+        // The kit's own checks: stores broken on purpose, each of which it must reject.
+        .testTarget(name: "KeyringTestKitTests", dependencies: ["KeyringTestKit", "Keyring"]),
         // Against a real 3-node cluster (Scripts/with-etcd.sh); depends on the tool for its exit-status tests.
         .testTarget(name: "KeyringEtcdTests", dependencies: ["KeyringEtcd", "Keyring", "KeyringTestSupport", "swift-keyring"]),
         // Depends on the tool so `swift build --build-tests` builds the binary these tests run, and so
@@ -115,7 +131,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "swift-keyring", "git-credential-swift-keyring", "KeyringCommandLine", "KeyringTestSupport",
+                "swift-keyring", "git-credential-swift-keyring", "KeyringCommandLine", "KeyringTestSupport", "KeyringTestKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -126,6 +142,7 @@ let package = Package(
                 "KeyringAuthentication",
                 "Keyring",
                 "KeyringTestSupport",
+                "KeyringTestKit",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),

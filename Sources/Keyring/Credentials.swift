@@ -1,3 +1,5 @@
+import KeyringValidation
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -58,7 +60,7 @@ public struct Credentials: Sendable, Hashable {
 
     /// Checks every field, as ``Keyring`` does before storing.
     ///
-    /// The checks are ``Validator`` rules: a non-empty username without a NUL
+    /// The checks are `KeyringValidation` rules: a non-empty username without a NUL
     /// character (any other text is kept exactly), a password of at most 1 MiB, and an
     /// `http`/`https` URL with a host and neither a password nor a fragment in
     /// it, each name at most 4096 UTF-8 bytes.

@@ -1,3 +1,5 @@
+import KeyringValidation
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

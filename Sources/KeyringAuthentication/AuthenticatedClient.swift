@@ -224,7 +224,7 @@ public actor AuthenticatedClient<Property: SessionProperty> {
         do {
             try await session.logout()
         } catch {
-            logger.warning("logout after an expired session failed", metadata: ["error": "\(Self.loggable(error))"])
+            logger.info("logout after an expired session failed", metadata: ["error": "\(Self.loggable(error))"])
         }
         logger.debug("session expired; logged out", metadata: ["reason": "\(reason.rawValue)"])
         return .sessionExpired(reason)

@@ -1,3 +1,3 @@
 // Apps that import KeyringSession use Keyring's types (Keyring, Credentials,
-// KeyringError, Validator) in every call, so they come with it.
+// KeyringError) in every call, so they come with it.
 @_exported import Keyring

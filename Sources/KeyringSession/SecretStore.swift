@@ -1,5 +1,6 @@
 import Foundation
 import Keyring
+import KeyringValidation
 import Logging
 
 /// One account's secrets (tokens, API keys, any bytes) by key, in a keyring.
@@ -154,7 +155,7 @@ public struct SecretStore: Sendable {
         do {
             return try body()
         } catch {
-            logger.error(
+            logger.info(
                 "secret store \(action) failed", metadata: ["account": "\(account)", "key": "\(key)", "error": "\(error)"])
             return nil
         }

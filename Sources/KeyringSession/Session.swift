@@ -387,7 +387,7 @@ public final class Session<Property: SessionProperty>: Sendable {
     }
 
     func logUnknownStatus(_ error: any Error) {
-        logger.warning("session status unknown after a save", metadata: ["error": "\(error)"])
+        logger.info("session status unknown after a save", metadata: ["error": "\(error)"])
     }
 
     // MARK: Status bookkeeping

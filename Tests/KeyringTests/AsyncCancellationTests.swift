@@ -62,25 +62,31 @@ struct AsyncCancellationTests {
         try await keyring.set(current, forKey: "work")
         let span = max(ContinuousClock.now - started, .microseconds(200)) * 2
 
-        var kept = (old: 0, new: 0)
         for run in 0..<100 {
             // A username of its own each run, so the Secret Service makes a new item and cleans up the old.
             let new = try Samples.credentials("user-\(run)", password: "password \(run)")
             let write = Task { try await keyring.set(new, forKey: "work") }
             try await Task.sleep(for: span * Double.random(in: 0...1))
             write.cancel()
-            if case .failure(let error) = await write.result, !(error is CancellationError) {
-                Issue.record("run \(run): the set failed with \(error)")
-            }
+            let outcome = await write.result
             // The keyring's calls run in order, so these see the cancelled set's end.
             let listed = try await keyring.list()
-            #expect(listed.count == 1, "run \(run): \(listed.map(\.username))")
             let now = try await keyring.credentials(forKey: "work")
-            #expect(now == current || now == new, "run \(run)")
-            if now == new { kept.new += 1 } else { kept.old += 1 }
-            current = try #require(now)
+            switch outcome {
+            case .success:
+                // A set that returned was not cancelled in time: it must have stored the new record.
+                #expect(now == new, "run \(run): the set returned, but read back \(String(describing: now?.username))")
+            case .failure(let error) where error is CancellationError:
+                #expect(
+                    now == current || now == new,
+                    "run \(run): neither the old record nor the new one, but \(String(describing: now?.username))")
+            case .failure(let error):
+                Issue.record("run \(run): the set failed with \(error)")
+            }
+            // One record, the one read back: never both, never a third.
+            #expect(listed.map(\.username) == [now?.username].compactMap { $0 }, "run \(run): \(listed.map(\.username))")
+            current = try #require(now, "run \(run): the record is gone")
         }
-        #expect(kept.old + kept.new == 100)
     }
 
     @Test("A write waiting for a lock another process holds, cancelled, throws CancellationError and never writes")

@@ -43,7 +43,7 @@ final class ReopeningClient: Sendable {
             && client.daemonIsGone(deadline: deadline)
         {
             let fresh = try reopen(after: generation, deadline: deadline)
-            logger.notice(
+            logger.debug(
                 "the Secret Service daemon went away; a new session was opened",
                 metadata: ["operation": "\(operation)", "cause": "\(error)"]
             )

@@ -1,4 +1,5 @@
 import Foundation
+import KeyringTestKit
 import KeyringTestSupport
 import Synchronization
 

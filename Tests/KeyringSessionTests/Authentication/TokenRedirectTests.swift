@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import KeyringAuthentication
 import KeyringSession
+import KeyringTestKit
 import Testing
 
 #if canImport(FoundationNetworking)

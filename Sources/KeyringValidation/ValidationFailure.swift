@@ -1,8 +1,8 @@
 /// One rule that one field did not pass.
 ///
 /// `message` is the sentence to show a person ("Username should have at least
-/// 4 characters."); `field` and `reason` are for code, such as
-/// ``KeyringError/invalidRecord(field:reason:)``. No part holds the field's value.
+/// 4 characters."); `field` and `reason` are for code, such as the error an app
+/// throws for the form (Keyring's `KeyringError(failure)`). No part holds the field's value.
 public struct ValidationFailure: Sendable, Hashable, CustomStringConvertible {
     /// The field's identifier, as given to `Validator.field`, such as `username`.
     public var field: String
@@ -25,11 +25,4 @@ public struct ValidationFailure: Sendable, Hashable, CustomStringConvertible {
 
     /// The message.
     public var description: String { message }
-}
-
-extension KeyringError {
-    /// The error ``Keyring`` throws for a failed rule: the field's identifier and the reason.
-    public init(_ failure: ValidationFailure) {
-        self = .invalidRecord(field: failure.field, reason: failure.reason)
-    }
 }

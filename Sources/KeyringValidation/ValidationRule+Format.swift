@@ -27,12 +27,12 @@ extension ValidationRule where Value == String {
     /// - Parameters:
     ///   - pattern: Swift `Regex` syntax; it must match the whole text.
     ///   - message: replaces the rule's words when given.
-    /// - Throws: ``KeyringError/invalidConfiguration(setting:reason:)`` naming `pattern` when it is not a regular expression.
+    /// - Throws: ``InvalidPatternError`` when `pattern` is not a regular expression.
     public static func matches(_ pattern: String, message: ValidationMessage? = nil) throws -> Self {
         do {
             _ = try Regex(pattern)
         } catch {
-            throw KeyringError.invalidConfiguration(setting: "pattern", reason: "is not a regular expression: \(error)")
+            throw InvalidPatternError(pattern: pattern, reason: "\(error)")
         }
         return .custom("is not in the expected format", message: message) { text in
             wholeMatch(text, pattern: pattern)

@@ -1,29 +1,47 @@
 import Foundation
-import KeyringTestSupport
 import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A small HTTP/1.1 server on a loopback address (127.0.0.1 unless told) for the authentication tests: one
-/// thread accepts, one thread per connection answers, every answer closes the connection.
+/// A small HTTP/1.1 login server on a loopback address, to test an app's quiet re-authentication
+/// (`AuthenticatedClient`) without a real server: it issues tokens, accepts them until told to
+/// expire them, and counts the logins.
+///
+/// ```swift
+/// let server = try TestHTTPServer(username: "alice", password: "correct horse")
+/// defer { server.stop() }
+/// // log in against server.url("/login"), send requests to server.url("/data") …
+/// server.expireTokens()              // the next request gets 401; the client logs in again
+/// #expect(server.counts.logins == 2)
+/// ```
 ///
 /// Routes:
 /// - `POST /login` with JSON `{"username", "password"}`: a new token for the accepted
-///   credentials (`{"token": …}`), 401 otherwise; 500 while `failLogins` is set.
+///   credentials (`{"token": …}`), 401 otherwise; 500 while ``setFailLogins(_:)`` is set.
 /// - `/data` (any method) and `GET /status`: 200 with a valid token (`Authorization: Bearer` or `X-Auth-Token`), else 401.
 /// - `GET /fail`: always 500.
-/// - `GET /slow`: 200 after two seconds, longer than the tests' client timeouts.
-/// - any path given to `redirect(_:to:)`: 302 to that URL.
+/// - `GET /slow`: 200 after two seconds, longer than a test client's timeout should be.
+/// - any path given to ``redirect(_:to:)``: 302 to that URL.
 /// - `GET /landing`: 200, whatever the token, so a redirect's end is seen to be reached.
 ///
-/// `stop()` closes the listening socket, so clients get "connection refused"
-/// until `start(port:)` listens on the same port again.
-final class TestHTTPServer: Sendable {
-    struct Counts: Equatable {
-        var loginAttempts = 0
-        var logins = 0
+/// One thread accepts, one thread per connection answers, and every answer closes the
+/// connection. ``stop()`` closes the listening socket, so clients get "connection refused"
+/// until ``start(port:)`` listens on the same port again.
+public final class TestHTTPServer: Sendable {
+    /// How many logins the server was asked for and granted.
+    public struct Counts: Sendable, Equatable {
+        /// Every `POST /login`, refused or not.
+        public var loginAttempts = 0
+        /// The logins that issued a token.
+        public var logins = 0
+
+        /// Counts, zero unless given.
+        public init(loginAttempts: Int = 0, logins: Int = 0) {
+            self.loginAttempts = loginAttempts
+            self.logins = logins
+        }
     }
 
     private struct State {
@@ -43,10 +61,15 @@ final class TestHTTPServer: Sendable {
 
     private let state: Mutex<State>
     /// The IPv4 loopback address listened on; 127.0.0.2 is another origin than 127.0.0.1.
-    let host: String
+    public let host: String
 
     /// Starts listening on `host` on a port the system picks.
-    init(username: String = "alice", password: String = "unused", host: String = "127.0.0.1") throws {
+    /// - Parameters:
+    ///   - username: the one username `POST /login` accepts.
+    ///   - password: the password it accepts with it, until ``changePassword(to:)``.
+    ///   - host: an IPv4 loopback address.
+    /// - Throws: the socket's `POSIXError` when the address cannot be listened on.
+    public init(username: String = "alice", password: String = "unused", host: String = "127.0.0.1") throws {
         state = Mutex(State(username: username, password: password))
         self.host = host
         try start()
@@ -56,50 +79,55 @@ final class TestHTTPServer: Sendable {
         stop()
     }
 
-    var port: UInt16 { state.withLock { $0.port } }
-    var baseURL: URL { url("") }
-    var counts: Counts { state.withLock { $0.counts } }
-    var issuedTokens: [String] { state.withLock { $0.issuedTokens } }
+    /// The port listened on.
+    public var port: UInt16 { state.withLock { $0.port } }
+    /// `http://host:port`, the origin of every route.
+    public var baseURL: URL { url("") }
+    /// The logins asked for and granted so far.
+    public var counts: Counts { state.withLock { $0.counts } }
+    /// Every token `POST /login` issued, in order, valid or expired.
+    public var issuedTokens: [String] { state.withLock { $0.issuedTokens } }
     /// "METHOD /path" of every request answered, in order.
-    var requests: [String] { state.withLock { $0.requests } }
+    public var requests: [String] { state.withLock { $0.requests } }
 
     /// The `Authorization` values requests to `path` carried, one per request that had one.
-    func authorizations(at path: String) -> [String] {
+    public func authorizations(at path: String) -> [String] {
         state.withLock { $0.authorizations[path] ?? [] }
     }
 
     /// From now on every request to `path` is answered 302 with `Location: target`.
-    func redirect(_ path: String, to target: URL) {
+    public func redirect(_ path: String, to target: URL) {
         state.withLock { $0.redirects[path] = target.absoluteString }
     }
 
     /// The URL of `path`, which may carry a query.
-    func url(_ path: String) -> URL { URL(string: "http://\(host):\(port)" + path)! }
+    public func url(_ path: String) -> URL { URL(string: "http://\(host):\(port)" + path)! }
 
     /// Every token issued so far stops being accepted.
-    func expireTokens() {
+    public func expireTokens() {
         state.withLock { $0.validTokens.removeAll() }
     }
 
     /// From now on only `password` logs in, as after a password change elsewhere.
-    func changePassword(to password: String) {
+    public func changePassword(to password: String) {
         state.withLock { $0.password = password }
     }
 
     /// How long `POST /login` takes to answer, so that concurrent requests overlap it.
-    func setLoginDelay(_ delay: Duration) {
+    public func setLoginDelay(_ delay: Duration) {
         state.withLock { $0.loginDelay = delay }
     }
 
     /// While set, `POST /login` answers 500 (a broken server, not a refusal).
-    func setFailLogins(_ fail: Bool) {
+    public func setFailLogins(_ fail: Bool) {
         state.withLock { $0.failLogins = fail }
     }
 
     // MARK: Listening
 
-    /// Listens on `port` (0: any free port) and accepts connections until `stop()`.
-    func start(port: UInt16 = 0) throws {
+    /// Listens on `port` (0: any free port) and accepts connections until ``stop()``.
+    /// - Throws: the socket's `POSIXError`, for example when the port is taken.
+    public func start(port: UInt16 = 0) throws {
         let listener = try LoopbackListener(host: host, port: port) { [self] connection in serve(connection) }
         state.withLock { state in
             state.listener = listener
@@ -108,7 +136,7 @@ final class TestHTTPServer: Sendable {
     }
 
     /// Stops listening and waits (at most 5 s) for the accepting thread to end.
-    func stop() {
+    public func stop() {
         let listener = state.withLock { state in
             defer { state.listener = nil }
             return state.listener

@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 #endif
 
-/// One HTTP/1.1 request as `TestHTTPServer` reads it, and the writing of its answer.
+/// One HTTP/1.1 request as ``TestHTTPServer`` reads it, and the writing of its answer.
 struct HTTPMessage {
     var method: String
     var path: String

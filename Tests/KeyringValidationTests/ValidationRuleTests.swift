@@ -1,5 +1,4 @@
-import Foundation
-import KeyringSession
+import KeyringValidation
 import Testing
 
 /// A sign-up form, as an app would validate it.
@@ -140,7 +139,7 @@ struct ValidationRuleTests {
         #expect(validator.validate(SignUpForm(username: "alice", password: "p", confirmation: "p")).isEmpty)
     }
 
-    @Test("A failure names the field and the reason, and becomes an invalid-record error")
+    @Test("A failure names the field and the reason")
     func failureParts() throws {
         let validator = Validator<SignUpForm>()
             .field("username", \.username, .minLength(4, message: "Longer, please."))
@@ -154,7 +153,6 @@ struct ValidationRuleTests {
                 ValidationFailure(
                     field: "code", displayName: "Code", reason: "must have six digits", message: "Code must have six digits."),
             ])
-        #expect(KeyringError(failures[1]) == .invalidRecord(field: "code", reason: "must have six digits"))
         #expect(failures[1].description == "Code must have six digits.")
     }
 
@@ -163,8 +161,7 @@ struct ValidationRuleTests {
         #expect {
             _ = try ValidationRule<SignUpForm, String>.matches("[unclosed")
         } throws: { error in
-            guard case .invalidConfiguration(let setting, _)? = error as? KeyringError else { return false }
-            return setting == "pattern"
+            (error as? InvalidPatternError)?.pattern == "[unclosed"
         }
     }
 
@@ -183,26 +180,5 @@ struct ValidationRuleTests {
         let failures = validator.validate(SignUpForm(password: secret, confirmation: secret + "x"))
         #expect(failures.count == 5)
         #expect(failures.allSatisfy { !$0.message.contains(secret) && !$0.reason.contains(secret) })
-    }
-}
-
-@Suite("Credentials validation with rules")
-struct CredentialsRuleTests {
-    @Test("Credentials list every failure as a sentence, never quoting the password")
-    func credentialsFailures() throws {
-        var credentials = try Credentials(username: "alice", password: "hunter2-secret", url: URL(string: "https://example.com")!)
-        #expect(credentials.validationFailures.isEmpty)
-        credentials.username = ""
-        credentials.url = URL(string: "ftp://user:hunter2-secret@files.example.com")!
-        let messages = credentials.validationFailures.map(\.message)
-        #expect(
-            messages == [
-                "Username must not be empty.",
-                "URL must use http or https, not ftp.",
-                "URL must not contain a password; store it as the password.",
-            ])
-        #expect(throws: KeyringError.invalidRecord(field: "username", reason: "must not be empty")) {
-            try credentials.validate()
-        }
     }
 }
