@@ -116,14 +116,15 @@ public struct Keyring: Sendable {
         try credentials.validate()
         var record = credentials.storedRecord(id: id)
         defer { record.secret.wipe() }  // the password's bytes, once the store has sealed or copied them
-        try store.save(record)
+        try fromStore { try store.save(record) }
         logger.debug("stored credentials", metadata: ["service": "\(service)", "key": "\(key)"])
     }
 
     /// The credentials stored under `key`, or `nil` when there are none.
     /// - Throws: ``KeyringError/locked`` when they exist but cannot be read now, or another store error.
     public func credentials(forKey key: String) throws -> Credentials? {
-        try Self.credentials(taking: try store.record(for: try recordID(key, .credentials)))
+        let id = try recordID(key, .credentials)
+        return try Self.credentials(taking: try fromStore { try store.record(for: id) })
     }
 
     /// Only the password stored under `key`, or `nil` when there are no credentials there.
@@ -135,14 +136,15 @@ public struct Keyring: Sendable {
     /// - Throws: ``KeyringError/locked`` when the record exists but cannot be read now, or another store error.
     public func password(forKey key: String) throws -> String? {
         let id = try recordID(key, .credentials)
-        return try Self.password(taking: try store.secret(for: id), of: id)
+        return try Self.password(taking: try fromStore { try store.secret(for: id) }, of: id)
     }
 
     /// Removes the credentials stored under `key`.
     /// - Returns: `true` when a record was removed, `false` when there was none.
     @discardableResult
     public func remove(forKey key: String) throws -> Bool {
-        let removed = try store.removeRecord(for: try recordID(key, .credentials))
+        let id = try recordID(key, .credentials)
+        let removed = try fromStore { try store.removeRecord(for: id) }
         logger.debug("removed credentials", metadata: ["service": "\(service)", "key": "\(key)", "found": "\(removed)"])
         return removed
     }
@@ -172,7 +174,7 @@ public struct Keyring: Sendable {
     ///   - syncEnabled: when given, only records whose sync flag has this value.
     ///   - backgroundAccess: when given, only records whose background-access flag has this value.
     public func list(syncEnabled: Bool? = nil, backgroundAccess: Bool? = nil) throws -> [CredentialsSummary] {
-        try store.summaries(service: service, kind: .credentials)
+        try fromStore { try store.summaries(service: service, kind: .credentials) }
             .compactMap(CredentialsSummary.init)
             .filter { summary in
                 (syncEnabled == nil || summary.syncEnabled == syncEnabled)
@@ -186,7 +188,7 @@ public struct Keyring: Sendable {
     /// - Returns: how many records were removed.
     @discardableResult
     public func removeAll() throws -> Int {
-        let count = try store.removeAll(service: service, kind: nil)
+        let count = try fromStore { try store.removeAll(service: service, kind: nil) }
         logger.debug("removed all records", metadata: ["service": "\(service)", "count": "\(count)"])
         return count
     }

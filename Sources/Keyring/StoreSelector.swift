@@ -52,7 +52,9 @@ enum StoreSelector {
                 logger: logger
             )
         case .file:
-            let secret = try FileStoreSecret.resolve(explicit: configuration.fileSecret, environment: configuration.environment)
+            let secret = try KeyringError.placing(in: .keyringFile) {
+                try FileStoreSecret.resolve(explicit: configuration.fileSecret, environment: configuration.environment)
+            }
             return try EncryptedFileStore(url: configuration.fileURL, secret: secret, lockTimeout: configuration.fileLockTimeout)
         }
     }

@@ -22,7 +22,6 @@ struct StateFile: Sendable {
     }
 
     static let format = 1
-    private static let name = "the session state file"
 
     /// `state.json` and, beside it, `state.lock` (the name earlier versions use, so they still take turns).
     private let paths: StorePaths
@@ -50,11 +49,11 @@ struct StateFile: Sendable {
         do {
             document = try JSONDecoder().decode(Document.self, from: Data(content))
         } catch {
-            throw KeyringError.damaged(reason: "\(Self.name) \(path) is not valid JSON of the expected shape")
+            throw KeyringError.damaged(reason: "\(path) is not valid JSON of the expected shape").placed(in: .sessionStateFile)
         }
         guard document.format == Self.format else {
-            throw KeyringError.damaged(
-                reason: "\(Self.name) \(path) has format \(document.format), which this version cannot read")
+            throw KeyringError.damaged(reason: "\(path) has format \(document.format), which this version cannot read")
+                .placed(in: .sessionStateFile)
         }
         return document.values
     }

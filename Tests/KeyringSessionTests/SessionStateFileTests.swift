@@ -85,12 +85,13 @@ struct SessionStateFileTests {
             failure { try fixture.session.logout() },
         ]
         for error in errors {
-            guard case .damaged(let reason)? = error else {
+            guard let error, error.code == .damaged else {
                 Issue.record("expected KeyringError.damaged, got \(String(describing: error))")
                 continue
             }
-            #expect(reason.contains(path))
-            #expect(error?.description.contains(path) == true)
+            #expect(error.place == .sessionStateFile)
+            #expect(error.reason?.contains(path) == true)
+            #expect(error.description.hasPrefix("The session state file is damaged: \(path) "), "\(error)")
         }
         #expect(try Data(contentsOf: fixture.session.stateFileURL) == damage.bytes)
         // Logout still forgot what it could: the token is not left in the keyring.

@@ -163,8 +163,8 @@ struct ValidationRuleTests {
         #expect {
             _ = try ValidationRule<SignUpForm, String>.matches("[unclosed")
         } throws: { error in
-            guard case .invalidConfiguration(let setting, _)? = error as? KeyringError else { return false }
-            return setting == "pattern"
+            guard let error = error as? KeyringError, error.code == .invalidConfiguration else { return false }
+            return error.setting == "pattern"
         }
     }
 

@@ -46,7 +46,7 @@ struct SecretServiceWriteLock: Sendable {
         let waiting = "\(operation) (waiting for another process's write)"
         do {
             return try FileLock.withExclusiveLock(at: path, timeout: deadline.remaining, operation: waiting, body)
-        } catch KeyringError.timedOut(let operation, _) where operation == waiting {
+        } catch let error as KeyringError where error.code == .timedOut && error.operation == waiting {
             // Reported with the operation's whole bound, as every other wait of it is.
             throw deadline.timedOut(waiting)
         }
