@@ -38,6 +38,10 @@ struct StateFile: Sendable {
     ///   `.insecurePermissions` when the file or its folder is open to others, belongs
     ///   to another user, or is not a regular file, `.backend` when it cannot be read.
     func read() throws -> [String: JSONValue] {
+        try KeyringError.placing(in: .sessionStateFile) { try readValues() }
+    }
+
+    private func readValues() throws -> [String: JSONValue] {
         // Checked on every read: a folder opened up or given away since the last write must not be trusted.
         guard let folder = try POSIX.statIfPresent(paths.folder) else { return [:] }
         try FilePermissions.require(paths.folder, FilePermissions.folderProblem(folder))
@@ -49,11 +53,10 @@ struct StateFile: Sendable {
         do {
             document = try JSONDecoder().decode(Document.self, from: Data(content))
         } catch {
-            throw KeyringError.damaged(reason: "\(path) is not valid JSON of the expected shape").placed(in: .sessionStateFile)
+            throw KeyringError.damaged(reason: "\(path) is not valid JSON of the expected shape")
         }
         guard document.format == Self.format else {
             throw KeyringError.damaged(reason: "\(path) has format \(document.format), which this version cannot read")
-                .placed(in: .sessionStateFile)
         }
         return document.values
     }

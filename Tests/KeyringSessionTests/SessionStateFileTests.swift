@@ -111,6 +111,7 @@ struct SessionStateFileTests {
         // As for the keyring file, anything but a regular file in the file's place is refused.
         for error in [failure { _ = try fixture.secondSession() }, failure { try fixture.session.set("new", for: .draft) }] {
             #expect(error == .insecurePermissions(path: path, reason: "it is not a regular file"))
+            #expect(error?.place == .sessionStateFile)
         }
         #expect(try Data(contentsOf: marker) == Data("kept".utf8))
     }

@@ -171,6 +171,56 @@ struct KeyringErrorTests {
         #expect(KeyringError.Unavailability.noCluster(detail: "d").kind.name == "noCluster")
     }
 
+    @Test("The README's migration patterns compile and match what the old cases matched")
+    func migrationPatterns() {
+        func after(_ error: KeyringError) -> String {
+            switch error.code {
+            case .locked: return "locked"
+            case .notFound: return "notFound \(error.key ?? "")"
+            case .invalidRecord: return "invalidRecord \(error.field ?? "") \(error.reason ?? "")"
+            case .serviceUnavailable where error.unavailability?.kind == .noDaemon: return "noDaemon"
+            case .serviceUnavailable: return "unavailable \(error.unavailability?.detail ?? "")"
+            case .timedOut: return "timedOut \(error.operation ?? "") \(error.seconds ?? 0)"
+            case .backend: return "backend \(error.backendDomain ?? "") \(error.backendCode ?? 0) \(error.backendMessage ?? "")"
+            default: return "other"
+            }
+        }
+        #expect(after(.locked) == "locked")
+        #expect(after(.notFound(key: "k")) == "notFound k")
+        #expect(after(.invalidRecord(field: "url", reason: "r")) == "invalidRecord url r")
+        #expect(after(.serviceUnavailable(reason: .noDaemon(detail: "d"))) == "noDaemon")
+        #expect(after(.serviceUnavailable(reason: .noSessionBus(detail: "d"))) == "unavailable d")
+        #expect(after(.timedOut(operation: "o", seconds: 2)) == "timedOut o 2.0")
+        #expect(after(.backend(domain: "d", code: 3, message: "m")) == "backend d 3 m")
+
+        func caught(_ error: KeyringError) -> String {
+            do {
+                throw error
+            } catch KeyringError.locked {
+                return "locked, as before"
+            } catch KeyringError.Code.damaged {
+                return "damaged"
+            } catch KeyringError.Unavailability.Kind.noSessionBus, KeyringError.Unavailability.Kind.noDaemon {
+                return "no Secret Service"
+            } catch let error as KeyringError where error.code == .invalidRecord {
+                return "field \(error.field ?? "")"
+            } catch {
+                return "other"
+            }
+        }
+        #expect(caught(KeyringError.locked.placed(in: .secretService)) == "locked, as before")
+        #expect(caught(.damaged(reason: "r")) == "damaged")
+        #expect(caught(.serviceUnavailable(reason: .noDaemon(detail: "d"))) == "no Secret Service")
+        #expect(caught(.invalidRecord(field: "username", reason: "r")) == "field username")
+        #expect(caught(.wrongPassphrase) == "other")
+
+        let reason = KeyringError.Unavailability.noDaemon(detail: "d")
+        switch reason.kind {
+        case .noDaemon: #expect(reason.detail == "d")
+        default: Issue.record("the kind did not match")
+        }
+    }
+
     @Test("An unknown SWIFT_KEYRING_BACKEND is a setting, not a record field")
     func settingsAreConfiguration() {
         let configuration = KeyringConfiguration(environment: ["SWIFT_KEYRING_BACKEND": "carrier-pigeon"])
