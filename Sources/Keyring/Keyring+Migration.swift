@@ -31,7 +31,7 @@ extension Keyring {
         }
         if removingFromSource {
             for summary in summaries {
-                try source.fromStore { try source.store.removeRecord(for: summary.id) }
+                _ = try source.fromStore { try source.store.removeRecord(for: summary.id) }
             }
         }
         logger.debug(
