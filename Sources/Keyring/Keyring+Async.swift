@@ -132,7 +132,8 @@ extension Keyring {
     private func immediateRecord(_ key: String, _ kind: RecordKind) throws -> ImmediateRead<StoredRecord?> {
         guard let store = immediateReads, executor.isIdle else { return .wouldWait }
         try Task.checkCancellation()
-        return try store.immediateRecord(for: try recordID(key, kind))
+        let id = try recordID(key, kind)
+        return try fromStore { try store.immediateRecord(for: id) }
     }
 
     // MARK: Migration

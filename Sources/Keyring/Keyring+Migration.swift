@@ -23,18 +23,22 @@ extension Keyring {
     /// - Throws: ``KeyringError`` from either store; records copied before the failure stay copied.
     @discardableResult
     public func migrate(from source: Keyring, removingFromSource: Bool = false) throws -> Int {
-        let summaries = try source.store.summaries(service: source.service, kind: nil, call: source.startCall())
+        let summaries = try source.fromStore {
+            try source.store.summaries(service: source.service, kind: nil, call: source.startCall())
+        }
         var copied = 0
         for summary in summaries {
             // A record removed from the source meanwhile is simply not copied.
-            guard var record = try source.store.record(for: summary.id, call: source.startCall()) else { continue }
+            guard var record = try source.fromStore({ try source.store.record(for: summary.id, call: source.startCall()) }) else {
+                continue
+            }
             record.id.service = service
-            try store.save(record, call: startCall())
+            try fromStore { try store.save(record, call: startCall()) }
             copied += 1
         }
         if removingFromSource {
             for summary in summaries {
-                try source.store.removeRecord(for: summary.id, call: source.startCall())
+                _ = try source.fromStore { try source.store.removeRecord(for: summary.id, call: source.startCall()) }
             }
         }
         logger.debug(

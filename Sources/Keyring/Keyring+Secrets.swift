@@ -15,23 +15,25 @@ extension Keyring {
         try RecordValidation.checkSecret(secret)
         var record = StoredRecord(id: id, metadata: RecordMetadata(), secret: Array(secret))
         defer { record.secret.wipe() }  // our copy of the bytes, once the store has sealed or copied them
-        try store.save(record, call: startCall())
+        try fromStore { try store.save(record, call: startCall()) }
         logger.debug("stored secret", metadata: ["service": "\(service)", "key": "\(key)"])
     }
 
     /// The secret stored under `key`, or `nil` when there is none.
     public func secret(forKey key: String) throws -> Data? {
-        Self.secretData(taking: try store.record(for: try recordID(key, .secret), call: startCall()))
+        let id = try recordID(key, .secret)
+        return Self.secretData(taking: try fromStore { try store.record(for: id, call: startCall()) })
     }
 
     /// Removes the secret stored under `key`; `false` when there was none.
     @discardableResult
     public func removeSecret(forKey key: String) throws -> Bool {
-        try store.removeRecord(for: try recordID(key, .secret), call: startCall())
+        let id = try recordID(key, .secret)
+        return try fromStore { try store.removeRecord(for: id, call: startCall()) }
     }
 
     /// The keys of this service's secrets, sorted.
     public func secretKeys() throws -> [String] {
-        try store.summaries(service: service, kind: .secret, call: startCall()).map(\.id.key).sorted()
+        try fromStore { try store.summaries(service: service, kind: .secret, call: startCall()) }.map(\.id.key).sorted()
     }
 }

@@ -124,14 +124,15 @@ public struct Keyring: Sendable {
         try credentials.validate()
         var record = credentials.storedRecord(id: id)
         defer { record.secret.wipe() }  // the password's bytes, once the store has sealed or copied them
-        try store.save(record, call: startCall())
+        try fromStore { try store.save(record, call: startCall()) }
         logger.debug("stored credentials", metadata: ["service": "\(service)", "key": "\(key)"])
     }
 
     /// The credentials stored under `key`, or `nil` when there are none.
     /// - Throws: ``KeyringError/locked`` when they exist but cannot be read now, or another store error.
     public func credentials(forKey key: String) throws -> Credentials? {
-        try Self.credentials(taking: try store.record(for: try recordID(key, .credentials), call: startCall()))
+        let id = try recordID(key, .credentials)
+        return try Self.credentials(taking: try fromStore { try store.record(for: id, call: startCall()) })
     }
 
     /// Only the password stored under `key`, or `nil` when there are no credentials there.
@@ -143,14 +144,15 @@ public struct Keyring: Sendable {
     /// - Throws: ``KeyringError/locked`` when the record exists but cannot be read now, or another store error.
     public func password(forKey key: String) throws -> String? {
         let id = try recordID(key, .credentials)
-        return try Self.password(taking: try store.secret(for: id, call: startCall()), of: id)
+        return try Self.password(taking: try fromStore { try store.secret(for: id, call: startCall()) }, of: id)
     }
 
     /// Removes the credentials stored under `key`.
     /// - Returns: `true` when a record was removed, `false` when there was none.
     @discardableResult
     public func remove(forKey key: String) throws -> Bool {
-        let removed = try store.removeRecord(for: try recordID(key, .credentials), call: startCall())
+        let id = try recordID(key, .credentials)
+        let removed = try fromStore { try store.removeRecord(for: id, call: startCall()) }
         logger.debug("removed credentials", metadata: ["service": "\(service)", "key": "\(key)", "found": "\(removed)"])
         return removed
     }
@@ -180,7 +182,7 @@ public struct Keyring: Sendable {
     ///   - syncEnabled: when given, only records whose sync flag has this value.
     ///   - backgroundAccess: when given, only records whose background-access flag has this value.
     public func list(syncEnabled: Bool? = nil, backgroundAccess: Bool? = nil) throws -> [CredentialsSummary] {
-        try store.summaries(service: service, kind: .credentials, call: startCall())
+        try fromStore { try store.summaries(service: service, kind: .credentials, call: startCall()) }
             .compactMap(CredentialsSummary.init)
             .filter { summary in
                 (syncEnabled == nil || summary.syncEnabled == syncEnabled)
@@ -194,7 +196,7 @@ public struct Keyring: Sendable {
     /// - Returns: how many records were removed.
     @discardableResult
     public func removeAll() throws -> Int {
-        let count = try store.removeAll(service: service, kind: nil, call: startCall())
+        let count = try fromStore { try store.removeAll(service: service, kind: nil, call: startCall()) }
         logger.debug("removed all records", metadata: ["service": "\(service)", "count": "\(count)"])
         return count
     }

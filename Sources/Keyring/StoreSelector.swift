@@ -52,7 +52,9 @@ enum StoreSelector {
                 logger: logger
             )
         case .file:
-            let secret = try FileStoreSecret.resolve(explicit: configuration.fileSecret, environment: configuration.environment)
+            let secret = try KeyringError.placing(in: .keyringFile) {
+                try FileStoreSecret.resolve(explicit: configuration.fileSecret, environment: configuration.environment)
+            }
             return try EncryptedFileStore(url: configuration.fileURL, secret: secret, lockTimeout: configuration.fileLockTimeout)
         default:
             // `decide` names only the kinds above; a kind of another module is opened by that module.

@@ -18,14 +18,16 @@ package enum ExitStatus {
 
     /// The status for a keyring error.
     package static func of(_ error: KeyringError) -> ExitCode {
-        switch error {
+        switch error.code {
         case .notFound: return notFound
         case .invalidRecord: return invalidInput
         // A setting from the environment is part of how the tool was called, like the option it stands for.
         case .invalidConfiguration: return usage
-        case .serviceUnavailable, .locked, .promptDismissed, .promptTimedOut, .timedOut, .backend: return unavailable
         case .damaged: return damaged
         case .wrongPassphrase, .insecurePermissions, .passphraseRequired: return permission
+        // The store could not do it now (unavailable, locked, a prompt dismissed or unanswered,
+        // too slow, a library failure), and any code a later version adds.
+        default: return unavailable
         }
     }
 }
@@ -58,7 +60,7 @@ extension ParsableCommand {
 
     /// What to do next, where the error itself does not say.
     private static func advice(for error: KeyringError) -> String {
-        switch error {
+        switch error.code {
         case .serviceUnavailable:
             return " Run `swift-keyring doctor` to see why, or use --backend file."
         case .promptTimedOut:

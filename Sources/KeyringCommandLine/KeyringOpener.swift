@@ -23,8 +23,8 @@ package enum KeyringOpener {
         var configuration = try options.configuration()
         do {
             return try Keyring(service: options.resolvedService, configuration: configuration, logger: logger)
-        } catch KeyringError.passphraseRequired(let sources) where Terminal.isInteractive {
-            configuration.fileSecret = try askPassphrase(for: configuration.fileURL, sources: sources)
+        } catch let error as KeyringError where error.code == .passphraseRequired && Terminal.isInteractive {
+            configuration.fileSecret = try askPassphrase(for: configuration.fileURL, sources: error.sources ?? [])
             return try Keyring(service: options.resolvedService, configuration: configuration, logger: logger)
         }
     }
@@ -34,7 +34,7 @@ package enum KeyringOpener {
         let passphrase: String
         if FileManager.default.fileExists(atPath: file.path) {
             guard let entered = try Terminal.readSecret(prompt: "Passphrase for \(file.path): ", field: "passphrase") else {
-                throw KeyringError.passphraseRequired(sources: sources)
+                throw KeyringError.passphraseRequired(sources: sources).placed(in: .keyringFile)
             }
             passphrase = entered
         } else {

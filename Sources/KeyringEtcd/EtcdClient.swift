@@ -252,11 +252,12 @@ final class EtcdClient: Sendable {
         do {
             answer = try exchange(
                 "/v3/auth/authenticate", body: body, headers: [], operation: "authentication", call: call)
-        } catch KeyringError.backend(_, let code, let message)
-            where EtcdStatus(code: code, description: message) == .authenticationFailed
+        } catch let error as KeyringError
+            where error.code == .backend
+            && EtcdStatus(code: error.backendCode ?? 0, description: error.backendMessage ?? "") == .authenticationFailed
         {
             throw KeyringError.backend(
-                domain: "etcd", code: code,
+                domain: "etcd", code: error.backendCode ?? 0,
                 message: "etcd refused the user \"\(login.user)\" or the password in \(EtcdConfiguration.passwordFileVariable)")
         }
         guard let fresh = try? JSONDecoder().decode(AuthenticateResponse.self, from: answer).token, !fresh.isEmpty else {

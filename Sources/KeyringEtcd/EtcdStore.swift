@@ -96,7 +96,16 @@ public final class EtcdStore: CredentialStore {
     ///   `.invalidConfiguration` for a bad setting, `.backend` in the domain `libcurl` when libcurl
     ///   (loaded here, not at the program's start) is missing or too old, and the errors of
     ///   this host's memory file (`.insecurePermissions`, `.damaged`) when it cannot be trusted.
-    public init(configuration: EtcdConfiguration) throws {
+    public convenience init(configuration: EtcdConfiguration) throws {
+        do {
+            try self.init(opening: configuration)
+        } catch let error as KeyringError {
+            throw error.placed(in: .etcd)
+        }
+    }
+
+    /// Opens the keyring; the public init names etcd in the errors that pass out.
+    private init(opening configuration: EtcdConfiguration) throws {
         var call = StoreCall.starting(timeout: configuration.timeout)
         if let problem = configuration.keyDerivation.problem ?? Self.costProblem(configuration.keyDerivation) {
             throw KeyringError.invalidConfiguration(setting: "keyDerivation", reason: problem)

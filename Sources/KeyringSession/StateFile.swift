@@ -22,7 +22,6 @@ struct StateFile: Sendable {
     }
 
     static let format = 1
-    private static let name = "the session state file"
 
     /// `state.json` and, beside it, `state.lock` (the name earlier versions use, so they still take turns).
     private let paths: StorePaths
@@ -39,6 +38,10 @@ struct StateFile: Sendable {
     ///   `.insecurePermissions` when the file or its folder is open to others, belongs
     ///   to another user, or is not a regular file, `.backend` when it cannot be read.
     func read() throws -> [String: JSONValue] {
+        try KeyringError.placing(in: .sessionStateFile) { try readValues() }
+    }
+
+    private func readValues() throws -> [String: JSONValue] {
         // Checked on every read: a folder opened up or given away since the last write must not be trusted.
         guard let folder = try POSIX.statIfPresent(paths.folder) else { return [:] }
         try FilePermissions.require(paths.folder, FilePermissions.folderProblem(folder))
@@ -50,11 +53,10 @@ struct StateFile: Sendable {
         do {
             document = try JSONDecoder().decode(Document.self, from: Data(content))
         } catch {
-            throw KeyringError.damaged(reason: "\(Self.name) \(path) is not valid JSON of the expected shape")
+            throw KeyringError.damaged(reason: "\(path) is not valid JSON of the expected shape")
         }
         guard document.format == Self.format else {
-            throw KeyringError.damaged(
-                reason: "\(Self.name) \(path) has format \(document.format), which this version cannot read")
+            throw KeyringError.damaged(reason: "\(path) has format \(document.format), which this version cannot read")
         }
         return document.values
     }

@@ -25,7 +25,7 @@ struct SwiftKeyring: ParsableCommand {
 
             Exit status: 0 success, 1 no such record, 64 usage error (an option or a SWIFT_KEYRING_* \
             setting), 65 invalid input, \
-            69 store unavailable, locked or timed out, 74 damaged keyring file, \
+            69 store unavailable, locked, a prompt dismissed, or timed out, 74 damaged stored data, \
             77 wrong or missing passphrase, or unsafe file permissions.
             """,
         version: "0.1.0",

@@ -77,6 +77,8 @@ struct CLIExitStatusTests {
         try bytes.write(to: sandbox.keyringFile)
         let result = try CLI.run(["get"], environment: env)
         #expect(result.status == 74)
+        // The message names the store that is damaged (etcd and the session state file say theirs).
+        #expect(result.stderr.hasPrefix("swift-keyring: The keyring file is damaged: "), "\(result.stderr)")
         #expect(try Data(contentsOf: sandbox.keyringFile) == bytes)
         let set = try CLI.run(["set", "--username", "b", "--url", "https://x.example"], stdin: "pw2", environment: env)
         #expect(set.status == 74)
@@ -91,6 +93,7 @@ struct CLIExitStatusTests {
 
         let wrong = try CLI.run(["get"], environment: sandbox.passphraseEnvironment(["SWIFT_KEYRING_PASSPHRASE": "not-it"]))
         #expect(wrong.status == 77)
+        #expect(wrong.stderr.hasPrefix("swift-keyring: The passphrase or key does not open the keyring file."))
         #expect(!wrong.allOutput.contains("not-it") && !wrong.allOutput.contains(sandbox.passphrase))
 
         var none = env

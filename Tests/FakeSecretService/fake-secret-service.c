@@ -22,7 +22,10 @@
  *   huge-secret            GetSecrets gives 3 MiB for each credentials item;
  *   stall-search           SearchItems is never answered (a daemon that hangs);
  *   stall-search-then-exit SearchItems is never answered, and the fake exits
- *                          2.5 s later (a daemon replaced mid-call).
+ *                          2.5 s later (a daemon replaced mid-call);
+ *   dismiss-create         CreateItem stores nothing and returns a prompt (as
+ *                          KeePassXC does to confirm a new item), whose
+ *                          Completed, once Prompt is called, says dismissed.
  *
  * Debug interface (org.swiftkeyring.FakeSecretService.Debug at
  * /org/freedesktop/secrets): SetMode(s), ItemCount() -> (u), counting every
@@ -50,6 +53,8 @@
  * prefers the greatest path among its hits, tries the foreign item first. */
 #define FAKE_FOREIGN_PATH FAKE_COLLECTION_PATH "/999999"
 #define FAKE_HUGE_BYTES (3u * 1024u * 1024u)
+#define FAKE_PROMPT_PATH "/org/freedesktop/secrets/prompt/create"
+#define FAKE_PROMPT_INTERFACE "org.freedesktop.Secret.Prompt"
 
 typedef struct {
     gchar *path;
@@ -216,6 +221,8 @@ static GBytes *fake_secret_from(GVariant *secret) {
 }
 
 static GVariant *fake_create_item(GVariant *parameters) {
+    if (fake_mode_is("dismiss-create"))
+        return g_variant_new("(oo)", "/", FAKE_PROMPT_PATH);
     GVariant *properties = g_variant_get_child_value(parameters, 0);
     GVariant *secret = g_variant_get_child_value(parameters, 1);
     GVariant *table = g_variant_lookup_value(properties, "org.freedesktop.Secret.Item.Attributes", G_VARIANT_TYPE("a{ss}"));
@@ -303,7 +310,8 @@ static GVariant *fake_all_properties(const gchar *path) {
 
 static gboolean fake_path_exists(const gchar *path) {
     return g_strcmp0(path, FAKE_SERVICE_PATH) == 0 || g_strcmp0(path, FAKE_COLLECTION_PATH) == 0
-        || g_strcmp0(path, "/org/freedesktop/secrets/aliases/default") == 0 || fake_item_at(path) != NULL;
+        || g_strcmp0(path, "/org/freedesktop/secrets/aliases/default") == 0 || fake_item_at(path) != NULL
+        || (fake_mode_is("dismiss-create") && g_strcmp0(path, FAKE_PROMPT_PATH) == 0);
 }
 
 /* The reply body to a call, or NULL with `error_name` and `error_text` set.
@@ -379,6 +387,10 @@ static GVariant *fake_answer(const gchar *path, const gchar *interface, const gc
             g_variant_unref(secret);
             return g_variant_new("()");
         }
+    } else if (g_strcmp0(interface, FAKE_PROMPT_INTERFACE) == 0 && g_strcmp0(path, FAKE_PROMPT_PATH) == 0) {
+        /* The Completed signal follows the reply, from fake_filter. */
+        if (g_strcmp0(member, "Prompt") == 0 && g_strcmp0(signature, "(s)") == 0)
+            return g_variant_new("()");
     } else if (g_strcmp0(interface, FAKE_DEBUG_INTERFACE) == 0 && g_strcmp0(path, FAKE_SERVICE_PATH) == 0) {
         if (g_strcmp0(member, "SetMode") == 0 && g_strcmp0(signature, "(s)") == 0) {
             g_free(fake_mode);
@@ -436,6 +448,12 @@ static GDBusMessage *fake_filter(GDBusConnection *connection, GDBusMessage *mess
         g_free(error_text);
     }
     g_dbus_connection_send_message(connection, reply, G_DBUS_SEND_MESSAGE_FLAGS_NONE, NULL, NULL);
+    if (body != NULL && g_strcmp0(g_dbus_message_get_path(message), FAKE_PROMPT_PATH) == 0) {
+        /* The person said no: dismissed, with an empty result. */
+        g_dbus_connection_emit_signal(connection, g_dbus_message_get_sender(message), FAKE_PROMPT_PATH,
+                                      FAKE_PROMPT_INTERFACE, "Completed",
+                                      g_variant_new("(bv)", TRUE, g_variant_new_string("")), NULL);
+    }
     g_object_unref(reply);
     g_object_unref(message);
     return NULL;

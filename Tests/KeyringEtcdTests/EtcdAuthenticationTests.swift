@@ -31,7 +31,9 @@ struct EtcdAuthenticationTests {
         #expect {
             _ = try store(user: nil, passwordFile: nil)
         } throws: { error in
-            guard case KeyringError.backend(let domain, _, let message) = error else { return false }
+            guard let error = error as? KeyringError, error.code == .backend, let domain = error.backendDomain,
+                let message = error.backendMessage
+            else { return false }
             return domain == "etcd" && message.contains("requires authentication")
         }
         let wrongFile = Fixtures.folder.appendingPathComponent("etcd-wrong-\(UUID().uuidString.prefix(6))")
@@ -40,7 +42,9 @@ struct EtcdAuthenticationTests {
         #expect {
             _ = try store(user: "fleet", passwordFile: wrongFile)
         } throws: { error in
-            guard case KeyringError.backend(_, _, let message) = error else { return false }
+            guard let error = error as? KeyringError, error.code == .backend, let message = error.backendMessage else {
+                return false
+            }
             return message.contains("refused the user \"fleet\"") && !message.contains(password)
         }
     }

@@ -35,7 +35,9 @@ struct EtcdConfigurationTests {
         #expect {
             _ = try EtcdConfiguration(environment: ["SWIFT_KEYRING_ETCD_CERT_FILE": certificate.path])
         } throws: { error in
-            guard case KeyringError.invalidConfiguration(let field, _) = error else { return false }
+            guard let error = error as? KeyringError, error.code == .invalidConfiguration, let field = error.setting else {
+                return false
+            }
             return field == "SWIFT_KEYRING_ETCD_KEY_FILE"
         }
     }
@@ -45,7 +47,9 @@ struct EtcdConfigurationTests {
         #expect {
             _ = try EtcdConfiguration(environment: ["SWIFT_KEYRING_ETCD_USER": "fleet"])
         } throws: { error in
-            guard case KeyringError.invalidConfiguration(let field, _) = error else { return false }
+            guard let error = error as? KeyringError, error.code == .invalidConfiguration, let field = error.setting else {
+                return false
+            }
             return field == "SWIFT_KEYRING_ETCD_PASSWORD_FILE"
         }
         #expect(try EtcdConfiguration(environment: ["SWIFT_KEYRING_ETCD_PREFIX": "team-a/"]).prefix == "team-a/")
@@ -58,7 +62,9 @@ struct EtcdConfigurationTests {
             #expect {
                 _ = try EtcdConfiguration(environment: ["SWIFT_KEYRING_ETCD_ENDPOINTS": endpoints])
             } throws: { error in
-                guard case KeyringError.invalidConfiguration(let setting, _) = error else { return false }
+                guard let error = error as? KeyringError, error.code == .invalidConfiguration, let setting = error.setting else {
+                    return false
+                }
                 return setting == "SWIFT_KEYRING_ETCD_ENDPOINTS" && !"\(error)".contains(secret)
             }
         }
@@ -84,7 +90,9 @@ struct EtcdSelectionTests {
             _ = try Keyring(
                 service: "com.example.app", configuration: KeyringConfiguration(environment: ["SWIFT_KEYRING_BACKEND": "etcd"]))
         } throws: { error in
-            guard case KeyringError.invalidConfiguration(let field, let reason) = error else { return false }
+            guard let error = error as? KeyringError, error.code == .invalidConfiguration, let field = error.setting,
+                let reason = error.reason
+            else { return false }
             return field == "SWIFT_KEYRING_BACKEND" && reason.contains("KeyringEtcd")
         }
     }

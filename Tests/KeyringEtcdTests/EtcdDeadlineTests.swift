@@ -94,7 +94,7 @@ struct DeadlineTests {
 
     /// Whether `error` is `.timedOut` reporting the configured bound (not what was left of it).
     private static func isTimedOut(_ error: (any Error)?, bound: Duration) -> Bool {
-        guard case .timedOut(_, let seconds)? = error as? KeyringError else { return false }
+        guard let error = error as? KeyringError, error.code == .timedOut, let seconds = error.seconds else { return false }
         return seconds == bound.inSeconds
     }
 

@@ -61,7 +61,7 @@ struct EtcdFailoverTests {
             #expect {
                 try call()
             } throws: { error in
-                switch error as? KeyringError {
+                switch (error as? KeyringError)?.code {
                 case .serviceUnavailable?, .timedOut?: return true
                 default: return false
                 }

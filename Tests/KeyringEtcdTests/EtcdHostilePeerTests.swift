@@ -28,7 +28,9 @@ struct EtcdHostilePeerTests {
                     cluster, prefix: Fixtures.prefix(), keyFile: try Fixtures.keyFile(), endpoints: [gateway.url], timeout: bound)
             } catch { thrown = error }
         }
-        guard case .backend(let domain, _, let message)? = thrown as? KeyringError else {
+        guard let error = thrown as? KeyringError, error.code == .backend, let domain = error.backendDomain,
+            let message = error.backendMessage
+        else {
             Issue.record("expected the cap's error, got \(String(describing: thrown))")
             return
         }
@@ -84,9 +86,10 @@ struct EtcdHostilePeerTests {
             #expect("\(name) is refused") {
                 try call()
             } throws: {
-                guard case KeyringError.damaged(let reason) = $0 else { return false }
+                guard let error = $0 as? KeyringError, error.code == .damaged, let reason = error.reason else { return false }
                 return reason.contains("of the record \(service)/registry") && reason.contains("older than version")
-                    && !"\($0)".contains("password-")
+                    && !"\($0)".contains("password-") && error.place == .etcd
+                    && error.description.hasPrefix("The etcd record is damaged: ")
             }
         }
         // The tool on this host says the same (exit 74) and prints no password.
@@ -96,6 +99,7 @@ struct EtcdHostilePeerTests {
         let get = try Command.run(Command.tool, ["get", "--service", service, "registry"], environment: environment)
         #expect(get.status == 74)
         #expect(get.text.isEmpty && get.stderr.contains("older than version") && !get.stderr.contains("password-"))
+        #expect(get.stderr.hasPrefix("swift-keyring: The etcd record is damaged: "), "\(get.stderr)")
 
         // Nothing stored changed: a host asking etcd itself reads the new password.
         let direct = try Keyring(
@@ -129,7 +133,7 @@ struct EtcdHostilePeerTests {
         #expect {
             _ = try keyring.password(forKey: "registry")
         } throws: {
-            guard case KeyringError.damaged(let reason) = $0 else { return false }
+            guard let error = $0 as? KeyringError, error.code == .damaged, let reason = error.reason else { return false }
             return reason.contains("saw the record removed") && !"\($0)".contains("removed-password")
         }
         #expect(throws: KeyringError.self) { _ = try keyring.list() }
@@ -176,7 +180,7 @@ struct EtcdHostilePeerTests {
         #expect {
             _ = try keyring.password(forKey: "registry")
         } throws: {
-            guard case KeyringError.damaged(let reason) = $0 else { return false }
+            guard let error = $0 as? KeyringError, error.code == .damaged, let reason = error.reason else { return false }
             return reason.contains("version 0 of") && !"\($0)".contains("-password")
         }
         _ = try keyring.removeAll()
@@ -220,7 +224,9 @@ struct EtcdHostilePeerTests {
         #expect {
             _ = try EtcdStore(configuration: EtcdConfiguration(environment: environment))
         } throws: {
-            guard case KeyringError.invalidConfiguration(let setting, let reason) = $0 else { return false }
+            guard let error = $0 as? KeyringError, error.code == .invalidConfiguration, let setting = error.setting,
+                let reason = error.reason
+            else { return false }
             return setting == "SWIFT_KEYRING_ETCD_ENDPOINTS" && reason.contains("SWIFT_KEYRING_ETCD_ALLOW_INSECURE_AUTH=1")
                 && reason.contains("unencrypted") && !"\($0)".contains(password)
         }
@@ -233,7 +239,9 @@ struct EtcdHostilePeerTests {
         #expect {
             _ = try EtcdConfiguration(environment: allowed)
         } throws: {
-            guard case KeyringError.invalidConfiguration(let setting, _) = $0 else { return false }
+            guard let error = $0 as? KeyringError, error.code == .invalidConfiguration, let setting = error.setting else {
+                return false
+            }
             return setting == "SWIFT_KEYRING_ETCD_ALLOW_INSECURE_AUTH"
         }
         var mixed = environment
@@ -242,7 +250,9 @@ struct EtcdHostilePeerTests {
         #expect {
             _ = try EtcdConfiguration(environment: mixed)
         } throws: {
-            guard case KeyringError.invalidConfiguration(let setting, let reason) = $0 else { return false }
+            guard let error = $0 as? KeyringError, error.code == .invalidConfiguration, let setting = error.setting,
+                let reason = error.reason
+            else { return false }
             return setting == "SWIFT_KEYRING_ETCD_ENDPOINTS" && reason.contains("mixes http:// and https://")
         }
         #expect(gateway.requests.isEmpty)
@@ -297,7 +307,9 @@ struct EtcdHostilePeerTests {
                     user: "fleet", passwordFile: passwordFile, allowsInsecureAuthentication: true,
                     stateFolder: try Fixtures.hostFolder(), environment: [:]))
         } throws: {
-            guard case KeyringError.backend(let domain, _, let message) = $0 else { return false }
+            guard let error = $0 as? KeyringError, error.code == .backend, let domain = error.backendDomain,
+                let message = error.backendMessage
+            else { return false }
             return domain == "etcd" && message.contains("token that cannot be sent in a header")
                 && !message.contains("X-Injected") && !message.contains("ttttt") && !message.contains("etcd-secret")
         }
@@ -369,7 +381,7 @@ struct EtcdHostilePeerTests {
             let took = ContinuousClock().measure {
                 do { _ = try open(host) } catch { thrown = error }
             }
-            guard case .damaged(let reason)? = thrown as? KeyringError else {
+            guard let error = thrown as? KeyringError, error.code == .damaged, let reason = error.reason else {
                 Issue.record("expected .damaged, got \(String(describing: thrown))")
                 continue
             }
@@ -384,7 +396,7 @@ struct EtcdHostilePeerTests {
         #expect {
             _ = try open(known)
         } throws: {
-            guard case KeyringError.damaged(let reason) = $0 else { return false }
+            guard let error = $0 as? KeyringError, error.code == .damaged, let reason = error.reason else { return false }
             return reason.contains("is gone from etcd")
         }
         #expect(try Gateway.post(cluster.endpoints[0], "v3/kv/range", ["key": headerKey])["kvs"] == nil)
@@ -395,7 +407,9 @@ struct EtcdHostilePeerTests {
                 keyDerivation: Argon2idParameters(iterations: 10, memoryKiB: 1 << 20, parallelism: 4),
                 environment: [:])
         } throws: {
-            guard case KeyringError.invalidConfiguration(let setting, _) = $0 else { return false }
+            guard let error = $0 as? KeyringError, error.code == .invalidConfiguration, let setting = error.setting else {
+                return false
+            }
             return setting == "keyDerivation"
         }
     }

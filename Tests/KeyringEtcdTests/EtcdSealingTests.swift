@@ -81,7 +81,7 @@ struct EtcdSealingTests {
             do {
                 _ = try keyring.credentials(forKey: key)
                 intact += 1
-            } catch KeyringError.damaged {
+            } catch KeyringError.Code.damaged {
                 damaged += 1
             }
         }

@@ -34,15 +34,14 @@ struct EtcdTLSTests {
         #expect {
             _ = try store(EtcdTLS(certificateFile: file("client.pem"), keyFile: file("client-key.pem")))
         } throws: { error in
-            guard case KeyringError.serviceUnavailable(.noCluster(let detail)) = error else { return false }
-            return detail.contains("not trusted")
+            guard let error = error as? KeyringError, error.unavailability?.kind == .noCluster else { return false }
+            return error.unavailability?.detail.contains("not trusted") == true && error.place == .etcd
         }
         // Without a client certificate the members refuse the connection.
         #expect {
             _ = try store(EtcdTLS(caFile: file("ca.pem")))
         } throws: { error in
-            if case KeyringError.serviceUnavailable = error { return true }
-            return false
+            (error as? KeyringError)?.code == .serviceUnavailable
         }
     }
 }

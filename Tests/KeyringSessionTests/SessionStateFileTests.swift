@@ -85,12 +85,13 @@ struct SessionStateFileTests {
             failure { try fixture.session.logout() },
         ]
         for error in errors {
-            guard case .damaged(let reason)? = error else {
+            guard let error, error.code == .damaged else {
                 Issue.record("expected KeyringError.damaged, got \(String(describing: error))")
                 continue
             }
-            #expect(reason.contains(path))
-            #expect(error?.description.contains(path) == true)
+            #expect(error.place == .sessionStateFile)
+            #expect(error.reason?.contains(path) == true)
+            #expect(error.description.hasPrefix("The session state file is damaged: \(path) "), "\(error)")
         }
         #expect(try Data(contentsOf: fixture.session.stateFileURL) == damage.bytes)
         // Logout still forgot what it could: the token is not left in the keyring.
@@ -110,6 +111,7 @@ struct SessionStateFileTests {
         // As for the keyring file, anything but a regular file in the file's place is refused.
         for error in [failure { _ = try fixture.secondSession() }, failure { try fixture.session.set("new", for: .draft) }] {
             #expect(error == .insecurePermissions(path: path, reason: "it is not a regular file"))
+            #expect(error?.place == .sessionStateFile)
         }
         #expect(try Data(contentsOf: marker) == Data("kept".utf8))
     }

@@ -71,21 +71,8 @@ package enum ConcurrentClients {
     /// a damaged store, or any error that is not a `KeyringError`.
     package static func classify(_ error: any Error) -> (kind: String, isFailure: Bool) {
         guard let error = error as? KeyringError else { return ("\(type(of: error))", true) }
-        switch error {
-        case .backend: return ("backend", true)
-        case .serviceUnavailable: return ("serviceUnavailable", true)
-        case .damaged: return ("damaged", true)
-        case .notFound: return ("notFound", false)
-        case .invalidRecord: return ("invalidRecord", false)
-        case .invalidConfiguration: return ("invalidConfiguration", false)
-        case .locked: return ("locked", false)
-        case .promptDismissed: return ("promptDismissed", false)
-        case .promptTimedOut: return ("promptTimedOut", false)
-        case .timedOut: return ("timedOut", false)
-        case .passphraseRequired: return ("passphraseRequired", false)
-        case .wrongPassphrase: return ("wrongPassphrase", false)
-        case .insecurePermissions: return ("insecurePermissions", false)
-        }
+        let failures: Set<KeyringError.Code> = [.backend, .serviceUnavailable, .damaged]
+        return (error.code.name, failures.contains(error.code))
     }
 
     /// What the clients left under `service`: each key must be held by at most one item of

@@ -45,7 +45,7 @@ enum AsyncProgressCheck {
                     do {
                         _ = useAsync ? try await keyring.credentials(forKey: "work") : try blockingLookup(keyring)
                         ok.add(1, ordering: .relaxed)
-                    } catch KeyringError.timedOut {
+                    } catch KeyringError.Code.timedOut {
                         timedOut.add(1, ordering: .relaxed)
                     } catch {
                         FileHandle.standardError.write(Data("lookup failed: \(error)\n".utf8))

@@ -12,9 +12,9 @@ struct EncryptedFileDamageTests {
         do {
             _ = try EncryptedFileStore(url: url, secret: .key(key), createIfMissing: false)
             return "opened"
-        } catch KeyringError.damaged {
+        } catch KeyringError.Code.damaged {
             return "damaged"
-        } catch KeyringError.wrongPassphrase {
+        } catch KeyringError.Code.wrongPassphrase {
             return "wrongPassphrase"
         } catch {
             return "other error: \(error)"
@@ -139,10 +139,13 @@ struct EncryptedFileDamageTests {
             try keyring.set(try Samples.credentials("mallory"), forKey: "new")
             Issue.record("a write over a damaged file succeeded")
         } catch let error as KeyringError {
-            guard case .damaged = error else {
+            guard error.code == .damaged else {
                 Issue.record("expected .damaged, got \(error)")
                 return
             }
+            // The message names the store that is damaged.
+            #expect(error.place == .keyringFile)
+            #expect(error.description.hasPrefix("The keyring file is damaged: "), "\(error)")
         }
         #expect(try Data(contentsOf: url) == changed)
     }

@@ -70,7 +70,7 @@ struct EncryptedFileHostileFilesTests {
         let error = BoundedCall.keyringError(within: .seconds(60)) {
             try EncryptedFileStore(url: url, secret: .passphrase("pw"))
         }
-        guard case .damaged(let reason)? = error else {
+        guard let error, error.code == .damaged, let reason = error.reason else {
             Issue.record("expected .damaged, got \(String(describing: error))")
             return
         }

@@ -110,7 +110,7 @@ struct EncryptedFileSecretTests {
     @Test("With no source, the error names every one")
     func noSource() throws {
         let error = #expect(throws: KeyringError.self) { try FileStoreSecret.resolve(environment: ["HOME": "/nonexistent"]) }
-        guard case .passphraseRequired(let sources)? = error else {
+        guard let error, error.code == .passphraseRequired, let sources = error.sources else {
             Issue.record("expected .passphraseRequired, got \(String(describing: error))")
             return
         }

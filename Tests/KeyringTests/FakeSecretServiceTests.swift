@@ -45,7 +45,7 @@ struct FakeSecretServiceTests {
                 try keyring.set(try Samples.credentials(password: "second-\(attempt)"), forKey: "work")
             } throws: { error in
                 guard let error = error as? KeyringError else { return false }
-                if case .notFound = error { return false }
+                if error.code == .notFound { return false }
                 return String(describing: error).contains("attributes")
             }
         }
@@ -84,10 +84,35 @@ struct FakeSecretServiceTests {
             #expect {
                 try read()
             } throws: { error in
-                guard case KeyringError.invalidRecord(let field, _) = error else { return false }
+                guard let error = error as? KeyringError, error.code == .invalidRecord, let field = error.field else {
+                    return false
+                }
                 return field == "password"
             }
         }
+    }
+
+    @Test("A dismissed confirmation of a new item is named as such, nothing is stored, and the tool exits 69 saying so")
+    func dismissedCreateConfirmation() throws {
+        let fake = try FakeSecretService(.dismissCreate)
+        let sentence = "The confirmation to store the new item in the Secret Service was dismissed; nothing was stored."
+        #expect {
+            try Self.keyring(fake).set(try Samples.credentials(password: "never-stored"), forKey: "work")
+        } throws: { error in
+            guard let error = error as? KeyringError else { return false }
+            return error.code == .confirmationDismissed && error.place == .secretService && error.description == sentence
+        }
+        #expect(try fake.itemCount() == 0)
+
+        var environment = fake.environment
+        environment["SWIFT_KEYRING_BACKEND"] = "secret-service"
+        let set = try Command.run(
+            Command.tool, ["set", "--service", Self.service, "work", "--username", "alice", "--url", "https://x.example"],
+            environment: environment,
+            stdin: "never-stored")
+        #expect(set.status == 69)
+        #expect(set.stderr == "swift-keyring: \(sentence)\n")
+        #expect(try fake.itemCount() == 0)
     }
 
     @Test("After another daemon takes the name over, a store's calls still reach the daemon that greeted it")

@@ -26,7 +26,9 @@ struct PromptTimeoutConfigurationTests {
         #expect {
             _ = try Keyring(service: "test.prompt-timeout", configuration: configuration)
         } throws: { error in
-            guard case KeyringError.invalidConfiguration(let setting, _) = error else { return false }
+            guard let error = error as? KeyringError, error.code == .invalidConfiguration, let setting = error.setting else {
+                return false
+            }
             return setting == "SWIFT_KEYRING_PROMPT_TIMEOUT"
         }
     }

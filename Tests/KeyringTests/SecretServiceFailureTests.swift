@@ -29,21 +29,24 @@ struct SecretServiceFailureTests {
     /// `nil` (with an issue recorded) for any other outcome, a hang included.
     private func unavailableReason(_ environment: [String: String]) -> KeyringError.Unavailability? {
         let error = BoundedCall.keyringError { try SecretServiceStore(timeout: .seconds(5), environment: environment) }
-        guard case .serviceUnavailable(let reason) = error else {
+        guard let error, error.code == .serviceUnavailable, let reason = error.unavailability else {
             Issue.record("expected .serviceUnavailable, got \(String(describing: error))")
             return nil
         }
+        // Opening names the store it could not open.
+        #expect(error.place == .secretService)
+        #expect(error.description.hasPrefix("The Secret Service is unavailable: "))
         return reason
     }
 
     @Test("No session bus: the store is unavailable at once, saying there is no bus", arguments: NoBus.allCases)
     func noBus(_ case_: NoBus) throws {
         let reason = try #require(unavailableReason(case_.environment))
-        guard case .noSessionBus(let detail) = reason else {
+        guard reason.kind == .noSessionBus else {
             Issue.record("expected .noSessionBus, got \(reason)")
             return
         }
-        #expect(!detail.isEmpty)
+        #expect(!reason.detail.isEmpty)
     }
 
     @Test("No session bus: the probe says noBus", arguments: NoBus.allCases)
@@ -60,7 +63,7 @@ struct SecretServiceFailureTests {
         let sandbox = try SecretServiceSandbox(.busOnly)
         defer { sandbox.stop() }
         let reason = try #require(unavailableReason(sandbox.environment))
-        guard case .noDaemon = reason else {
+        guard reason.kind == .noDaemon else {
             Issue.record("expected .noDaemon, got \(reason)")
             return
         }
@@ -114,7 +117,7 @@ struct SecretServiceFailureTests {
         try sandbox.crashDaemon()
         // No daemon at all (the sandbox bus starts none): a clear error, within the timeout.
         let meanwhile = BoundedCall.keyringError(within: .seconds(20)) { try keyring.credentials(forKey: "work") }
-        guard case .serviceUnavailable(.noDaemon) = meanwhile else {
+        guard meanwhile?.unavailability?.kind == .noDaemon else {
             Issue.record("with the daemon gone: expected .serviceUnavailable(.noDaemon), got \(String(describing: meanwhile))")
             return
         }
@@ -155,7 +158,7 @@ struct SecretServiceFailureTests {
         ]
         for (name, call) in calls {
             let error = BoundedCall.keyringError(within: .seconds(20), call)
-            guard case .timedOut(_, let seconds) = error else {
+            guard let error, error.code == .timedOut, let seconds = error.seconds else {
                 Issue.record("\(name): expected .timedOut, got \(String(describing: error))")
                 continue
             }
@@ -165,7 +168,7 @@ struct SecretServiceFailureTests {
         let opening = BoundedCall.keyringError(within: .seconds(20)) {
             try SecretServiceStore(timeout: .seconds(1), environment: environment)
         }
-        guard case .timedOut = opening else {
+        guard opening?.code == .timedOut else {
             Issue.record("opening a store: expected .timedOut, got \(String(describing: opening))")
             return
         }

@@ -60,7 +60,9 @@ struct SecretServiceReadChecksTests {
             #expect {
                 try read()
             } throws: { error in
-                guard case KeyringError.invalidRecord(let field, let reason) = error else { return false }
+                guard let error = error as? KeyringError, error.code == .invalidRecord, let field = error.field,
+                    let reason = error.reason
+                else { return false }
                 return field == "password" && reason.contains("1 MiB")
             }
         }

@@ -56,7 +56,7 @@ struct UnlockPromptCLITests {
         defer { sandbox.stop() }
         let get = try run(["get", "work"], in: sandbox)
         #expect(get.status == 69)
-        #expect(get.standardError.contains("The unlock prompt was dismissed."))
+        #expect(get.standardError.contains("The unlock prompt of the Secret Service was dismissed."))
         #expect(get.standardOutput.isEmpty)
     }
 
@@ -67,7 +67,8 @@ struct UnlockPromptCLITests {
         let get = try run(["get", "work", "--prompt-timeout", "3"], in: sandbox)
         #expect(get.status == 69)
         #expect(
-            get.standardError.contains("Nobody answered the unlock prompt to read test.prompt/work (credentials) within 3 s."))
+            get.standardError.contains(
+                "Nobody answered the unlock prompt of the Secret Service to read test.prompt/work (credentials) within 3 s."))
         #expect(get.standardError.contains("--prompt-timeout"))
         #expect(sandbox.daemonIsRunning)
     }

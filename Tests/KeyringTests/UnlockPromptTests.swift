@@ -90,7 +90,7 @@ struct UnlockPromptTests {
         defer { locked.sandbox.stop() }
         let keyring = locked.keyring
         let error = BoundedCall.keyringError(within: .seconds(60)) { try keyring.credentials(forKey: "work") }
-        guard case .promptTimedOut(_, let seconds) = error else {
+        guard let error, error.code == .promptTimedOut, let seconds = error.seconds else {
             Issue.record("expected .promptTimedOut, got \(String(describing: error))")
             return
         }
@@ -106,7 +106,8 @@ struct UnlockPromptTests {
         let locked = try Locked(MockPrompter(delay: .seconds(6), answers: [.password]), promptTimeout: .seconds(2))
         defer { locked.sandbox.stop() }
         let impatient = locked.keyring
-        guard case .promptTimedOut = BoundedCall.keyringError(within: .seconds(60), { try impatient.credentials(forKey: "work") })
+        guard
+            BoundedCall.keyringError(within: .seconds(60), { try impatient.credentials(forKey: "work") })?.code == .promptTimedOut
         else {
             Issue.record("the first read should time out at its 2 s prompt bound")
             return

@@ -57,12 +57,27 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
     ///   (`.noFolder` when its folder is missing too);
     ///   `.invalidConfiguration` for an empty passphrase, a key that is not 32 bytes, or bad `keyDerivation`;
     ///   `.timedOut` when creating the file waits too long for the lock.
-    public init(
+    public convenience init(
         url: URL,
         secret: FileStoreSecret,
         createIfMissing: Bool = true,
         lockTimeout: Duration = .seconds(10),
         keyDerivation: Argon2idParameters = .recommended
+    ) throws {
+        do {
+            try self.init(opening: url, secret, createIfMissing, lockTimeout, keyDerivation)
+        } catch let error as KeyringError {
+            throw error.placed(in: .keyringFile)
+        }
+    }
+
+    /// Opens or creates the file; the public init names the keyring file in the errors that pass out.
+    private init(
+        opening url: URL,
+        _ secret: FileStoreSecret,
+        _ createIfMissing: Bool,
+        _ lockTimeout: Duration,
+        _ keyDerivation: Argon2idParameters
     ) throws {
         if let problem = keyDerivation.problem {
             throw KeyringError.invalidConfiguration(setting: "keyDerivation", reason: problem)
@@ -205,6 +220,10 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
     /// - Throws: `.invalidRecord` for an unusable secret, `.timedOut` for the lock, or
     ///   what reading the current file throws; the file is then unchanged.
     public func changePassphrase(to newSecret: FileStoreSecret) throws {
+        try KeyringError.placing(in: .keyringFile) { try replaceSecret(with: newSecret) }
+    }
+
+    private func replaceSecret(with newSecret: FileStoreSecret) throws {
         let material = try SecretMaterial(newSecret)
         let (header, keys) = try FileHeader.new(for: material, parameters: keyDerivation)
         try Self.withWriteLock(paths, call: .starting(timeout: lockTimeout)) {

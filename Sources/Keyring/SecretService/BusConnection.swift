@@ -131,7 +131,7 @@ final class BusConnection: @unchecked Sendable {
         let reply: OpaquePointer
         do {
             reply = try callBus("GetNameOwner", arguments: swift_keyring_string_argument(name), reply: "(s)", deadline: deadline)
-        } catch KeyringError.serviceUnavailable(reason: .noDaemon) {
+        } catch KeyringError.Unavailability.Kind.noDaemon {
             // The bus answers NameHasNoOwner, which GLibFailure reports as no daemon.
             return nil
         }

@@ -56,9 +56,9 @@ enum SecretPrompt {
                 _ = try GLibCall.run("wait for \(what) to \(operation)", deadline: promptDeadline) { cancellable, error in
                     swift_keyring_prompt_watch_wait(watch, cancellable, error)
                 }
-            } catch KeyringError.timedOut(_, let seconds) where unlocking {
-                // The daemon answered; the person did not. A case of its own, so callers can tell the two apart.
-                throw KeyringError.promptTimedOut(operation: operation, seconds: seconds)
+            } catch let timedOut as KeyringError where timedOut.code == .timedOut && unlocking {
+                // The daemon answered; the person did not. A code of its own, so callers can tell the two apart.
+                throw KeyringError.promptTimedOut(operation: operation, seconds: timedOut.seconds ?? 0)
             }
         } catch {
             dismiss(prompt, on: bus, daemon: daemon, callTimeout: callTimeout)

@@ -307,7 +307,7 @@ final class SecretServiceClient: @unchecked Sendable {
             return item
         }
         guard let created = try completePrompt(promptToShow, operation, deadline: &deadline, prompt: prompt) else {
-            throw KeyringError.promptDismissed
+            throw KeyringError.confirmationDismissed
         }
         guard let path = created.first else {
             throw KeyringError.backend(

@@ -74,11 +74,11 @@ extension SecretServiceStore {
     /// The detail inside a `KeyringError`, without the kind the probe's case already says.
     private static func reason(_ error: any Error) -> String {
         guard let error = error as? KeyringError else { return "\(error)" }
-        switch error {
-        case .serviceUnavailable(let reason):
-            return reason.detail
-        case .timedOut(let operation, let seconds):
-            return "did not answer \(operation) within \(seconds) s"
+        switch error.code {
+        case .serviceUnavailable:
+            return error.unavailability?.detail ?? error.description
+        case .timedOut:
+            return "did not answer \(error.operation ?? "") within \(error.seconds ?? 0) s"
         default:
             return error.description
         }

@@ -67,11 +67,25 @@ public final class SecretServiceStore: CredentialStore {
     /// - Throws: `KeyringError.serviceUnavailable` when there is no session bus or no
     ///   Secret Service daemon (the reason says which), `.timedOut` when they do not answer in time,
     ///   `.invalidConfiguration` naming `timeout` or `promptTimeout` when one is not longer than zero.
-    public init(
+    public convenience init(
         timeout: Duration = .seconds(5),
         promptTimeout: Duration = SecretServiceStore.defaultPromptTimeout,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         logger: Logger? = nil
+    ) throws {
+        do {
+            try self.init(opening: timeout, promptTimeout, environment, logger)
+        } catch let error as KeyringError {
+            throw error.placed(in: .secretService)
+        }
+    }
+
+    /// Connects; the public init names the Secret Service in the errors that pass out.
+    private init(
+        opening timeout: Duration,
+        _ promptTimeout: Duration,
+        _ environment: [String: String],
+        _ logger: Logger?
     ) throws {
         for (setting, value) in [("timeout", timeout), ("promptTimeout", promptTimeout)] where value <= .zero {
             throw KeyringError.invalidConfiguration(setting: setting, reason: "must be longer than zero")

@@ -120,8 +120,8 @@ struct ReauthenticationTests {
         do {
             _ = try AuthenticatedClient(session: fixture.session, tokenProperty: .draft) { _ in AccessToken("unused") }
             Issue.record("a plain token property was accepted")
-        } catch let KeyringError.invalidConfiguration(setting, _) {
-            #expect(setting == "draft")
+        } catch let error as KeyringError where error.code == .invalidConfiguration {
+            #expect(error.setting == "draft")
         }
     }
 }

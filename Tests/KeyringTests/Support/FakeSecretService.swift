@@ -20,6 +20,7 @@ final class FakeSecretService {
         case hugeSecret = "huge-secret"
         case stallSearch = "stall-search"
         case stallSearchThenExit = "stall-search-then-exit"
+        case dismissCreate = "dismiss-create"
     }
 
     private let sandbox: SecretServiceSandbox

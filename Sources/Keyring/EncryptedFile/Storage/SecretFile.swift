@@ -25,9 +25,9 @@ package enum SecretFile {
                 throw KeyringError.invalidConfiguration(setting: field, reason: "there is no file at \(path)")
             }
             opened = found
-        } catch KeyringError.backend(_, let code, _) {
+        } catch let error as KeyringError where error.code == .backend {
             throw KeyringError.invalidConfiguration(
-                setting: field, reason: "cannot open \(path): \(String(cString: strerror(Int32(code))))")
+                setting: field, reason: "cannot open \(path): \(String(cString: strerror(Int32(error.backendCode ?? 0))))")
         }
         defer { close(opened.descriptor) }
         try FilePermissions.require(path, FilePermissions.secretSourceProblem(opened.info))
