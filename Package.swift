@@ -34,12 +34,16 @@ let package = Package(
             pkgConfig: "libgcrypt",
             providers: [.apt(["libgcrypt20-dev"])]
         ),
+        // libgcrypt set-up, secure buffers, HKDF, HMAC, AES-GCM, Argon2id, record sealing and the
+        // keyed header: what the file store, the etcd store and the Secret Service transfer share.
+        .target(name: "KeyringCrypto", dependencies: ["CGcrypt"]),
         .target(
             name: "Keyring",
             dependencies: [
                 "CLibSecret",
                 "CLibSecretShims",
                 "CGcrypt",
+                "KeyringCrypto",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -64,7 +68,7 @@ let package = Package(
         // thirty-odd libraries. Building needs curl's headers (libcurl4-openssl-dev); "dl" because
         // dlopen lived in libdl before glibc 2.34.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "KeyringEtcd", dependencies: ["Keyring", "CCurl"]),
+        .target(name: "KeyringEtcd", dependencies: ["Keyring", "KeyringCrypto", "CCurl"]),
         // What the tool and the git credential helper share: the store options and their
         // environment variables, opening the keyring, messages and exit statuses, and the
         // git credential records (the helper writes them, the tool's `import` copies into them).
@@ -109,7 +113,10 @@ let package = Package(
             ]
         ),
         // Against a real 3-node cluster (Scripts/with-etcd.sh); depends on the tool for its exit-status tests.
-        .testTarget(name: "KeyringEtcdTests", dependencies: ["KeyringEtcd", "Keyring", "KeyringTestSupport", "swift-keyring"]),
+        .testTarget(
+            name: "KeyringEtcdTests",
+            dependencies: ["KeyringEtcd", "Keyring", "KeyringCrypto", "KeyringTestSupport", "swift-keyring"]
+        ),
         // Depends on the tool so `swift build --build-tests` builds the binary these tests run, and so
         // CLICommandLineShortcutTests can hold the tool's own parser against ArgumentParser.
         .testTarget(

@@ -1,7 +1,7 @@
 internal import CGcrypt
 
-/// libgcrypt's one-time set-up, and the one place where its error codes become ``KeyringError``s.
-enum Gcrypt {
+/// libgcrypt's one-time set-up, and the one place where its error codes become ``CryptoError``s.
+package enum Gcrypt {
     /// `gcry_kdf_open` (Argon2) arrived in 1.10.
     static let minimumVersion = "1.10.0"
 
@@ -12,21 +12,18 @@ enum Gcrypt {
     ///
     /// A static `let` runs its initialiser exactly once, and threads that race to
     /// it wait, so libgcrypt is initialised before any thread of ours uses it.
-    static let initialisedVersion: String? = {
+    package static let initialisedVersion: String? = {
         guard let version = swift_keyring_gcry_initialise(minimumVersion, securePoolBytes) else { return nil }
         return String(cString: version)
     }()
 
     /// Initialises libgcrypt when that has not happened yet.
-    /// - Throws: ``KeyringError/backend(domain:code:message:)`` when the installed libgcrypt is too old.
-    static func ensureReady() throws {
+    /// - Throws: ``CryptoError/library(code:message:)`` when the installed libgcrypt is too old.
+    package static func ensureReady() throws {
         guard initialisedVersion == nil else { return }
         let found = swift_keyring_gcry_running_version().map { String(cString: $0) } ?? "unknown"
-        throw KeyringError.backend(
-            domain: "libgcrypt",
-            code: 0,
-            message: "libgcrypt \(minimumVersion) or newer is needed; this process has \(found)"
-        )
+        throw CryptoError.library(
+            code: 0, message: "libgcrypt \(minimumVersion) or newer is needed; this process has \(found)")
     }
 
     /// Throws when `code` is an error.
@@ -35,8 +32,7 @@ enum Gcrypt {
     ///   - operation: what was being done, for the message.
     static func check(_ code: gcry_error_t, _ operation: @autoclosure () -> String) throws {
         guard code != 0 else { return }
-        throw KeyringError.backend(
-            domain: "libgcrypt",
+        throw CryptoError.library(
             code: Int(gcry_err_code(code).rawValue),
             message: "\(operation()): \(String(cString: gcry_strerror(code)))"
         )

@@ -1,14 +1,14 @@
 internal import CGcrypt
 
 /// The two ways keys are derived: Argon2id from a passphrase, and HKDF-SHA256
-/// (RFC 5869) from the master key to one key per purpose.
+/// (RFC 5869) from a master or shared key to one key per purpose.
 package enum KeyDerivation {
     /// The length of every key, in bytes.
-    static let keyLength = 32
+    package static let keyLength = 32
 
     /// The 32-byte master key for `passphrase`, with Argon2id (version 1.3).
-    /// - Throws: ``KeyringError/backend(domain:code:message:)`` when libgcrypt fails (for example, out of memory).
-    static func argon2id(passphrase: SecureBytes, salt: [UInt8], parameters: Argon2idParameters) throws -> SecureBytes {
+    /// - Throws: ``CryptoError/library(code:message:)`` when libgcrypt fails (for example, out of memory).
+    package static func argon2id(passphrase: SecureBytes, salt: [UInt8], parameters: Argon2idParameters) throws -> SecureBytes {
         let cost: [UInt] = [
             UInt(keyLength), UInt(parameters.iterations), UInt(parameters.memoryKiB), UInt(parameters.parallelism),
         ]

@@ -5,20 +5,28 @@
 /// and the secret also binds its entry's nonce, so a secret cannot be moved to
 /// another record or another file. Both plaintexts are padded to a multiple of
 /// 32 bytes, so the file shows record sizes only roughly.
+///
+/// What the entry's plaintext says (the record's names and metadata) is the store's
+/// business: this layer seals bytes, and lends the opened entry to a reader.
 package enum RecordSealing {
     static let padding = 32
 
-    /// Seals `record` under `keys` for a file with this header, in a buffer of its own.
-    package static func seal(_ record: StoredRecord, keys: FileKeys, header: [UInt8]) throws -> SealedRecord {
-        var entry = encodeEntry(record.id, record.metadata)
+    /// Seals a record's encoded entry and its secret under `keys` for a store with this header, in a buffer of its own.
+    /// - Parameters:
+    ///   - entry: the entry's plaintext, unpadded; overwritten, so no copy of it stays behind.
+    ///   - secret: the secret's bytes.
+    package static func seal(
+        entry: inout [UInt8], secret: some Collection<UInt8>, keys: SealingKeys, header: [UInt8]
+    ) throws -> SealedRecord {
         pad(&entry)
         let sealedEntry = try AESGCM(key: keys.entry).seal(&entry, associatedData: entryAD(header))
         // Sized once, so no partial copy of the secret is left behind by a reallocation.
-        var secret = [UInt8]()
-        secret.reserveCapacity(4 + record.secret.count + padding)
-        secret.appendLengthPrefixed(record.secret)
-        pad(&secret)
-        let sealedSecret = try AESGCM(key: keys.secret).seal(&secret, associatedData: secretAD(header, entry: sealedEntry[...]))
+        var plainSecret = [UInt8]()
+        plainSecret.reserveCapacity(4 + secret.count + padding)
+        plainSecret.appendLengthPrefixed(secret)
+        pad(&plainSecret)
+        let sealedSecret = try AESGCM(key: keys.secret).seal(
+            &plainSecret, associatedData: secretAD(header, entry: sealedEntry[...]))
         var bytes = [UInt8]()
         bytes.reserveCapacity(8 + sealedEntry.count + sealedSecret.count)
         bytes.appendLengthPrefixed(sealedEntry)
@@ -26,83 +34,37 @@ package enum RecordSealing {
         return SealedRecord(storage: SealedBytes(bytes), offset: 0, length: bytes.count)
     }
 
-    /// Opens a sealed entry: the identity and metadata in it.
-    /// - Parameters:
-    ///   - cipher: keyed with `keys.entry`; one cipher serves every entry of a file.
-    ///   - service: a service name already decoded, reused when this entry names the
-    ///     same service, so the records of one service share one string.
-    /// - Throws: `.damaged` when it does not authenticate or does not decode.
-    package static func openEntry(
-        _ sealedEntry: ArraySlice<UInt8>, cipher: borrowing AESGCM, header: [UInt8], service known: String? = nil
-    ) throws -> (RecordID, RecordMetadata) {
+    /// Opens a sealed entry and lets `decode` read its plaintext; the padding after what
+    /// `decode` read is checked afterwards.
+    /// - Parameter cipher: keyed with `keys.entry`; one cipher serves every entry of a store.
+    /// - Throws: ``CryptoError/damaged(reason:)`` when it does not authenticate or does not decode, or what `decode` throws.
+    package static func openEntry<Entry>(
+        _ sealedEntry: ArraySlice<UInt8>, cipher: borrowing AESGCM, header: [UInt8],
+        decode: (inout ByteReader) throws -> Entry
+    ) throws -> Entry {
         let plaintext = try cipher.open(sealedEntry, associatedData: entryAD(header), what: "a record")
         var reader = ByteReader(plaintext, context: "a record")
-        let kindByte = try reader.uint8()
-        let flags = try reader.uint8()
-        guard let kind = kinds.first(where: { $0.value == kindByte })?.key, flags & ~0b11 == 0 else {
-            throw KeyringError.damaged(reason: "a record has an unknown kind or flags")
-        }
-        let serviceBytes = try reader.lengthPrefixed()
-        let service: String
-        if let known, known.utf8.elementsEqual(serviceBytes) {
-            service = known
-        } else {
-            service = try text(serviceBytes)
-        }
-        let key = try text(try reader.lengthPrefixed())
-        let metadata = RecordMetadata(
-            username: try text(try reader.lengthPrefixed()),
-            url: try text(try reader.lengthPrefixed()),
-            syncEnabled: flags & 0b01 != 0,
-            backgroundAccess: flags & 0b10 != 0
-        )
+        let entry = try decode(&reader)
         try checkPadding(&reader)
-        return (RecordID(service: service, key: key, kind: kind), metadata)
+        return entry
     }
 
-    /// The metadata of a record, decrypted.
-    /// - Throws: `.damaged` when its entry does not authenticate or does not decode.
-    static func openMetadata(_ record: SealedRecord, cipher: borrowing AESGCM, header: [UInt8]) throws -> RecordMetadata {
-        try openEntry(record.sealedEntry, cipher: cipher, header: header).1
-    }
-
-    /// The whole record under `id`: its metadata and its secret, decrypted.
-    /// - Throws: `.damaged` when a part does not authenticate or does not decode.
-    package static func open(_ record: SealedRecord, id: RecordID, keys: FileKeys, header: [UInt8]) throws -> StoredRecord {
-        let metadata = try openMetadata(record, cipher: try AESGCM(key: keys.entry), header: header)
-        return StoredRecord(id: id, metadata: metadata, secret: try openSecret(record, id: id, keys: keys, header: header))
-    }
-
-    /// The secret of the record under `id`, decrypted.
-    /// - Throws: `.damaged` when it does not authenticate or does not decode.
-    private static func openSecret(_ record: SealedRecord, id: RecordID, keys: FileKeys, header: [UInt8]) throws -> [UInt8] {
+    /// The secret of a record, decrypted.
+    /// - Parameter what: names the record for the ``CryptoError/damaged(reason:)`` reason.
+    /// - Throws: ``CryptoError/damaged(reason:)`` when it does not authenticate or does not decode.
+    package static func openSecret(
+        _ record: SealedRecord, keys: SealingKeys, header: [UInt8], what: @autoclosure () -> String
+    ) throws -> [UInt8] {
         var plaintext = try AESGCM(key: keys.secret).open(
             record.sealedSecret,
             associatedData: secretAD(header, entry: record.sealedEntry),
-            what: "the secret of \(id)"
+            what: "the secret of \(what())"
         )
         defer { plaintext.wipe() }
-        var reader = ByteReader(plaintext, context: "the secret of \(id)")
+        var reader = ByteReader(plaintext, context: "the secret of \(what())")
         let secret = Array(try reader.lengthPrefixed())
         try checkPadding(&reader)
         return secret
-    }
-
-    private static let kinds: [RecordKind: UInt8] = [.credentials: 1, .secret: 2]
-
-    private static func encodeEntry(_ id: RecordID, _ metadata: RecordMetadata) -> [UInt8] {
-        var bytes: [UInt8] = [kinds[id.kind]!, (metadata.syncEnabled ? 0b01 : 0) | (metadata.backgroundAccess ? 0b10 : 0)]
-        for field in [id.service, id.key, metadata.username, metadata.url] {
-            bytes.appendLengthPrefixed(field.utf8)
-        }
-        return bytes
-    }
-
-    private static func text(_ bytes: ArraySlice<UInt8>) throws -> String {
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw KeyringError.damaged(reason: "a record holds a name that is not UTF-8")
-        }
-        return text
     }
 
     /// Appends 1 to `padding` zeros, up to the next multiple of `padding`.
@@ -113,7 +75,7 @@ package enum RecordSealing {
     private static func checkPadding(_ reader: inout ByteReader) throws {
         let rest = try reader.bytes(reader.remaining)
         guard rest.count <= padding, rest.allSatisfy({ $0 == 0 }) else {
-            throw KeyringError.damaged(reason: "a record has bytes after its end")
+            throw CryptoError.damaged(reason: "a record has bytes after its end")
         }
     }
 

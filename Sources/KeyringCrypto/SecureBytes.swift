@@ -12,8 +12,8 @@ package final class SecureBytes: @unchecked Sendable {
     private let buffer: UnsafeMutableRawBufferPointer
 
     /// Allocates `count` zeroed bytes of secure memory and lets `fill` write them.
-    /// - Throws: ``KeyringError/backend(domain:code:message:)`` when secure memory is exhausted, or what `fill` throws.
-    convenience init(count: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Void) throws {
+    /// - Throws: ``CryptoError/library(code:message:)`` when secure memory is exhausted, or what `fill` throws.
+    package convenience init(count: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Void) throws {
         try self.init(capacity: count) { buffer in
             try fill(buffer)
             return buffer.count
@@ -23,11 +23,11 @@ package final class SecureBytes: @unchecked Sendable {
     /// Allocates `capacity` zeroed bytes of secure memory and lets `fill` write the
     /// first of them, for a secret whose length is known only once it is read.
     /// - Parameter fill: writes the bytes and returns how many it wrote.
-    /// - Throws: ``KeyringError/backend(domain:code:message:)`` when secure memory is exhausted, or what `fill` throws.
-    init(capacity: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Int) throws {
+    /// - Throws: ``CryptoError/library(code:message:)`` when secure memory is exhausted, or what `fill` throws.
+    package init(capacity: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Int) throws {
         try Gcrypt.ensureReady()
         guard let start = gcry_malloc_secure(max(capacity, 1)) else {
-            throw KeyringError.backend(domain: "libgcrypt", code: 0, message: "secure memory is exhausted")
+            throw CryptoError.library(code: 0, message: "secure memory is exhausted")
         }
         allocation = UnsafeMutableRawBufferPointer(start: start, count: capacity)
         allocation.initializeMemory(as: UInt8.self, repeating: 0)
@@ -41,7 +41,7 @@ package final class SecureBytes: @unchecked Sendable {
     }
 
     /// Copies `bytes` into secure memory.
-    convenience init(copying bytes: some Collection<UInt8>) throws {
+    package convenience init(copying bytes: some Collection<UInt8>) throws {
         try self.init(count: bytes.count) { destination in
             destination.copyBytes(from: bytes)
         }

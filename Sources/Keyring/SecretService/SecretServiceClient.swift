@@ -1,4 +1,5 @@
 internal import CLibSecretShims
+internal import KeyringCrypto
 import Synchronization
 
 /// The libsecret calls a `SecretServiceStore` makes, each bounded by a deadline.
@@ -120,7 +121,7 @@ final class SecretServiceClient: @unchecked Sendable {
                 opening = started
             case .none:
                 // The session's key exchange and ciphers are libgcrypt's.
-                try Gcrypt.ensureReady()
+                try KeyringError.translatingCrypto { try Gcrypt.ensureReady() }
                 opening = swift_keyring_session_start(bus.pointer, daemon, deadline.remainingMilliseconds)
             }
             // The opening is freed by the call below, whatever it returns.
