@@ -28,7 +28,7 @@ let package = Package(
             providers: [.apt(["libsecret-1-dev"])]
         ),
         // The libsecret glue that is more than a call wrapper, in C files of its own.
-        .target(name: "CLibSecretShims", dependencies: ["CLibSecret", "CGcrypt"]),
+        .target(name: "CLibSecretShims", dependencies: ["CLibSecret"]),
         .systemLibrary(
             name: "CGcrypt",
             pkgConfig: "libgcrypt",

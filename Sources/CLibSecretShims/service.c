@@ -59,7 +59,7 @@ static GType swift_keyring_service_get_type(void) {
 /* g_initable_new (varargs) for a SecretService proxy on a connection we made,
  * rather than the process-wide session bus, for searches, sent to `name` (the
  * well-known name when NULL). It opens no session: the store opens its own
- * (session.c). */
+ * (SecretTransfer.swift). */
 SecretService *swift_keyring_service_new(GDBusConnection *connection, const gchar *name, GCancellable *cancellable,
                                          GError **error) {
     return (SecretService *)g_initable_new(

@@ -43,10 +43,18 @@ package enum KeyDerivation {
 
     /// HKDF-Expand for one 32-byte block: the key for the purpose named by `info`.
     package static func expand(_ prk: SecureBytes, info: String) throws -> SecureBytes {
-        try SecureBytes(count: keyLength) { key in
+        try expand(prk, info: info, length: keyLength)
+    }
+
+    /// HKDF-Expand for one block, the first `length` bytes of it (at most 32).
+    package static func expand(_ prk: SecureBytes, info: String, length: Int) throws -> SecureBytes {
+        precondition(length > 0 && length <= HMACSHA256.length, "one HKDF-SHA256 block is 32 bytes")
+        let block = try SecureBytes(count: HMACSHA256.length) { block in
             let mac = try HMACSHA256(key: prk)
             try mac.update(Array(info.utf8) + [0x01])
-            try mac.finish(into: key)
+            try mac.finish(into: block)
         }
+        guard length < block.count else { return block }
+        return try block.withBytes { try SecureBytes(copying: $0.prefix(length)) }
     }
 }

@@ -26,28 +26,24 @@ void swift_keyring_attributes_set(GHashTable *attributes, const char *name, cons
 const char *swift_keyring_attributes_get(GHashTable *attributes, const char *name);
 GVariant *swift_keyring_attributes_variant(GHashTable *attributes);
 
-/* session.c: the store's own Secret Service session (the key exchange, with a
- * short private exponent), and secrets encrypted and decrypted with its key. */
-typedef struct SwiftKeyringSession SwiftKeyringSession;
+/* open_session.c: OpenSession in flight while other calls go out (the key exchange
+ * and the ciphers are SecretTransfer's, in Swift). */
 typedef struct SwiftKeyringSessionOpening SwiftKeyringSessionOpening;
-/* Sends OpenSession to `daemon_name` (the well-known name when NULL) and returns at
- * once, so other calls can be made while the daemon answers. */
+/* Sends OpenSession for "dh-ietf1024-sha256-aes128-cbc-pkcs7" with our public value to
+ * `daemon_name` (the well-known name when NULL) and returns at once. */
 SwiftKeyringSessionOpening *swift_keyring_session_start(GDBusConnection *connection, const gchar *daemon_name,
-                                                        gint timeout_ms);
-/* Waits for the reply (`cancellable` cuts the wait short) and makes the session;
- * NULL with `error` set when it fails. Frees `opening` either way. */
-SwiftKeyringSession *swift_keyring_session_finish(SwiftKeyringSessionOpening *opening, GCancellable *cancellable,
-                                                  GError **error);
+                                                        gint timeout_ms, const guchar *public_value,
+                                                        gsize n_public_value);
+/* Waits for the reply (`cancellable` cuts the wait short): the "(vo)" reply, or that of a
+ * "plain" OpenSession (`*plain` TRUE) when the daemon has no key exchange; NULL with `error`
+ * set when it fails. Frees `opening` either way. */
+GVariant *swift_keyring_session_finish(SwiftKeyringSessionOpening *opening, GCancellable *cancellable,
+                                       gboolean *plain, GError **error);
 /* Frees an opening never finished, after its call has ended (cancelled first). */
 void swift_keyring_session_opening_free(SwiftKeyringSessionOpening *opening);
-void swift_keyring_session_free(SwiftKeyringSession *session);
-GVariant *swift_keyring_session_encode(const SwiftKeyringSession *session, SecretValue *value);
-GVariant *swift_keyring_session_get_secrets_argument(const SwiftKeyringSession *session, const gchar *path);
-SecretValue *swift_keyring_session_secret_from_reply(const SwiftKeyringSession *session, GVariant *reply,
-                                                     const gchar *path, GError **error);
 
 /* item_write.c: changing an item's secret in place, and reading what it holds now (never Properties.Set: see ItemReplacement.swift). */
-GVariant *swift_keyring_set_secret_argument(const SwiftKeyringSession *session, SecretValue *value);
+GVariant *swift_keyring_set_secret_argument(GVariant *secret);
 gboolean swift_keyring_read_label_and_attributes(GDBusConnection *connection, const gchar *destination, const gchar *path, gint timeout_ms,
                                                  GCancellable *cancellable, gchar **label, GHashTable **attributes,
                                                  GError **error);
@@ -69,6 +65,8 @@ GHashTable *swift_keyring_attributes_property_reply(GVariant *reply, GError **er
 GHashTable *swift_keyring_attributes_from_variant(GVariant *value);
 gboolean swift_keyring_error_is_vanished_object(const GError *error);
 guint32 swift_keyring_uint32_reply(GVariant *reply);
+GVariant *swift_keyring_get_secrets_argument(const gchar *transfer_path, const gchar *path);
+GVariant *swift_keyring_secret_from_reply(GVariant *reply, const gchar *path, GError **error);
 
 /* attributes_batch.c: many items' Attributes, a window of calls in flight at once. */
 gboolean swift_keyring_read_attributes(GDBusConnection *connection, const gchar *destination, const gchar *const *paths, guint count,
@@ -76,9 +74,9 @@ gboolean swift_keyring_read_attributes(GDBusConnection *connection, const gchar 
                                        GError **error);
 
 /* item_read.c: one item's attributes and secret, both calls in flight at once. */
-gboolean swift_keyring_read_item(GDBusConnection *connection, const gchar *destination, const SwiftKeyringSession *session,
+gboolean swift_keyring_read_item(GDBusConnection *connection, const gchar *destination, const gchar *transfer_path,
                                  const gchar *path, gint timeout_ms, GCancellable *cancellable,
-                                 GHashTable **attributes, SecretValue **value, GError **error);
+                                 GHashTable **attributes, GVariant **secret, GError **error);
 
 /* unlock_prompt.c: Service.Unlock's argument and reply, and the wait for a
  * prompt's Completed signal, in a main context of its own and cancellable. */
@@ -95,8 +93,7 @@ void swift_keyring_prompt_watch_free(SwiftKeyringPromptWatch *watch);
 /* item_prompts.c: CreateItem and Item.Delete called directly, so that a prompt
  * they return is driven like an unlock prompt (never by libsecret, whose prompt
  * wait cannot be cut short cleanly). */
-GVariant *swift_keyring_create_item_argument(const SwiftKeyringSession *session, const char *label,
-                                             GHashTable *attributes, SecretValue *value);
+GVariant *swift_keyring_create_item_argument(GVariant *secret, const char *label, GHashTable *attributes);
 gchar *swift_keyring_create_item_reply(GVariant *reply, gchar **prompt);
 gchar *swift_keyring_object_path_reply(GVariant *reply);
 
