@@ -98,22 +98,13 @@ gchar *swift_keyring_create_item_reply(GVariant *reply, gchar **prompt);
 gchar *swift_keyring_object_path_reply(GVariant *reply);
 
 /* change_watch.c: counting the signals the daemon sends (and a change of the
- * daemon), in a connection filter, and the changes to the files in its keyring
- * folder, so a store knows when what it remembers of items may be out of date.
+ * daemon), in a connection filter, so a store knows when what it remembers of
+ * items may be out of date (the keyring folder's changes are FolderWatch's).
  * Remove the filter with g_dbus_connection_remove_filter; GDBus then frees the watch. */
 typedef struct SwiftKeyringChangeWatch SwiftKeyringChangeWatch;
 SwiftKeyringChangeWatch *swift_keyring_change_watch_new(GDBusConnection *connection, const gchar *daemon,
                                                         guint *filter);
-gboolean swift_keyring_change_watch_add_folder(SwiftKeyringChangeWatch *watch, const gchar *path);
 gboolean swift_keyring_change_watch_count(SwiftKeyringChangeWatch *watch, guint *changes);
-
-/* folder_watch.c: the changes to the files in a folder (inotify), one watch per
- * folder per process, shared by every change watch on it. Count returns FALSE
- * once the folder itself went away. */
-typedef struct SwiftKeyringFolderWatch SwiftKeyringFolderWatch;
-SwiftKeyringFolderWatch *swift_keyring_folder_watch_open(const gchar *path);
-void swift_keyring_folder_watch_close(SwiftKeyringFolderWatch *folder);
-gboolean swift_keyring_folder_watch_count(SwiftKeyringFolderWatch *folder, guint *events);
 
 /* version.c: the version of the libsecret headers we were built with. */
 int swift_keyring_libsecret_major(void);
