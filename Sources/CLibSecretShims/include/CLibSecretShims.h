@@ -48,10 +48,7 @@ gboolean swift_keyring_read_label_and_attributes(GDBusConnection *connection, co
                                                  GCancellable *cancellable, gchar **label, GHashTable **attributes,
                                                  GError **error);
 
-/* service.c: a SecretService proxy on a connection of our own, sent to one daemon's name. */
-SecretService *swift_keyring_service_new(GDBusConnection *connection, const gchar *name, GCancellable *cancellable,
-                                         GError **error);
-/* The first call on a new connection: see service.c for why it must come first. */
+/* service.c: the first call on a new connection: see service.c for why it must come first. */
 gboolean swift_keyring_service_greet(GDBusConnection *connection, gint timeout_ms, GCancellable *cancellable,
                                      gchar **daemon, GError **error);
 

@@ -19,6 +19,13 @@ enum GVariantReading {
         return String(cString: g_variant_get_string(child, nil))
     }
 
+    /// The object paths ("ao") at `index` of a tuple.
+    static func objectPaths(_ value: OpaquePointer, _ index: Int) -> [String] {
+        let child = child(value, index)
+        defer { g_variant_unref(child) }
+        return CStringArray.take(g_variant_dup_objv(child, nil))
+    }
+
     /// Whether `value` is a byte array ("ay").
     static func isBytes(_ value: OpaquePointer) -> Bool {
         String(cString: g_variant_get_type_string(value)) == "ay"

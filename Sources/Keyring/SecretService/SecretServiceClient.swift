@@ -4,18 +4,15 @@ import Synchronization
 
 /// The libsecret calls a `SecretServiceStore` makes, each bounded by a deadline.
 ///
-/// It owns a private bus connection, a `SecretService` proxy built on it for
-/// searches, and, once a secret must cross the bus, a transfer of its own
+/// It owns a private bus connection and, once a secret must cross the bus, a transfer of its own
 /// (``SecretTransfer``, the specification's session) that encrypts secrets, so
 /// items, prompts and secrets all travel on that connection. The store decides what to call; this type only calls and
 /// converts.
 ///
-/// `@unchecked Sendable`: `GDBusConnection` and libsecret's service proxy are
-/// safe to use from many threads (libsecret runs each sync call in its own main
-/// context), and the session is opened once under a lock and only read after.
+/// `@unchecked Sendable`: `GDBusConnection` is safe to use from many threads, and
+/// the transfer is opened once under a lock and only read after.
 final class SecretServiceClient: @unchecked Sendable {
     let bus: BusConnection
-    let service: UnsafeMutablePointer<SecretService>
     /// The transfer secrets are encrypted for, opened by the first call that carries
     /// a secret (listing and removing never do); freed with this client.
     private let opened = Mutex<TransferState>(.none)
@@ -40,21 +37,13 @@ final class SecretServiceClient: @unchecked Sendable {
         let connection = bus.pointer
         // The greeting first, always: gnome-keyring 42 aborts when a new
         // connection's first call is OpenSession or an item's property (service.c).
-        // Its reply names the daemon, so the proxy is sent to that unique name and
-        // making it costs no call.
+        // Its reply names the daemon, so every later call is sent to that unique name.
         var name: UnsafeMutablePointer<gchar>?
         _ = try GLibCall.run("connect to the Secret Service", deadline: deadline) { cancellable, error in
             swift_keyring_service_greet(connection, deadline.remainingMilliseconds, cancellable, &name, error)
         }
         let daemon = name.map { String(cString: $0) }
         g_free(name)
-        let service = try GLibCall.run("connect to the Secret Service", deadline: deadline) { cancellable, error in
-            swift_keyring_service_new(connection, daemon, cancellable, error)
-        }
-        guard let service else {
-            throw KeyringError.serviceUnavailable(reason: .noDaemon(detail: "libsecret made no service proxy"))
-        }
-        self.service = service
         self.daemon = daemon
         memory = ItemMemory(bus: bus, daemon: daemon)
     }
@@ -139,22 +128,27 @@ final class SecretServiceClient: @unchecked Sendable {
         return owner != daemon
     }
 
-    deinit {
-        g_object_unref(service)
-    }
-
-    /// The paths of the items matching `attributes`, split by lock state.
+    /// The paths of the items matching `attributes`, split by lock state (`Service.SearchItems`).
+    ///
+    /// Called directly rather than through libsecret's search, which needs a
+    /// `SecretService` proxy (a GObject subclass, to put it on our connection) and
+    /// turns the attributes into a table and back on every call.
     func searchPaths(_ attributes: SecretAttributes, _ operation: String, deadline: Deadline) throws -> (
         unlocked: [String], locked: [String]
     ) {
-        var unlocked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
-        var locked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
-        _ = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
-            secret_service_search_for_dbus_paths_sync(
-                service, swift_keyring_schema(), attributes.table, cancellable, &unlocked, &locked, error
-            )
-        }
-        return (CStringArray.take(unlocked), CStringArray.take(locked))
+        var table: OpaquePointer? = swift_keyring_attributes_variant(attributes.table)
+        let reply = try bus.call(
+            operation,
+            destination: destination,
+            path: SWIFT_KEYRING_SERVICE_PATH,
+            interface: "org.freedesktop.Secret.Service",
+            method: "SearchItems",
+            arguments: g_variant_new_tuple(&table, 1),
+            reply: "(aoao)",
+            deadline: deadline
+        )
+        defer { g_variant_unref(reply) }
+        return (GVariantReading.objectPaths(reply, 0), GVariantReading.objectPaths(reply, 1))
     }
 
     /// Asks the daemon to unlock `paths`; returns the paths now unlocked.
