@@ -13,23 +13,8 @@ package struct AESCBC: ~Copyable {
 
     /// A cipher keyed with `key` (16 bytes: AES-128; 32: AES-256).
     package init(key: SecureBytes) throws {
-        try Gcrypt.ensureReady()
         let algorithm = key.count == 16 ? GCRY_CIPHER_AES : GCRY_CIPHER_AES256
-        var opened: gcry_cipher_hd_t?
-        try Gcrypt.check(
-            gcry_cipher_open(
-                &opened, Int32(algorithm.rawValue), Int32(GCRY_CIPHER_MODE_CBC.rawValue), UInt32(GCRY_CIPHER_SECURE.rawValue)),
-            "opening AES-CBC")
-        guard let opened else {
-            throw CryptoError.library(code: 0, message: "opening AES-CBC gave no handle")
-        }
-        do {
-            try key.withBytes { try Gcrypt.check(gcry_cipher_setkey(opened, $0.baseAddress, $0.count), "setting an AES key") }
-        } catch {
-            gcry_cipher_close(opened)
-            throw error
-        }
-        handle = opened
+        handle = try Gcrypt.openCipher(algorithm, GCRY_CIPHER_MODE_CBC, key: key, name: "AES-CBC")
     }
 
     deinit {

@@ -13,25 +13,7 @@ package struct AESGCM: ~Copyable {
 
     /// A cipher keyed with `key`, its state in secure memory.
     package init(key: SecureBytes) throws {
-        try Gcrypt.ensureReady()
-        var opened: gcry_cipher_hd_t?
-        try Gcrypt.check(
-            gcry_cipher_open(
-                &opened, Int32(GCRY_CIPHER_AES256.rawValue), Int32(GCRY_CIPHER_MODE_GCM.rawValue),
-                UInt32(GCRY_CIPHER_SECURE.rawValue)
-            ),
-            "opening AES-256-GCM"
-        )
-        guard let opened else {
-            throw CryptoError.library(code: 0, message: "opening AES-256-GCM gave no handle")
-        }
-        do {
-            try key.withBytes { try Gcrypt.check(gcry_cipher_setkey(opened, $0.baseAddress, $0.count), "setting an AES key") }
-        } catch {
-            gcry_cipher_close(opened)
-            throw error
-        }
-        handle = opened
+        handle = try Gcrypt.openCipher(GCRY_CIPHER_AES256, GCRY_CIPHER_MODE_GCM, key: key, name: "AES-256-GCM")
     }
 
     deinit {

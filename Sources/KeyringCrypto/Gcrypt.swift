@@ -38,6 +38,28 @@ package enum Gcrypt {
         )
     }
 
+    /// A cipher handle keyed with `key`, its state in secure memory; the caller closes it.
+    /// - Parameter name: names the cipher in error messages, such as "AES-256-GCM".
+    static func openCipher(
+        _ algorithm: gcry_cipher_algos, _ mode: gcry_cipher_modes, key: SecureBytes, name: String
+    ) throws -> gcry_cipher_hd_t {
+        try ensureReady()
+        var opened: gcry_cipher_hd_t?
+        try check(
+            gcry_cipher_open(&opened, Int32(algorithm.rawValue), Int32(mode.rawValue), UInt32(GCRY_CIPHER_SECURE.rawValue)),
+            "opening \(name)")
+        guard let opened else {
+            throw CryptoError.library(code: 0, message: "opening \(name) gave no handle")
+        }
+        do {
+            try key.withBytes { try check(gcry_cipher_setkey(opened, $0.baseAddress, $0.count), "setting an AES key") }
+        } catch {
+            gcry_cipher_close(opened)
+            throw error
+        }
+        return opened
+    }
+
     /// Whether `code` says an authentication tag or MAC did not match.
     static func isChecksumMismatch(_ code: gcry_error_t) -> Bool {
         gcry_err_code(code) == GPG_ERR_CHECKSUM
