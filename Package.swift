@@ -34,13 +34,16 @@ let package = Package(
             providers: [.apt(["libsecret-1-dev"])]
         ),
         // The libsecret glue that is more than a call wrapper, in C files of its own.
-        .target(name: "CLibSecretShims", dependencies: ["CLibSecret", "CGcrypt"]),
+        .target(name: "CLibSecretShims", dependencies: ["CLibSecret"]),
         .systemLibrary(
             name: "CGcrypt",
             pkgConfig: "libgcrypt",
             providers: [.apt(["libgcrypt20-dev"])]
         ),
         .target(name: "KeyringValidation"),
+        // libgcrypt set-up, secure buffers, HKDF, HMAC, AES-GCM, Argon2id, record sealing and the
+        // keyed header: what the file store, the etcd store and the Secret Service transfer share.
+        .target(name: "KeyringCrypto", dependencies: ["CGcrypt"]),
         .target(
             name: "Keyring",
             dependencies: [
@@ -48,6 +51,7 @@ let package = Package(
                 "CLibSecret",
                 "CLibSecretShims",
                 "CGcrypt",
+                "KeyringCrypto",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -73,7 +77,7 @@ let package = Package(
         // thirty-odd libraries. Building needs curl's headers (libcurl4-openssl-dev); "dl" because
         // dlopen lived in libdl before glibc 2.34.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "KeyringEtcd", dependencies: ["Keyring", "CCurl"]),
+        .target(name: "KeyringEtcd", dependencies: ["Keyring", "KeyringCrypto", "CCurl"]),
         // No test framework imported: failures are returned or thrown, so XCTest and Swift Testing both call it.
         .target(name: "KeyringTestKit", dependencies: ["Keyring"]),
         // What the tool and the git credential helper share: the store options and their
@@ -125,7 +129,10 @@ let package = Package(
         // The kit's own checks: stores broken on purpose, each of which it must reject.
         .testTarget(name: "KeyringTestKitTests", dependencies: ["KeyringTestKit", "Keyring"]),
         // Against a real 3-node cluster (Scripts/with-etcd.sh); depends on the tool for its exit-status tests.
-        .testTarget(name: "KeyringEtcdTests", dependencies: ["KeyringEtcd", "Keyring", "KeyringTestSupport", "swift-keyring"]),
+        .testTarget(
+            name: "KeyringEtcdTests",
+            dependencies: ["KeyringEtcd", "Keyring", "KeyringCrypto", "KeyringTestSupport", "swift-keyring"]
+        ),
         // Depends on the tool so `swift build --build-tests` builds the binary these tests run, and so
         // CLICommandLineShortcutTests can hold the tool's own parser against ArgumentParser.
         .testTarget(

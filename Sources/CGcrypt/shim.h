@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <gcrypt.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 
 /*

@@ -13,11 +13,6 @@ struct SwiftKeyringChangeWatch {
     gchar *daemon;   /* the daemon's unique bus name: its signals are the ones counted */
     gint changes;    /* signals seen from the daemon; read and written atomically */
     gint daemon_gone; /* set when org.freedesktop.secrets changed owner; atomic */
-    /* The daemon's keyring folder (folder_watch.c), or NULL. Another
-     * gnome-keyring of the same user (a second login with its own bus) may write
-     * the files; this daemon then reloads them when next searched, and announces
-     * nothing. So any change there counts too. */
-    SwiftKeyringFolderWatch *folder;
 };
 
 static GDBusMessage *swift_keyring_change_watch_filter(GDBusConnection *connection, GDBusMessage *message,
@@ -44,8 +39,6 @@ static GDBusMessage *swift_keyring_change_watch_filter(GDBusConnection *connecti
 
 static void swift_keyring_change_watch_free(gpointer data) {
     SwiftKeyringChangeWatch *watch = (SwiftKeyringChangeWatch *)data;
-    if (watch->folder != NULL)
-        swift_keyring_folder_watch_close(watch->folder);
     g_free(watch->daemon);
     g_free(watch);
 }
@@ -60,16 +53,8 @@ SwiftKeyringChangeWatch *swift_keyring_change_watch_new(GDBusConnection *connect
     return watch;
 }
 
-gboolean swift_keyring_change_watch_add_folder(SwiftKeyringChangeWatch *watch, const gchar *path) {
-    watch->folder = swift_keyring_folder_watch_open(path);
-    return watch->folder != NULL;
-}
-
 gboolean swift_keyring_change_watch_count(SwiftKeyringChangeWatch *watch, guint *changes) {
-    guint folder_events = 0;
-    gboolean folder_trusted = watch->folder == NULL || swift_keyring_folder_watch_count(watch->folder, &folder_events);
-    /* The count first: a filter that marks the daemon gone marks it before counting.
-     * Both counts only grow, so their sum is unchanged only when neither changed. */
-    *changes = (guint)g_atomic_int_get(&watch->changes) + folder_events;
-    return folder_trusted && !g_atomic_int_get(&watch->daemon_gone);
+    /* The count first: a filter that marks the daemon gone marks it before counting. */
+    *changes = (guint)g_atomic_int_get(&watch->changes);
+    return !g_atomic_int_get(&watch->daemon_gone);
 }

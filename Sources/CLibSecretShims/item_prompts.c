@@ -1,20 +1,17 @@
 #include "CLibSecretShims.h"
 
 /* The "(a{sv}(oayays)b)" arguments of Collection.CreateItem: label and
- * attributes, the value encrypted for `session`, and replace
+ * attributes, the secret as SecretTransfer encoded it, and replace
  * off (KeePassXC answers replace with a confirmation nobody sees, and matches
  * it by a subset of the attributes; ItemReplacement replaces instead). */
-GVariant *swift_keyring_create_item_argument(const SwiftKeyringSession *session, const char *label,
-                                             GHashTable *attributes, SecretValue *value) {
+GVariant *swift_keyring_create_item_argument(GVariant *secret, const char *label, GHashTable *attributes) {
     GVariantBuilder properties;
-    GVariant *secret = g_variant_ref_sink(swift_keyring_session_encode(session, value));
     GVariant *arguments;
     g_variant_builder_init(&properties, G_VARIANT_TYPE("a{sv}"));
     g_variant_builder_add(&properties, "{sv}", "org.freedesktop.Secret.Item.Label", g_variant_new_string(label));
     g_variant_builder_add(&properties, "{sv}", "org.freedesktop.Secret.Item.Attributes",
                           swift_keyring_attributes_variant(attributes));
     arguments = g_variant_new("(a{sv}@(oayays)b)", &properties, secret, FALSE);
-    g_variant_unref(secret);
     return arguments;
 }
 

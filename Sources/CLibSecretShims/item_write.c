@@ -1,11 +1,8 @@
 #include "CLibSecretShims.h"
 
-/* The arguments of Item.SetSecret ("((oayays))"): the value encrypted for `session`. */
-GVariant *swift_keyring_set_secret_argument(const SwiftKeyringSession *session, SecretValue *value) {
-    GVariant *secret = g_variant_ref_sink(swift_keyring_session_encode(session, value));
-    GVariant *arguments = g_variant_new("(@(oayays))", secret);
-    g_variant_unref(secret);
-    return arguments;
+/* The arguments of Item.SetSecret ("((oayays))"): the secret as SecretTransfer encoded it. */
+GVariant *swift_keyring_set_secret_argument(GVariant *secret) {
+    return g_variant_new("(@(oayays))", secret);
 }
 
 /* An item's Label and Attributes from one Properties.GetAll call, the label

@@ -109,3 +109,30 @@ guint32 swift_keyring_uint32_reply(GVariant *reply) {
         g_variant_get(reply, "(u)", &value);
     return value;
 }
+
+/* The arguments of Service.GetSecrets for one item ("(aoo)"), for the transfer at `transfer_path`. */
+GVariant *swift_keyring_get_secrets_argument(const gchar *transfer_path, const gchar *path) {
+    const gchar *paths[] = { path, NULL };
+    return g_variant_new("(^aoo)", paths, transfer_path);
+}
+
+/* GetSecrets' reply for one path: the "(oayays)" secret there (the caller's), NULL when
+ * the daemon left the item out (gone, or locked) or on `error` (a reply of another type). */
+GVariant *swift_keyring_secret_from_reply(GVariant *reply, const gchar *path, GError **error) {
+    if (!g_variant_is_of_type(reply, G_VARIANT_TYPE("(a{o(oayays)})"))) {
+        g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_SIGNATURE,
+                    "the Secret Service answered GetSecrets with type %s, not (a{o(oayays)})",
+                    g_variant_get_type_string(reply));
+        return NULL;
+    }
+    GVariant *secrets = g_variant_get_child_value(reply, 0);
+    GVariant *secret = g_variant_lookup_value(secrets, path, NULL);
+    g_variant_unref(secrets);
+    if (secret != NULL && !g_variant_is_of_type(secret, G_VARIANT_TYPE("(oayays)"))) {
+        g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_SIGNATURE,
+                    "the Secret Service sent a secret of type %s, not (oayays)", g_variant_get_type_string(secret));
+        g_variant_unref(secret);
+        return NULL;
+    }
+    return secret;
+}

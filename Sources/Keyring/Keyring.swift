@@ -1,3 +1,4 @@
+import KeyringCrypto
 import Logging
 
 #if canImport(FoundationEssentials)

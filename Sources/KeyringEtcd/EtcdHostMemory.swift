@@ -1,4 +1,5 @@
 import Keyring
+import KeyringCrypto
 import Synchronization
 
 #if canImport(FoundationEssentials)
@@ -35,7 +36,7 @@ final class EtcdHostMemory: Sendable {
 
     /// One keyring as this host saw it.
     struct Seen: Codable, Equatable, Sendable {
-        /// The header's public part (`FileHeader.checkedLength` bytes: no key check), base64.
+        /// The header's public part (`KeyedHeader.checkedLength` bytes: no key check), base64.
         var header: String?
         var records: [String: Mark] = [:]
     }

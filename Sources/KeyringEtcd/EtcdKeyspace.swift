@@ -1,4 +1,5 @@
 import Keyring
+import KeyringCrypto
 
 /// The etcd keys the store uses, none of which shows a name.
 ///

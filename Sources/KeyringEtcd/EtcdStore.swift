@@ -1,5 +1,6 @@
 import Glibc
 import Keyring
+import KeyringCrypto
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -70,7 +71,7 @@ public final class EtcdStore: CredentialStore {
 
     private let client: EtcdClient
     private let keyspace: EtcdKeyspace
-    private let keys: FileKeys
+    private let keys: SealingKeys
     private let header: [UInt8]
     private let memory: EtcdHostMemory
     /// The cluster's ID as it answered when the store opened (its endpoints when it gave none).
@@ -127,7 +128,7 @@ public final class EtcdStore: CredentialStore {
         memory = EtcdHostMemory(folder: configuration.resolvedStateFolder, cluster: cluster, prefix: configuration.prefix)
         let pinned = try memory.read().header
         var stored = read.kvs?.first?.value?.bytes
-        var made: FileKeys?
+        var made: SealingKeys?
         if stored == nil {
             if pinned != nil {
                 throw KeyringError.damaged(
@@ -136,7 +137,7 @@ public final class EtcdStore: CredentialStore {
                         + "\(memory.path) (or the whole file) and open it again")
             }
             let (fresh, freshKeys) = try call.deadline.notCounting {
-                try FileHeader.new(for: material, parameters: configuration.keyDerivation)
+                try material.newHeader(parameters: configuration.keyDerivation)
             }
             // Only if no other host wrote one meanwhile; otherwise theirs is the header.
             let answer = try client.call(
@@ -159,18 +160,18 @@ public final class EtcdStore: CredentialStore {
         }
         let publicPart = Data(stored.prefix(EtcdHostMemory.headerPrefix)).base64EncodedString()
         if let pinned, pinned != publicPart {
-            let cost = (try? FileHeader.decode(stored))?.parameters.map { " (it now asks for \($0))" } ?? ""
+            let cost = (try? KeyedHeader.decode(stored))?.parameters.map { " (it now asks for \($0))" } ?? ""
             throw KeyringError.damaged(
                 reason: "the keyring header in etcd (\(name)) is not the one this host first opened\(cost), and "
                     + "nothing was derived from it; if the keyring was made anew on purpose, remove this keyring's entry "
                     + "from \(memory.path) (or the whole file) and open it again")
         }
-        let keys: FileKeys
+        let keys: SealingKeys
         if let made {
             // Derived from this very header a moment ago: no second Argon2id, nothing to verify.
             keys = made
         } else {
-            let header = try FileHeader.decode(stored)
+            let header = try KeyringError.translatingCrypto { try KeyedHeader.decode(stored) }
             if let parameters = header.parameters, let problem = Self.costProblem(parameters) {
                 throw KeyringError.damaged(
                     reason: "the keyring header in etcd (\(name)) asks for \(parameters), and \(problem); "
@@ -178,9 +179,12 @@ public final class EtcdStore: CredentialStore {
             }
             // Argon2id is local work, not counted, so the host memory's lock below still gets what is left.
             keys = try call.deadline.notCounting {
-                try FileKeys(master: try material.masterKey(for: header), salt: header.salt)
+                try KeyringError.translatingCrypto {
+                    let keys = try SealingKeys(master: try material.masterKey(for: header), salt: header.salt)
+                    try header.verify(keys)
+                    return keys
+                }
             }
-            try header.verify(keys)
         }
         if pinned == nil {
             try memory.update(call: call) { $0.header = publicPart }
@@ -191,7 +195,8 @@ public final class EtcdStore: CredentialStore {
         self.prefix = configuration.prefix
         self.name = name
         self.keyspace = EtcdKeyspace(
-            prefix: configuration.prefix, namesKey: try keys.derive(info: EtcdKeyspace.namesLabel))
+            prefix: configuration.prefix,
+            namesKey: try KeyringError.translatingCrypto { try keys.derive(info: EtcdKeyspace.namesLabel) })
     }
 
     /// Why a header's Argon2id cost is more than an etcd store accepts, or `nil`.
@@ -209,26 +214,28 @@ public final class EtcdStore: CredentialStore {
     /// - Throws: `.damaged` when the value does not authenticate (changed, or moved from another key),
     ///   or is older than a version this host has seen, or comes back after this host saw it removed.
     public func record(for id: RecordID, call: StoreCall) throws -> StoredRecord? {
-        let key = try keyspace.recordKey(id)
-        let hash = EtcdKeyspace.recordHash(key)
-        // Read before the cluster is asked: what it records was seen before this read began, so
-        // another process of this host writing meanwhile is never taken for a rollback.
-        let seen = try memory.read()
-        let answer = try client.call(
-            "/v3/kv/range", RangeRequest(key: key), as: RangeResponse.self, operation: "reading a record", call: call)
-        guard let bytes = answer.kvs?.first?.value?.bytes else {
-            // Gone at this revision: a value from before it coming back later would be a replay.
-            if seen.records[hash] != nil, let revision = answer.header?.revision?.value, revision > 0 {
-                try memory.record([hash: .init(version: UInt64(revision), removed: true)], call: call)
+        return try KeyringError.translatingCrypto {
+            let key = try keyspace.recordKey(id)
+            let hash = EtcdKeyspace.recordHash(key)
+            // Read before the cluster is asked: what it records was seen before this read began, so
+            // another process of this host writing meanwhile is never taken for a rollback.
+            let seen = try memory.read()
+            let answer = try client.call(
+                "/v3/kv/range", RangeRequest(key: key), as: RangeResponse.self, operation: "reading a record", call: call)
+            guard let bytes = answer.kvs?.first?.value?.bytes else {
+                // Gone at this revision: a value from before it coming back later would be a replay.
+                if seen.records[hash] != nil, let revision = answer.header?.revision?.value, revision > 0 {
+                    try memory.record([hash: .init(version: UInt64(revision), removed: true)], call: call)
+                }
+                return nil
             }
-            return nil
+            let value = try EtcdValue(decoding: bytes)
+            let record = try RecordSealing.open(
+                value.sealed, id: id, keys: keys, header: value.associatedData(header: header, key: key))
+            try seen.check(hash, version: value.version, name: "the record \(id)", cluster: name)
+            try remember([hash: value.version], after: seen, call: call)
+            return record
         }
-        let value = try EtcdValue(decoding: bytes)
-        let record = try RecordSealing.open(
-            value.sealed, id: id, keys: keys, header: value.associatedData(header: header, key: key))
-        try seen.check(hash, version: value.version, name: "the record \(id)", cluster: name)
-        try remember([hash: value.version], after: seen, call: call)
-        return record
     }
 
     /// Seals `record` at a version above any the record had, and writes it in one transaction that
@@ -238,47 +245,49 @@ public final class EtcdStore: CredentialStore {
     /// the record or this host has seen a higher one): above every version any earlier value of the
     /// record had, even one removed since, as etcd's revision only grows.
     public func save(_ record: StoredRecord, call: StoreCall) throws {
-        // The call's one deadline for every round, and for this host's memory: writers racing on
-        // one key cannot keep a call going, and a round that waited on a silent member (or on
-        // another process's lock of the memory file) leaves the next only what is left.
-        let key = try keyspace.recordKey(record.id)
-        let hash = EtcdKeyspace.recordHash(key)
-        let seen = try memory.read().records[hash]?.version ?? 0
-        let read = try client.call(
-            "/v3/kv/range", RangeRequest(key: key), as: RangeResponse.self, operation: "storing a record", call: call)
-        var current = read.kvs?.first
-        var revision = read.header?.revision?.value ?? 0
-        while true {
-            let highest = max(UInt64(max(revision, 0)), try authenticVersion(of: current), seen)
-            guard highest < UInt64.max else {
-                throw KeyringError.damaged(reason: "etcd (\(name)) holds a record at the last version there is")
-            }
-            let version = highest + 1
-            let value = EtcdValue.encode(
-                version: version,
-                sealed: try RecordSealing.seal(
-                    record, keys: keys, header: EtcdValue.associatedData(header: header, key: key, version: version)
-                ).encoded)
-            // Replace exactly the revision last seen: a retry after an answer that was lost
-            // finds its own value there (its nonce makes it unique) and stops.
-            let answer = try client.call(
-                "/v3/kv/txn",
-                TxnRequest(
-                    compare: [Compare(key: key, target: "MOD", modRevision: EtcdInt(current?.modRevision?.value ?? 0))],
-                    success: [RequestOp(requestPut: PutRequest(key: key, value: EtcdBytes(value)))],
-                    failure: [RequestOp(requestRange: RangeRequest(key: key))]
-                ),
-                as: TxnResponse.self, operation: "storing a record", call: call)
-            let now = answer.responses?.first?.responseRange?.kvs?.first
-            if answer.succeeded == true || now?.value?.bytes == value {
-                try memory.record([hash: .init(version: version, removed: false)], call: call)
-                return
-            }
-            current = now
-            revision = answer.header?.revision?.value ?? revision
-            try call.checkCancellation()
-            guard !call.deadline.hasPassed else {
-                throw call.deadline.timedOut("storing a record (other writers kept changing it)")
+        return try KeyringError.translatingCrypto {
+            // The call's one deadline for every round, and for this host's memory: writers racing on
+            // one key cannot keep a call going, and a round that waited on a silent member (or on
+            // another process's lock of the memory file) leaves the next only what is left.
+            let key = try keyspace.recordKey(record.id)
+            let hash = EtcdKeyspace.recordHash(key)
+            let seen = try memory.read().records[hash]?.version ?? 0
+            let read = try client.call(
+                "/v3/kv/range", RangeRequest(key: key), as: RangeResponse.self, operation: "storing a record", call: call)
+            var current = read.kvs?.first
+            var revision = read.header?.revision?.value ?? 0
+            while true {
+                let highest = max(UInt64(max(revision, 0)), try authenticVersion(of: current), seen)
+                guard highest < UInt64.max else {
+                    throw KeyringError.damaged(reason: "etcd (\(name)) holds a record at the last version there is")
+                }
+                let version = highest + 1
+                let value = EtcdValue.encode(
+                    version: version,
+                    sealed: try RecordSealing.seal(
+                        record, keys: keys, header: EtcdValue.associatedData(header: header, key: key, version: version)
+                    ).encoded)
+                // Replace exactly the revision last seen: a retry after an answer that was lost
+                // finds its own value there (its nonce makes it unique) and stops.
+                let answer = try client.call(
+                    "/v3/kv/txn",
+                    TxnRequest(
+                        compare: [Compare(key: key, target: "MOD", modRevision: EtcdInt(current?.modRevision?.value ?? 0))],
+                        success: [RequestOp(requestPut: PutRequest(key: key, value: EtcdBytes(value)))],
+                        failure: [RequestOp(requestRange: RangeRequest(key: key))]
+                    ),
+                    as: TxnResponse.self, operation: "storing a record", call: call)
+                let now = answer.responses?.first?.responseRange?.kvs?.first
+                if answer.succeeded == true || now?.value?.bytes == value {
+                    try memory.record([hash: .init(version: version, removed: false)], call: call)
+                    return
+                }
+                current = now
+                revision = answer.header?.revision?.value ?? revision
+                try call.checkCancellation()
+                guard !call.deadline.hasPassed else {
+                    throw call.deadline.timedOut("storing a record (other writers kept changing it)")
+                }
             }
         }
     }
@@ -287,17 +296,19 @@ public final class EtcdStore: CredentialStore {
     /// removal, so a value from before it that comes back is refused.
     @discardableResult
     public func removeRecord(for id: RecordID, call: StoreCall) throws -> Bool {
-        let key = try keyspace.recordKey(id)
-        let answer = try client.call(
-            "/v3/kv/deleterange", DeleteRangeRequest(key: key),
-            as: DeleteRangeResponse.self, operation: "removing a record", call: call)
-        let removed = (answer.deleted?.value ?? 0) > 0
-        if let revision = answer.header?.revision?.value, revision > 0,
-            try removed || memory.read().records[EtcdKeyspace.recordHash(key)] != nil
-        {
-            try memory.record([EtcdKeyspace.recordHash(key): .init(version: UInt64(revision), removed: true)], call: call)
+        return try KeyringError.translatingCrypto {
+            let key = try keyspace.recordKey(id)
+            let answer = try client.call(
+                "/v3/kv/deleterange", DeleteRangeRequest(key: key),
+                as: DeleteRangeResponse.self, operation: "removing a record", call: call)
+            let removed = (answer.deleted?.value ?? 0) > 0
+            if let revision = answer.header?.revision?.value, revision > 0,
+                try removed || memory.read().records[EtcdKeyspace.recordHash(key)] != nil
+            {
+                try memory.record([EtcdKeyspace.recordHash(key): .init(version: UInt64(revision), removed: true)], call: call)
+            }
+            return removed
         }
-        return removed
     }
 
     /// Reads every record of the service (of one kind, or all) in pages and opens only their entries
@@ -305,31 +316,33 @@ public final class EtcdStore: CredentialStore {
     /// keyring's, under a prefix chosen inside this one's) are passed over.
     /// - Throws: `.damaged` as `record(for:)` does, for any record listed.
     public func summaries(service: String, kind: RecordKind?, call: StoreCall) throws -> [RecordSummary] {
-        let prefix = try kind.map { try keyspace.kindPrefix(service: service, kind: $0) } ?? keyspace.servicePrefix(service)
-        let cipher = try AESGCM(key: keys.entry)
-        let seen = try memory.read()
-        var summaries: [RecordSummary] = []
-        var versions: [String: UInt64] = [:]
-        try client.rangePages(under: prefix, keysOnly: false, operation: "listing records", call: call) { pairs in
-            for pair in pairs {
-                guard try keyspace.isRecordKey(pair.key, service: service, kind: kind), let bytes = pair.value?.bytes else {
-                    continue
+        return try KeyringError.translatingCrypto {
+            let prefix = try kind.map { try keyspace.kindPrefix(service: service, kind: $0) } ?? keyspace.servicePrefix(service)
+            let cipher = try AESGCM(key: keys.entry)
+            let seen = try memory.read()
+            var summaries: [RecordSummary] = []
+            var versions: [String: UInt64] = [:]
+            try client.rangePages(under: prefix, keysOnly: false, operation: "listing records", call: call) { pairs in
+                for pair in pairs {
+                    guard try keyspace.isRecordKey(pair.key, service: service, kind: kind), let bytes = pair.value?.bytes else {
+                        continue
+                    }
+                    let value = try EtcdValue(decoding: bytes)
+                    let (id, metadata) = try RecordSealing.openEntry(
+                        value.sealed.sealedEntry, cipher: cipher, header: value.associatedData(header: header, key: pair.key),
+                        service: service)
+                    guard id.service == service, kind == nil || id.kind == kind else {
+                        throw KeyringError.damaged(reason: "a record in etcd names another service than its key")
+                    }
+                    let hash = EtcdKeyspace.recordHash(pair.key)
+                    try seen.check(hash, version: value.version, name: "the record \(id)", cluster: name)
+                    versions[hash] = value.version
+                    summaries.append(RecordSummary(id: id, metadata: metadata))
                 }
-                let value = try EtcdValue(decoding: bytes)
-                let (id, metadata) = try RecordSealing.openEntry(
-                    value.sealed.sealedEntry, cipher: cipher, header: value.associatedData(header: header, key: pair.key),
-                    service: service)
-                guard id.service == service, kind == nil || id.kind == kind else {
-                    throw KeyringError.damaged(reason: "a record in etcd names another service than its key")
-                }
-                let hash = EtcdKeyspace.recordHash(pair.key)
-                try seen.check(hash, version: value.version, name: "the record \(id)", cluster: name)
-                versions[hash] = value.version
-                summaries.append(RecordSummary(id: id, metadata: metadata))
             }
+            try remember(versions, after: seen, call: call)
+            return summaries
         }
-        try remember(versions, after: seen, call: call)
-        return summaries
     }
 
     /// Deletes the service's records (or one kind's), and nothing else: the keys of the service's
@@ -342,59 +355,62 @@ public final class EtcdStore: CredentialStore {
     /// - Returns: how many records were deleted.
     @discardableResult
     public func removeAll(service: String, kind: RecordKind?, call: StoreCall) throws -> Int {
-        let prefix = try kind.map { try keyspace.kindPrefix(service: service, kind: $0) } ?? keyspace.servicePrefix(service)
-        var records: [EtcdBytes] = []
-        var others = false
-        let listed = try client.rangePages(
-            under: prefix, keysOnly: true, operation: "listing a service's records", call: call
-        ) { pairs in
-            for pair in pairs {
-                if try keyspace.isRecordKey(pair.key, service: service, kind: kind) {
-                    records.append(pair.key)
-                } else {
-                    others = true
+        return try KeyringError.translatingCrypto {
+            let prefix = try kind.map { try keyspace.kindPrefix(service: service, kind: $0) } ?? keyspace.servicePrefix(service)
+            var records: [EtcdBytes] = []
+            var others = false
+            let listed = try client.rangePages(
+                under: prefix, keysOnly: true, operation: "listing a service's records", call: call
+            ) { pairs in
+                for pair in pairs {
+                    if try keyspace.isRecordKey(pair.key, service: service, kind: kind) {
+                        records.append(pair.key)
+                    } else {
+                        others = true
+                    }
                 }
             }
-        }
-        guard !records.isEmpty else { return 0 }
-        var marks: [String: EtcdHostMemory.Mark] = [:]
-        if !others, let listed {
-            let end = EtcdKeyspace.rangeEnd(of: prefix)
-            let answer = try client.call(
-                "/v3/kv/txn",
-                TxnRequest(
-                    compare: [
-                        Compare(
-                            key: prefix, result: "LESS", target: "MOD", modRevision: EtcdInt(listed + 1), rangeEnd: end)
-                    ],
-                    success: [RequestOp(requestDeleteRange: DeleteRangeRequest(key: prefix, rangeEnd: end))], failure: []),
-                as: TxnResponse.self, operation: "removing a service's records", call: call)
-            if answer.succeeded == true {
+            guard !records.isEmpty else { return 0 }
+            var marks: [String: EtcdHostMemory.Mark] = [:]
+            if !others, let listed {
+                let end = EtcdKeyspace.rangeEnd(of: prefix)
+                let answer = try client.call(
+                    "/v3/kv/txn",
+                    TxnRequest(
+                        compare: [
+                            Compare(
+                                key: prefix, result: "LESS", target: "MOD", modRevision: EtcdInt(listed + 1), rangeEnd: end)
+                        ],
+                        success: [RequestOp(requestDeleteRange: DeleteRangeRequest(key: prefix, rangeEnd: end))], failure: []),
+                    as: TxnResponse.self, operation: "removing a service's records", call: call)
+                if answer.succeeded == true {
+                    let revision = UInt64(max(answer.header?.revision?.value ?? 0, 0))
+                    if revision > 0 {
+                        for key in records { marks[EtcdKeyspace.recordHash(key)] = .init(version: revision, removed: true) }
+                    }
+                    try memory.record(marks, call: call)
+                    return Int(answer.responses?.first?.responseDeleteRange?.deleted?.value ?? 0)
+                }
+            }
+            var deleted = 0
+            for start in stride(from: 0, to: records.count, by: Self.deletionBatch) {
+                let batch = records[start..<min(start + Self.deletionBatch, records.count)]
+                let answer = try client.call(
+                    "/v3/kv/txn",
+                    TxnRequest(
+                        compare: [], success: batch.map { RequestOp(requestDeleteRange: DeleteRangeRequest(key: $0)) },
+                        failure: []),
+                    as: TxnResponse.self, operation: "removing a service's records", call: call)
                 let revision = UInt64(max(answer.header?.revision?.value ?? 0, 0))
-                if revision > 0 {
-                    for key in records { marks[EtcdKeyspace.recordHash(key)] = .init(version: revision, removed: true) }
+                for (key, response) in zip(batch, answer.responses ?? []) {
+                    guard (response.responseDeleteRange?.deleted?.value ?? 0) > 0 else { continue }
+                    deleted += 1
+                    if revision > 0 { marks[EtcdKeyspace.recordHash(key)] = .init(version: revision, removed: true) }
                 }
-                try memory.record(marks, call: call)
-                return Int(answer.responses?.first?.responseDeleteRange?.deleted?.value ?? 0)
             }
+            try memory.record(marks, call: call)
+            return deleted
         }
-        var deleted = 0
-        for start in stride(from: 0, to: records.count, by: Self.deletionBatch) {
-            let batch = records[start..<min(start + Self.deletionBatch, records.count)]
-            let answer = try client.call(
-                "/v3/kv/txn",
-                TxnRequest(
-                    compare: [], success: batch.map { RequestOp(requestDeleteRange: DeleteRangeRequest(key: $0)) }, failure: []),
-                as: TxnResponse.self, operation: "removing a service's records", call: call)
-            let revision = UInt64(max(answer.header?.revision?.value ?? 0, 0))
-            for (key, response) in zip(batch, answer.responses ?? []) {
-                guard (response.responseDeleteRange?.deleted?.value ?? 0) > 0 else { continue }
-                deleted += 1
-                if revision > 0 { marks[EtcdKeyspace.recordHash(key)] = .init(version: revision, removed: true) }
-            }
-        }
-        try memory.record(marks, call: call)
-        return deleted
     }
 
     /// The version of the value in `pair` when it opens under this keyring's key, else 0: a version

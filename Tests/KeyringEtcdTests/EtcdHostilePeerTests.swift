@@ -1,5 +1,6 @@
 import Foundation
 import Keyring
+import KeyringCrypto
 import KeyringTestSupport
 import Synchronization
 import Testing
@@ -159,9 +160,9 @@ struct EtcdHostilePeerTests {
             (try Gateway.post(cluster.endpoints[0], "v3/kv/range", ["key": headerKey])["kvs"] as? [[String: Any]])?.first?[
                 "value"] as? String)
         let headerBytes = [UInt8](Data(base64Encoded: header)!)
-        let keys = try FileKeys(
-            master: try SecretMaterial(.keyFile(keyFile)).masterKey(for: try FileHeader.decode(headerBytes)),
-            salt: try FileHeader.decode(headerBytes).salt)
+        let keys = try SealingKeys(
+            master: try SecretMaterial(.keyFile(keyFile)).masterKey(for: try KeyedHeader.decode(headerBytes)),
+            salt: try KeyedHeader.decode(headerBytes).salt)
         let key = try EtcdKeyspace(prefix: prefix, namesKey: try keys.derive(info: EtcdKeyspace.namesLabel)).recordKey(id)
         let legacy = try RecordSealing.seal(
             StoredRecord(

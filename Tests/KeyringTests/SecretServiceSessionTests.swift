@@ -3,7 +3,7 @@ import Keyring
 import KeyringTestSupport
 import Testing
 
-/// The store's own Secret Service session (`session.c`) encrypts every secret on
+/// The store's own Secret Service session (`SecretTransfer`) encrypts every secret on
 /// the bus: a bus monitor records the whole exchange, from the key exchange on,
 /// and finds the password in none of the messages.
 @Suite("Secret Service: secrets are encrypted on the bus")

@@ -26,36 +26,29 @@ void swift_keyring_attributes_set(GHashTable *attributes, const char *name, cons
 const char *swift_keyring_attributes_get(GHashTable *attributes, const char *name);
 GVariant *swift_keyring_attributes_variant(GHashTable *attributes);
 
-/* session.c: the store's own Secret Service session (the key exchange, with a
- * short private exponent), and secrets encrypted and decrypted with its key. */
-typedef struct SwiftKeyringSession SwiftKeyringSession;
+/* open_session.c: OpenSession in flight while other calls go out (the key exchange
+ * and the ciphers are SecretTransfer's, in Swift). */
 typedef struct SwiftKeyringSessionOpening SwiftKeyringSessionOpening;
-/* Sends OpenSession to `daemon_name` (the well-known name when NULL) and returns at
- * once, so other calls can be made while the daemon answers. */
+/* Sends OpenSession for "dh-ietf1024-sha256-aes128-cbc-pkcs7" with our public value to
+ * `daemon_name` (the well-known name when NULL) and returns at once. */
 SwiftKeyringSessionOpening *swift_keyring_session_start(GDBusConnection *connection, const gchar *daemon_name,
-                                                        gint timeout_ms);
-/* Waits for the reply (`cancellable` cuts the wait short) and makes the session;
- * NULL with `error` set when it fails. Frees `opening` either way. */
-SwiftKeyringSession *swift_keyring_session_finish(SwiftKeyringSessionOpening *opening, GCancellable *cancellable,
-                                                  GError **error);
+                                                        gint timeout_ms, const guchar *public_value,
+                                                        gsize n_public_value);
+/* Waits for the reply (`cancellable` cuts the wait short): the "(vo)" reply, or that of a
+ * "plain" OpenSession (`*plain` TRUE) when the daemon has no key exchange; NULL with `error`
+ * set when it fails. Frees `opening` either way. */
+GVariant *swift_keyring_session_finish(SwiftKeyringSessionOpening *opening, GCancellable *cancellable,
+                                       gboolean *plain, GError **error);
 /* Frees an opening never finished, after its call has ended (cancelled first). */
 void swift_keyring_session_opening_free(SwiftKeyringSessionOpening *opening);
-void swift_keyring_session_free(SwiftKeyringSession *session);
-GVariant *swift_keyring_session_encode(const SwiftKeyringSession *session, SecretValue *value);
-GVariant *swift_keyring_session_get_secrets_argument(const SwiftKeyringSession *session, const gchar *path);
-SecretValue *swift_keyring_session_secret_from_reply(const SwiftKeyringSession *session, GVariant *reply,
-                                                     const gchar *path, GError **error);
 
 /* item_write.c: changing an item's secret in place, and reading what it holds now (never Properties.Set: see ItemReplacement.swift). */
-GVariant *swift_keyring_set_secret_argument(const SwiftKeyringSession *session, SecretValue *value);
+GVariant *swift_keyring_set_secret_argument(GVariant *secret);
 gboolean swift_keyring_read_label_and_attributes(GDBusConnection *connection, const gchar *destination, const gchar *path, gint timeout_ms,
                                                  GCancellable *cancellable, gchar **label, GHashTable **attributes,
                                                  GError **error);
 
-/* service.c: a SecretService proxy on a connection of our own, sent to one daemon's name. */
-SecretService *swift_keyring_service_new(GDBusConnection *connection, const gchar *name, GCancellable *cancellable,
-                                         GError **error);
-/* The first call on a new connection: see service.c for why it must come first. */
+/* service.c: the first call on a new connection: see service.c for why it must come first. */
 gboolean swift_keyring_service_greet(GDBusConnection *connection, gint timeout_ms, GCancellable *cancellable,
                                      gchar **daemon, GError **error);
 
@@ -69,6 +62,8 @@ GHashTable *swift_keyring_attributes_property_reply(GVariant *reply, GError **er
 GHashTable *swift_keyring_attributes_from_variant(GVariant *value);
 gboolean swift_keyring_error_is_vanished_object(const GError *error);
 guint32 swift_keyring_uint32_reply(GVariant *reply);
+GVariant *swift_keyring_get_secrets_argument(const gchar *transfer_path, const gchar *path);
+GVariant *swift_keyring_secret_from_reply(GVariant *reply, const gchar *path, GError **error);
 
 /* attributes_batch.c: many items' Attributes, a window of calls in flight at once. */
 gboolean swift_keyring_read_attributes(GDBusConnection *connection, const gchar *destination, const gchar *const *paths, guint count,
@@ -76,9 +71,9 @@ gboolean swift_keyring_read_attributes(GDBusConnection *connection, const gchar 
                                        GError **error);
 
 /* item_read.c: one item's attributes and secret, both calls in flight at once. */
-gboolean swift_keyring_read_item(GDBusConnection *connection, const gchar *destination, const SwiftKeyringSession *session,
+gboolean swift_keyring_read_item(GDBusConnection *connection, const gchar *destination, const gchar *transfer_path,
                                  const gchar *path, gint timeout_ms, GCancellable *cancellable,
-                                 GHashTable **attributes, SecretValue **value, GError **error);
+                                 GHashTable **attributes, GVariant **secret, GError **error);
 
 /* unlock_prompt.c: Service.Unlock's argument and reply, and the wait for a
  * prompt's Completed signal, in a main context of its own and cancellable. */
@@ -95,28 +90,18 @@ void swift_keyring_prompt_watch_free(SwiftKeyringPromptWatch *watch);
 /* item_prompts.c: CreateItem and Item.Delete called directly, so that a prompt
  * they return is driven like an unlock prompt (never by libsecret, whose prompt
  * wait cannot be cut short cleanly). */
-GVariant *swift_keyring_create_item_argument(const SwiftKeyringSession *session, const char *label,
-                                             GHashTable *attributes, SecretValue *value);
+GVariant *swift_keyring_create_item_argument(GVariant *secret, const char *label, GHashTable *attributes);
 gchar *swift_keyring_create_item_reply(GVariant *reply, gchar **prompt);
 gchar *swift_keyring_object_path_reply(GVariant *reply);
 
 /* change_watch.c: counting the signals the daemon sends (and a change of the
- * daemon), in a connection filter, and the changes to the files in its keyring
- * folder, so a store knows when what it remembers of items may be out of date.
+ * daemon), in a connection filter, so a store knows when what it remembers of
+ * items may be out of date (the keyring folder's changes are FolderWatch's).
  * Remove the filter with g_dbus_connection_remove_filter; GDBus then frees the watch. */
 typedef struct SwiftKeyringChangeWatch SwiftKeyringChangeWatch;
 SwiftKeyringChangeWatch *swift_keyring_change_watch_new(GDBusConnection *connection, const gchar *daemon,
                                                         guint *filter);
-gboolean swift_keyring_change_watch_add_folder(SwiftKeyringChangeWatch *watch, const gchar *path);
 gboolean swift_keyring_change_watch_count(SwiftKeyringChangeWatch *watch, guint *changes);
-
-/* folder_watch.c: the changes to the files in a folder (inotify), one watch per
- * folder per process, shared by every change watch on it. Count returns FALSE
- * once the folder itself went away. */
-typedef struct SwiftKeyringFolderWatch SwiftKeyringFolderWatch;
-SwiftKeyringFolderWatch *swift_keyring_folder_watch_open(const gchar *path);
-void swift_keyring_folder_watch_close(SwiftKeyringFolderWatch *folder);
-gboolean swift_keyring_folder_watch_count(SwiftKeyringFolderWatch *folder, guint *events);
 
 /* version.c: the version of the libsecret headers we were built with. */
 int swift_keyring_libsecret_major(void);

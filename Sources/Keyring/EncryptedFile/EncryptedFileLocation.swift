@@ -1,3 +1,5 @@
+import KeyringCrypto
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 import Glibc
@@ -62,17 +64,17 @@ extension EncryptedFileStore {
 
     /// The file's header, decoded without any secret, or why it cannot be; `nil` when
     /// the file cannot be opened as a regular file (the permission check reports that).
-    private static func readHeader(_ path: String) -> Result<FileHeader, KeyringError>? {
+    private static func readHeader(_ path: String) -> Result<KeyedHeader, KeyringError>? {
         guard let opened = try? POSIX.openRegularFileIfPresent(path) else { return nil }
         defer { close(opened.descriptor) }
-        var bytes = [UInt8](repeating: 0, count: FileHeader.length)
+        var bytes = [UInt8](repeating: 0, count: KeyedHeader.length)
         guard let count = try? bytes.withUnsafeMutableBytes({ try POSIX.read(opened.descriptor, into: $0, path: path) }) else {
             return nil
         }
         do {
-            return .success(try FileHeader.decode(Array(bytes.prefix(count))))
-        } catch let error as KeyringError {
-            return .failure(error)
+            return .success(try KeyedHeader.decode(Array(bytes.prefix(count))))
+        } catch let error as CryptoError {
+            return .failure(KeyringError(error))
         } catch {
             return nil
         }

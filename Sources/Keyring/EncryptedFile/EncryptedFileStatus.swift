@@ -1,3 +1,5 @@
+import KeyringCrypto
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -26,13 +28,15 @@ extension EncryptedFileStore {
     /// the problem in `location.permissionProblem`, so a person can see what to fix.
     /// - Throws: ``KeyringError/backend(domain:code:message:)`` when the file or folder cannot be examined.
     public func status() throws -> EncryptedFileStatus {
-        let (count, header) = state.withLock { ($0.records.count, $0.header) }
-        return EncryptedFileStatus(
-            location: try Self.inspect(url),
-            recordCount: count,
-            keyDerivation: header.parameters?.description ?? "raw \(FileStoreSecret.keyLength)-byte key",
-            formatVersion: Int(FileHeader.formatVersion),
-            libgcryptVersion: Self.libgcryptVersion
-        )
+        return try KeyringError.translatingCrypto {
+            let (count, header) = state.withLock { ($0.records.count, $0.header) }
+            return EncryptedFileStatus(
+                location: try Self.inspect(url),
+                recordCount: count,
+                keyDerivation: header.parameters?.description ?? "raw \(FileStoreSecret.keyLength)-byte key",
+                formatVersion: Int(KeyedHeader.formatVersion),
+                libgcryptVersion: Self.libgcryptVersion
+            )
+        }
     }
 }

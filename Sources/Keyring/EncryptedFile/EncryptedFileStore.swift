@@ -1,3 +1,4 @@
+import KeyringCrypto
 import Synchronization
 
 #if canImport(FoundationEssentials)
@@ -85,14 +86,15 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
         let paths = StorePaths(url)
         let material = try SecretMaterial(secret)
         try FilePermissions.prepareFolder(paths.folder, create: createIfMissing)
-        let initial: FileStoreState
-        if let existing = try FileStoreState.read(paths, material: material) {
-            initial = existing
-        } else if createIfMissing {
-            initial = try Self.create(
-                paths, material: material, parameters: keyDerivation, call: .starting(timeout: lockTimeout))
-        } else {
-            throw KeyringError.serviceUnavailable(reason: .noKeyringFile(path: paths.file))
+        let initial = try KeyringError.translatingCrypto {
+            if let existing = try FileStoreState.read(paths, material: material) {
+                return existing
+            } else if createIfMissing {
+                return try Self.create(
+                    paths, material: material, parameters: keyDerivation, call: .starting(timeout: lockTimeout))
+            } else {
+                throw KeyringError.serviceUnavailable(reason: .noKeyringFile(path: paths.file))
+            }
         }
         self.url = URL(fileURLWithPath: paths.file)
         self.paths = paths
@@ -106,7 +108,7 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
         _ paths: StorePaths, material: SecretMaterial, parameters: Argon2idParameters, call: StoreCall
     ) throws -> FileStoreState {
         // The KDF runs before taking the lock, so other writers do not wait for it.
-        let (header, keys) = try FileHeader.new(for: material, parameters: parameters)
+        let (header, keys) = try material.newHeader(parameters: parameters)
         return try Self.withWriteLock(paths, call: call) {
             if let existing = try FileStoreState.read(paths, material: material) { return existing }
             var state = FileStoreState(material: material, header: header, keys: keys)
@@ -128,35 +130,41 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
     /// - Throws: `.damaged`, `.wrongPassphrase` or `.insecurePermissions` when another
     ///   process left a file this store cannot read.
     public func record(for id: RecordID, call: StoreCall) throws -> StoredRecord? {
-        let found = try state.withLock { state in
-            try state.refresh(paths)
-            return state.records[id].map { ($0, state.keys, state.headerBytes) }
+        return try KeyringError.translatingCrypto {
+            let found = try state.withLock { state in
+                try state.refresh(paths)
+                return state.records[id].map { ($0, state.keys, state.headerBytes) }
+            }
+            guard let (sealed, keys, header) = found else { return nil }
+            return try RecordSealing.open(sealed, id: id, keys: keys, header: header)
         }
-        guard let (sealed, keys, header) = found else { return nil }
-        return try RecordSealing.open(sealed, id: id, keys: keys, header: header)
     }
 
     /// The record under `id` when the store's mutex is free and the file is the version
     /// in memory (one `lstat`); `.wouldWait` otherwise. For the async face.
     package func immediateRecord(for id: RecordID) throws -> ImmediateRead<StoredRecord?> {
-        let found = try state.withLockIfAvailable { state -> ImmediateRead<(SealedRecord, FileKeys, [UInt8])?> in
-            guard let identity = state.identity, let info = try POSIX.lstatIfPresent(paths.file),
-                identity == FileIdentity(info)
-            else { return .wouldWait }
-            try FilePermissions.require(paths.file, FilePermissions.fileProblem(info))
-            return .answered(state.records[id].map { ($0, state.keys, state.headerBytes) })
+        return try KeyringError.translatingCrypto {
+            let found = try state.withLockIfAvailable { state -> ImmediateRead<(SealedRecord, SealingKeys, [UInt8])?> in
+                guard let identity = state.identity, let info = try POSIX.lstatIfPresent(paths.file),
+                    identity == FileIdentity(info)
+                else { return .wouldWait }
+                try FilePermissions.require(paths.file, FilePermissions.fileProblem(info))
+                return .answered(state.records[id].map { ($0, state.keys, state.headerBytes) })
+            }
+            guard case .answered(let sealed)? = found else { return .wouldWait }
+            guard let (sealed, keys, header) = sealed else { return .answered(nil) }
+            return .answered(try RecordSealing.open(sealed, id: id, keys: keys, header: header))
         }
-        guard case .answered(let sealed)? = found else { return .wouldWait }
-        guard let (sealed, keys, header) = sealed else { return .answered(nil) }
-        return .answered(try RecordSealing.open(sealed, id: id, keys: keys, header: header))
     }
 
     /// Stores `record`, replacing any record with the same identity, and writes the file.
     /// - Throws: `.timedOut` when another writer holds the lock past the call's deadline; the file is then unchanged.
     public func save(_ record: StoredRecord, call: StoreCall) throws {
-        try modify(call) { records, keys, header in
-            records[record.id] = try RecordSealing.seal(record, keys: keys, header: header)
-            return ((), true)
+        return try KeyringError.translatingCrypto {
+            try modify(call) { records, keys, header in
+                records[record.id] = try RecordSealing.seal(record, keys: keys, header: header)
+                return ((), true)
+            }
         }
     }
 
@@ -167,12 +175,14 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
     /// file's bytes, so a lazy sequence (`(0..<n).lazy.map { … }`, or records read from
     /// another store as they come) is never held whole.
     public func save(contentsOf newRecords: some Sequence<StoredRecord>) throws {
-        let call = StoreCall.starting(timeout: lockTimeout)
-        try Self.withWriteLock(paths, call: call) {
-            try call.checkCancellation()
-            try state.withLock { state in
-                try state.refresh(paths)
-                try state.write(adding: newRecords, paths)
+        return try KeyringError.translatingCrypto {
+            let call = StoreCall.starting(timeout: lockTimeout)
+            try Self.withWriteLock(paths, call: call) {
+                try call.checkCancellation()
+                try state.withLock { state in
+                    try state.refresh(paths)
+                    try state.write(adding: newRecords, paths)
+                }
             }
         }
     }
@@ -180,35 +190,41 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
     /// Removes the record under `id`; `false` when there was none (the file is then not written).
     @discardableResult
     public func removeRecord(for id: RecordID, call: StoreCall) throws -> Bool {
-        try modify(call) { records, _, _ in
-            let removed = records.removeValue(forKey: id) != nil
-            return (removed, removed)
+        return try KeyringError.translatingCrypto {
+            try modify(call) { records, _, _ in
+                let removed = records.removeValue(forKey: id) != nil
+                return (removed, removed)
+            }
         }
     }
 
     /// The records of `service` (and `kind`, when given), sorted by key; only their metadata is decrypted.
     public func summaries(service: String, kind: RecordKind?, call: StoreCall) throws -> [RecordSummary] {
-        let (matches, keys, header) = try state.withLock { state in
-            try state.refresh(paths)
-            let matches = state.records.filter { id, _ in id.service == service && (kind == nil || id.kind == kind) }
-            return (matches, state.keys, state.headerBytes)
-        }
-        let cipher = try AESGCM(key: keys.entry)
-        return
-            try matches
-            .map { id, sealed in
-                RecordSummary(id: id, metadata: try RecordSealing.openMetadata(sealed, cipher: cipher, header: header))
+        return try KeyringError.translatingCrypto {
+            let (matches, keys, header) = try state.withLock { state in
+                try state.refresh(paths)
+                let matches = state.records.filter { id, _ in id.service == service && (kind == nil || id.kind == kind) }
+                return (matches, state.keys, state.headerBytes)
             }
-            .sorted { ($0.id.key, $0.id.kind.rawValue) < ($1.id.key, $1.id.kind.rawValue) }
+            let cipher = try AESGCM(key: keys.entry)
+            return
+                try matches
+                .map { id, sealed in
+                    RecordSummary(id: id, metadata: try RecordSealing.openMetadata(sealed, cipher: cipher, header: header))
+                }
+                .sorted { ($0.id.key, $0.id.kind.rawValue) < ($1.id.key, $1.id.kind.rawValue) }
+        }
     }
 
     /// Removes the records of `service` (and `kind`, when given), and nothing else.
     @discardableResult
     public func removeAll(service: String, kind: RecordKind?, call: StoreCall) throws -> Int {
-        try modify(call) { records, _, _ in
-            let doomed = records.keys.filter { $0.service == service && (kind == nil || $0.kind == kind) }
-            for id in doomed { records.removeValue(forKey: id) }
-            return (doomed.count, !doomed.isEmpty)
+        return try KeyringError.translatingCrypto {
+            try modify(call) { records, _, _ in
+                let doomed = records.keys.filter { $0.service == service && (kind == nil || $0.kind == kind) }
+                for id in doomed { records.removeValue(forKey: id) }
+                return (doomed.count, !doomed.isEmpty)
+            }
         }
     }
 
@@ -220,12 +236,14 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
     /// - Throws: `.invalidRecord` for an unusable secret, `.timedOut` for the lock, or
     ///   what reading the current file throws; the file is then unchanged.
     public func changePassphrase(to newSecret: FileStoreSecret) throws {
-        try KeyringError.placing(in: .keyringFile) { try replaceSecret(with: newSecret) }
+        return try KeyringError.translatingCrypto {
+            try KeyringError.placing(in: .keyringFile) { try replaceSecret(with: newSecret) }
+        }
     }
 
     private func replaceSecret(with newSecret: FileStoreSecret) throws {
         let material = try SecretMaterial(newSecret)
-        let (header, keys) = try FileHeader.new(for: material, parameters: keyDerivation)
+        let (header, keys) = try material.newHeader(parameters: keyDerivation)
         try Self.withWriteLock(paths, call: .starting(timeout: lockTimeout)) {
             try state.withLock { state in
                 try state.refresh(paths)
@@ -247,7 +265,7 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
     /// A cancelled async call stops here at the latest: the lock may come free
     /// just after the task was cancelled, and nothing is written then.
     private func modify<Result>(
-        _ call: StoreCall, _ change: (inout [RecordID: SealedRecord], FileKeys, [UInt8]) throws -> (Result, Bool)
+        _ call: StoreCall, _ change: (inout [RecordID: SealedRecord], SealingKeys, [UInt8]) throws -> (Result, Bool)
     ) throws -> Result {
         try Self.withWriteLock(paths, call: call) {
             try call.checkCancellation()

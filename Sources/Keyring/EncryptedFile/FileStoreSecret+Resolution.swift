@@ -1,3 +1,5 @@
+import KeyringCrypto
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -86,25 +88,27 @@ extension FileStoreSecret {
     /// normalised through a `String`, which leaves a copy in ordinary memory.
     /// - Throws: `.invalidConfiguration` naming `field` when the file is empty or not UTF-8, or what `SecretFile.read` throws.
     static func passphrase(inFile path: String, field: String) throws -> SecureBytes {
-        let content = try SecretFile.read(path, field: field)
-        let length = content.withBytes { bytes in
-            var length = bytes.count
-            if length > 0, bytes[length - 1] == UInt8(ascii: "\n") { length -= 1 }
-            if length > 0, bytes[length - 1] == UInt8(ascii: "\r") { length -= 1 }
-            return length
-        }
-        guard length > 0 else {
-            throw KeyringError.invalidConfiguration(setting: field, reason: "the file \(path) is empty")
-        }
-        return try content.withBytes { bytes in
-            let text = UnsafeRawBufferPointer(rebasing: bytes[..<length])
-            guard isUTF8(text) else {
-                throw KeyringError.invalidConfiguration(setting: field, reason: "the file \(path) is not UTF-8 text")
+        return try KeyringError.translatingCrypto {
+            let content = try SecretFile.read(path, field: field)
+            let length = content.withBytes { bytes in
+                var length = bytes.count
+                if length > 0, bytes[length - 1] == UInt8(ascii: "\n") { length -= 1 }
+                if length > 0, bytes[length - 1] == UInt8(ascii: "\r") { length -= 1 }
+                return length
             }
-            if text.allSatisfy({ $0 < 0x80 }) {
-                return try SecureBytes(copying: text)
+            guard length > 0 else {
+                throw KeyringError.invalidConfiguration(setting: field, reason: "the file \(path) is empty")
             }
-            return try SecureBytes(composing: String(decoding: text, as: UTF8.self))
+            return try content.withBytes { bytes in
+                let text = UnsafeRawBufferPointer(rebasing: bytes[..<length])
+                guard isUTF8(text) else {
+                    throw KeyringError.invalidConfiguration(setting: field, reason: "the file \(path) is not UTF-8 text")
+                }
+                if text.allSatisfy({ $0 < 0x80 }) {
+                    return try SecureBytes(copying: text)
+                }
+                return try SecureBytes(composing: String(decoding: text, as: UTF8.self))
+            }
         }
     }
 

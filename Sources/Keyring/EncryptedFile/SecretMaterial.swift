@@ -1,3 +1,5 @@
+package import KeyringCrypto
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -17,7 +19,7 @@ package enum SecretMaterial: Sendable {
             guard !text.isEmpty else {
                 throw KeyringError.invalidConfiguration(setting: "passphrase", reason: "must not be empty")
             }
-            self = .passphrase(try SecureBytes(composing: text))
+            self = .passphrase(try KeyringError.translatingCrypto { try SecureBytes(composing: text) })
         case .passphraseFile(let url):
             self = .passphrase(try FileStoreSecret.passphrase(inFile: url.path, field: "passphrase file"))
         case .key(let data):
@@ -33,7 +35,7 @@ package enum SecretMaterial: Sendable {
 
     private static func checkedKey(_ bytes: [UInt8], field: String, origin: String) throws -> SecureBytes {
         try checkLength(bytes.count, field: field, origin: origin)
-        return try SecureBytes(copying: bytes)
+        return try KeyringError.translatingCrypto { try SecureBytes(copying: bytes) }
     }
 
     private static func checkLength(_ count: Int, field: String, origin: String) throws {
@@ -45,20 +47,30 @@ package enum SecretMaterial: Sendable {
         }
     }
 
-    var isPassphrase: Bool {
-        if case .passphrase = self { return true }
-        return false
+    /// How a header made for this secret derives its master key.
+    package var keySource: KeyedHeader.KeySource {
+        if case .passphrase = self { return .argon2id }
+        return .rawKey
+    }
+
+    /// A header for a new store, with a fresh salt, and the keys it was made for.
+    package func newHeader(parameters: Argon2idParameters) throws -> (KeyedHeader, SealingKeys) {
+        try KeyringError.translatingCrypto {
+            try KeyedHeader.new(keySource: keySource, parameters: parameters) { try masterKey(for: $0) }
+        }
     }
 
     /// The master key for a file with this header.
     /// - Throws: `.wrongPassphrase` when the file was made with the other kind of secret.
-    package func masterKey(for header: FileHeader) throws -> SecureBytes {
+    package func masterKey(for header: KeyedHeader) throws -> SecureBytes {
         switch (self, header.keySource) {
         case (.passphrase(let passphrase), .argon2id):
             guard let parameters = header.parameters else {
                 throw KeyringError.damaged(reason: "the header has no Argon2id parameters")
             }
-            return try KeyDerivation.argon2id(passphrase: passphrase, salt: header.salt, parameters: parameters)
+            return try KeyringError.translatingCrypto {
+                try KeyDerivation.argon2id(passphrase: passphrase, salt: header.salt, parameters: parameters)
+            }
         case (.key(let key), .rawKey):
             return key
         default:

@@ -48,12 +48,14 @@ final class ItemMemory: @unchecked Sendable {
         fileprivate let changes: UInt32
     }
 
-    /// The C watch (`change_watch.c`); `@unchecked Sendable` because its fields
-    /// are only read and written atomically, and GDBus frees it only after the
-    /// filter is removed, which happens when this memory goes.
+    /// The C watch of the daemon's signals (`change_watch.c`), and the watch of its keyring
+    /// folder; `@unchecked Sendable` because the C watch's fields are only read and written
+    /// atomically, and GDBus frees it only after the filter is removed, which happens when
+    /// this memory goes.
     fileprivate struct Watch: @unchecked Sendable {
         let pointer: OpaquePointer
         let filter: guint
+        let folder: FolderWatch
     }
 
     private enum Watching {
@@ -167,9 +169,12 @@ final class ItemMemory: @unchecked Sendable {
 
     /// The count now; `nil` once the daemon's name changed owner (nothing is trusted then).
     private func mark(of watch: Watch) -> Mark? {
+        // The folder first, then the signals: both counts only grow, so their sum is
+        // unchanged only when neither changed.
+        guard let folderChanges = watch.folder.count() else { return nil }
         var changes: guint = 0
         guard swift_keyring_change_watch_count(watch.pointer, &changes) != 0 else { return nil }
-        return Mark(watch: watch, changes: changes)
+        return Mark(watch: watch, changes: changes &+ folderChanges)
     }
 
     /// Installs the filter and the keyring folder's watch, and asks the bus for the daemon's
@@ -181,12 +186,9 @@ final class ItemMemory: @unchecked Sendable {
             SecretServiceOwner(processID: processID, program: SecretServiceOwner.program(of: processID)).isGnomeKeyring,
             let folder = DaemonKeyringFolder.path(ofProcess: processID)
         else { return nil }
+        guard let folderWatch = FolderWatch(path: folder) else { return nil }
         var filter: guint = 0
         let watch = swift_keyring_change_watch_new(bus.pointer, daemon, &filter)!
-        guard swift_keyring_change_watch_add_folder(watch, folder) != 0 else {
-            g_dbus_connection_remove_filter(bus.pointer, filter)
-            return nil
-        }
         do {
             // The filter is in place before the rules: no signal is delivered uncounted.
             try bus.addMatch("type='signal',sender='\(daemon)'", deadline: deadline)
@@ -198,6 +200,6 @@ final class ItemMemory: @unchecked Sendable {
             g_dbus_connection_remove_filter(bus.pointer, filter)
             return nil
         }
-        return Watch(pointer: watch, filter: filter)
+        return Watch(pointer: watch, filter: filter, folder: folderWatch)
     }
 }

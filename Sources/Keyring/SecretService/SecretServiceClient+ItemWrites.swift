@@ -30,14 +30,12 @@ extension SecretServiceClient {
     /// Sets the secret of the item at `path` to `record`'s (Item.SetSecret, through our session).
     /// - Returns: `false` when the item vanished since the search (another process deleted it).
     func setSecret(_ record: StoredRecord, at path: String, _ operation: String, deadline: Deadline) throws -> Bool {
-        let value = Self.secretValue(record)
-        defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
-        let session = try session(deadline: deadline)
+        let secret = try transfer(deadline: deadline).encode(record.secret, contentType: Self.contentType(record))
         guard
             let reply = try bus.callOnItem(
                 operation, destination: destination, path: path, interface: "org.freedesktop.Secret.Item",
                 method: "SetSecret",
-                arguments: swift_keyring_set_secret_argument(session, value), reply: "()", deadline: deadline)
+                arguments: swift_keyring_set_secret_argument(secret), reply: "()", deadline: deadline)
         else { return false }
         g_variant_unref(reply)
         return true
@@ -67,15 +65,9 @@ extension SecretServiceClient {
         return result
     }
 
-    /// `record`'s secret as a libsecret value the caller unrefs, typed by kind.
-    static func secretValue(_ record: StoredRecord) -> OpaquePointer {
-        let contentType = record.id.kind == .credentials ? "text/plain" : "application/octet-stream"
-        // A zero-length secret still needs a valid pointer.
-        return record.secret.isEmpty
-            ? secret_value_new("", 0, contentType)
-            : record.secret.withUnsafeBufferPointer { bytes in
-                bytes.withMemoryRebound(to: gchar.self) { secret_value_new($0.baseAddress, gssize($0.count), contentType) }
-            }
+    /// The content type `record`'s secret is sent with, by kind.
+    static func contentType(_ record: StoredRecord) -> String {
+        record.id.kind == .credentials ? "text/plain" : "application/octet-stream"
     }
 
     /// A string-to-string `GHashTable` as a dictionary.

@@ -1,23 +1,21 @@
 internal import CLibSecretShims
+internal import KeyringCrypto
 import Synchronization
 
 /// The libsecret calls a `SecretServiceStore` makes, each bounded by a deadline.
 ///
-/// It owns a private bus connection, a `SecretService` proxy built on it for
-/// searches, and, once a secret must cross the bus, a session of its own
-/// (`session.c`) that encrypts secrets, so items, prompts and secrets all travel
-/// on that connection. The store decides what to call; this type only calls and
+/// It owns a private bus connection and, once a secret must cross the bus, a transfer of its own
+/// (``SecretTransfer``, the specification's session) that encrypts secrets, so
+/// items, prompts and secrets all travel on that connection. The store decides what to call; this type only calls and
 /// converts.
 ///
-/// `@unchecked Sendable`: `GDBusConnection` and libsecret's service proxy are
-/// safe to use from many threads (libsecret runs each sync call in its own main
-/// context), and the session is opened once under a lock and only read after.
+/// `@unchecked Sendable`: `GDBusConnection` is safe to use from many threads, and
+/// the transfer is opened once under a lock and only read after.
 final class SecretServiceClient: @unchecked Sendable {
     let bus: BusConnection
-    let service: UnsafeMutablePointer<SecretService>
-    /// The session secrets are encrypted for, opened by the first call that carries
+    /// The transfer secrets are encrypted for, opened by the first call that carries
     /// a secret (listing and removing never do); freed with this client.
-    private let opened = Mutex<SessionState>(.none)
+    private let opened = Mutex<TransferState>(.none)
     /// The unique bus name of the daemon that answered our first call: a different
     /// owner later means the daemon restarted and the session is gone.
     private let daemon: String?
@@ -39,21 +37,13 @@ final class SecretServiceClient: @unchecked Sendable {
         let connection = bus.pointer
         // The greeting first, always: gnome-keyring 42 aborts when a new
         // connection's first call is OpenSession or an item's property (service.c).
-        // Its reply names the daemon, so the proxy is sent to that unique name and
-        // making it costs no call.
+        // Its reply names the daemon, so every later call is sent to that unique name.
         var name: UnsafeMutablePointer<gchar>?
         _ = try GLibCall.run("connect to the Secret Service", deadline: deadline) { cancellable, error in
             swift_keyring_service_greet(connection, deadline.remainingMilliseconds, cancellable, &name, error)
         }
         let daemon = name.map { String(cString: $0) }
         g_free(name)
-        let service = try GLibCall.run("connect to the Secret Service", deadline: deadline) { cancellable, error in
-            swift_keyring_service_new(connection, daemon, cancellable, error)
-        }
-        guard let service else {
-            throw KeyringError.serviceUnavailable(reason: .noDaemon(detail: "libsecret made no service proxy"))
-        }
-        self.service = service
         self.daemon = daemon
         memory = ItemMemory(bus: bus, daemon: daemon)
     }
@@ -90,11 +80,11 @@ final class SecretServiceClient: @unchecked Sendable {
         return path
     }
 
-    /// Where the session stands: none yet, its `OpenSession` on the way, or open.
-    private enum SessionState {
+    /// Where the transfer stands: none yet, its `OpenSession` on the way, or open.
+    private enum TransferState {
         case none
-        case opening(OpaquePointer)
-        case open(OpaquePointer)
+        case opening(SecretTransfer.Opening)
+        case open(SecretTransfer)
     }
 
     /// Sends `OpenSession` now, unless a session is open or on its way, so that the
@@ -103,36 +93,31 @@ final class SecretServiceClient: @unchecked Sendable {
     /// effort: whatever fails here fails again, and is thrown, in `session(deadline:)`.
     func startSession(deadline: Deadline) {
         opened.withLock { state in
-            guard case .none = state, (try? Gcrypt.ensureReady()) != nil else { return }
-            state = .opening(swift_keyring_session_start(bus.pointer, daemon, deadline.remainingMilliseconds))
+            guard case .none = state,
+                let opening = try? SecretTransfer.Opening(bus: bus, daemon: daemon, deadline: deadline)
+            else { return }
+            state = .opening(opening)
         }
     }
 
-    /// The session that encrypts secrets on the bus, opened with the daemon on first use.
+    /// The transfer that encrypts secrets on the bus, opened with the daemon on first use.
     /// - Throws: `KeyringError.serviceUnavailable` when the daemon opens none, or the call's errors.
-    func session(deadline: Deadline) throws -> OpaquePointer {
+    func transfer(deadline: Deadline) throws -> SecretTransfer {
         try opened.withLock { state in
-            let opening: OpaquePointer
+            let opening: SecretTransfer.Opening
             switch state {
-            case .open(let session):
-                return session
+            case .open(let transfer):
+                return transfer
             case .opening(let started):
                 opening = started
             case .none:
-                // The session's key exchange and ciphers are libgcrypt's.
-                try Gcrypt.ensureReady()
-                opening = swift_keyring_session_start(bus.pointer, daemon, deadline.remainingMilliseconds)
+                opening = try SecretTransfer.Opening(bus: bus, daemon: daemon, deadline: deadline)
             }
-            // The opening is freed by the call below, whatever it returns.
+            // The opening is spent by the call below, whatever it returns.
             state = .none
-            let session = try GLibCall.run("open a Secret Service session", deadline: deadline) { cancellable, error in
-                swift_keyring_session_finish(opening, cancellable, error)
-            }
-            guard let session else {
-                throw KeyringError.serviceUnavailable(reason: .noDaemon(detail: "the daemon opened no session"))
-            }
-            state = .open(session)
-            return session
+            let transfer = try opening.finish(deadline: deadline)
+            state = .open(transfer)
+            return transfer
         }
     }
 
@@ -143,29 +128,27 @@ final class SecretServiceClient: @unchecked Sendable {
         return owner != daemon
     }
 
-    deinit {
-        opened.withLock { state in
-            switch state {
-            case .none: break
-            case .opening(let opening): swift_keyring_session_opening_free(opening)
-            case .open(let session): swift_keyring_session_free(session)
-            }
-        }
-        g_object_unref(service)
-    }
-
-    /// The paths of the items matching `attributes`, split by lock state.
+    /// The paths of the items matching `attributes`, split by lock state (`Service.SearchItems`).
+    ///
+    /// Called directly rather than through libsecret's search, which needs a
+    /// `SecretService` proxy (a GObject subclass, to put it on our connection) and
+    /// turns the attributes into a table and back on every call.
     func searchPaths(_ attributes: SecretAttributes, _ operation: String, deadline: Deadline) throws -> (
         unlocked: [String], locked: [String]
     ) {
-        var unlocked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
-        var locked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
-        _ = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
-            secret_service_search_for_dbus_paths_sync(
-                service, swift_keyring_schema(), attributes.table, cancellable, &unlocked, &locked, error
-            )
-        }
-        return (CStringArray.take(unlocked), CStringArray.take(locked))
+        var table: OpaquePointer? = swift_keyring_attributes_variant(attributes.table)
+        let reply = try bus.call(
+            operation,
+            destination: destination,
+            path: SWIFT_KEYRING_SERVICE_PATH,
+            interface: "org.freedesktop.Secret.Service",
+            method: "SearchItems",
+            arguments: g_variant_new_tuple(&table, 1),
+            reply: "(aoao)",
+            deadline: deadline
+        )
+        defer { g_variant_unref(reply) }
+        return (GVariantReading.objectPaths(reply, 0), GVariantReading.objectPaths(reply, 1))
     }
 
     /// Asks the daemon to unlock `paths`; returns the paths now unlocked.
@@ -196,23 +179,24 @@ final class SecretServiceClient: @unchecked Sendable {
     /// then the secret, and subscribe to and unsubscribe from the item's signals.
     func record(at path: String, _ operation: String, deadline: Deadline) throws -> StoredRecord? {
         var table: OpaquePointer?
-        var value: OpaquePointer?
-        let session = try session(deadline: deadline)
+        var secret: OpaquePointer?
+        let transfer = try transfer(deadline: deadline)
         _ = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
             swift_keyring_read_item(
-                bus.pointer, destination, session, path, deadline.remainingMilliseconds, cancellable, &table, &value, error)
+                bus.pointer, destination, transfer.path, path, deadline.remainingMilliseconds, cancellable, &table, &secret,
+                error)
         }
         defer {
             table.map { g_hash_table_unref($0) }
-            value.map { secret_value_unref(UnsafeMutableRawPointer($0)) }
+            secret.map { g_variant_unref($0) }
         }
-        guard let table, let value, let summary = SecretAttributes.summary(from: table) else { return nil }
-        return StoredRecord(id: summary.id, metadata: summary.metadata, secret: Self.bytes(of: value))
+        guard let table, let secret, let summary = SecretAttributes.summary(from: table) else { return nil }
+        return StoredRecord(id: summary.id, metadata: summary.metadata, secret: try transfer.decode(secret))
     }
 
     /// Reads one item's secret only; `nil` when the daemon gives none (the item vanished, or is locked).
     func secret(at path: String, _ operation: String, deadline: Deadline) throws -> [UInt8]? {
-        let session = try session(deadline: deadline)
+        let transfer = try transfer(deadline: deadline)
         guard
             let reply = try bus.callOnItem(
                 operation,
@@ -220,7 +204,7 @@ final class SecretServiceClient: @unchecked Sendable {
                 path: SWIFT_KEYRING_SERVICE_PATH,
                 interface: "org.freedesktop.Secret.Service",
                 method: "GetSecrets",
-                arguments: swift_keyring_session_get_secrets_argument(session, path),
+                arguments: swift_keyring_get_secrets_argument(transfer.path, path),
                 reply: "(a{o(oayays)})",
                 deadline: deadline
             )
@@ -228,15 +212,15 @@ final class SecretServiceClient: @unchecked Sendable {
         defer { g_variant_unref(reply) }
         // Decrypting waits on nothing, so it needs no cancellable or deadline watch.
         var error: UnsafeMutablePointer<GError>?
-        let value = swift_keyring_session_secret_from_reply(session, reply, path, &error)
+        let secret = swift_keyring_secret_from_reply(reply, path, &error)
         if let error {
             defer { g_error_free(error) }
             throw GLibFailure.keyringError(
                 error, operation: operation, seconds: deadline.timeout.inSeconds, timedOut: false, phase: .call)
         }
-        guard let value else { return nil }
-        defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
-        return Self.bytes(of: value)
+        guard let secret else { return nil }
+        defer { g_variant_unref(secret) }
+        return try transfer.decode(secret)
     }
 
     /// The secret at a remembered path, in one call; `nil` when it must be looked up
@@ -261,13 +245,6 @@ final class SecretServiceClient: @unchecked Sendable {
         return memory.counted(secret)
     }
 
-    /// A secret value's bytes, all of them: a NUL inside is kept.
-    private static func bytes(of value: OpaquePointer) -> [UInt8] {
-        var length = 0
-        let bytes = secret_value_get(value, &length)
-        return bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
-    }
-
     /// The identity and metadata of the items at `paths` (readable even while locked),
     /// with the reads in flight together; items that are not ours or vanished meanwhile are left out.
     func summaries(at paths: [String], _ operation: String, deadline: Deadline) throws -> [RecordSummary] {
@@ -282,16 +259,14 @@ final class SecretServiceClient: @unchecked Sendable {
     /// - Throws: `KeyringError.promptDismissed` when the person refuses it, or the calls' errors.
     func createItem(_ record: StoredRecord, _ operation: String, deadline: inout Deadline, prompt: PromptBound) throws -> String {
         let attributes = SecretAttributes.all(record)
-        let value = Self.secretValue(record)
-        defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
-        let session = try session(deadline: deadline)
+        let secret = try transfer(deadline: deadline).encode(record.secret, contentType: Self.contentType(record))
         let reply = try bus.call(
             operation,
             destination: destination,
             path: try defaultCollection(deadline: deadline),
             interface: "org.freedesktop.Secret.Collection",
             method: "CreateItem",
-            arguments: swift_keyring_create_item_argument(session, SecretLabel.label(for: record), attributes.table, value),
+            arguments: swift_keyring_create_item_argument(secret, SecretLabel.label(for: record), attributes.table),
             reply: "(oo)",
             deadline: deadline
         )

@@ -1,4 +1,5 @@
 import Glibc
+import KeyringCrypto
 
 extension KeyringFile {
     /// The bytes of a file holding `existing` and `added`, each added record sealed
@@ -10,7 +11,7 @@ extension KeyringFile {
     /// same identity. The returned records point into the returned bytes.
     /// - Throws: what sealing throws; nothing is written then.
     static func encode(
-        header: [UInt8], keeping existing: [RecordID: SealedRecord], adding added: some Sequence<StoredRecord>, keys: FileKeys
+        header: [UInt8], keeping existing: [RecordID: SealedRecord], adding added: some Sequence<StoredRecord>, keys: SealingKeys
     ) throws -> (bytes: [UInt8], records: [RecordID: SealedRecord]) {
         let start = header.count + 4
         var bytes = header

@@ -1,12 +1,14 @@
+import KeyringCrypto
+
 /// The whole keyring file: header, record count, records, and the MAC over
 /// everything before it (docs/FILE_FORMAT.md).
 enum KeyringFile {
     /// The smallest file: a header, a count of zero and the MAC.
-    static let minimumLength = FileHeader.length + 4 + HMACSHA256.length
+    static let minimumLength = KeyedHeader.length + 4 + HMACSHA256.length
 
     /// The bytes of a file holding `records`, which then point into those bytes, so the
     /// buffers of records sealed since the last write, and the previous file's, can go.
-    static func encode(header: [UInt8], records: inout [RecordID: SealedRecord], keys: FileKeys) throws -> [UInt8] {
+    static func encode(header: [UInt8], records: inout [RecordID: SealedRecord], keys: SealingKeys) throws -> [UInt8] {
         var bytes = header
         bytes.reserveCapacity(records.values.reduce(minimumLength) { $0 + $1.length })
         bytes.appendBigEndian(UInt32(records.count))
@@ -33,7 +35,7 @@ enum KeyringFile {
     ///   - bytes: the whole file.
     ///   - header: its header, already decoded and verified against `keys`.
     /// - Throws: `.damaged` naming what is wrong.
-    static func decode(_ bytes: [UInt8], header: [UInt8], keys: FileKeys) throws -> [RecordID: SealedRecord] {
+    static func decode(_ bytes: [UInt8], header: [UInt8], keys: SealingKeys) throws -> [RecordID: SealedRecord] {
         guard bytes.count >= minimumLength else {
             throw KeyringError.damaged(reason: "the file ends early (\(bytes.count) bytes)")
         }
@@ -64,7 +66,7 @@ enum KeyringFile {
         return records
     }
 
-    static func mac(_ bytes: ArraySlice<UInt8>, keys: FileKeys) throws -> [UInt8] {
+    static func mac(_ bytes: ArraySlice<UInt8>, keys: SealingKeys) throws -> [UInt8] {
         let mac = try HMACSHA256(key: keys.fileMAC)
         try mac.update(bytes)
         return try mac.finish()

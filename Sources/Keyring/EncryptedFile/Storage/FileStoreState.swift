@@ -1,3 +1,5 @@
+import KeyringCrypto
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -10,10 +12,10 @@ struct FileStoreState: Sendable {
     /// The passphrase or key, in secure memory, so a file rewritten with a new
     /// salt by another process (with the same secret) can still be opened.
     var material: SecretMaterial
-    var header: FileHeader
+    var header: KeyedHeader
     /// `header.encoded`, kept because every record binds it as associated data.
     var headerBytes: [UInt8]
-    var keys: FileKeys
+    var keys: SealingKeys
     /// The index: every record's names decrypted, its metadata and secret still sealed.
     var records: [RecordID: SealedRecord]
     /// The version `records` came from; `nil` when there was no file.
@@ -22,7 +24,7 @@ struct FileStoreState: Sendable {
     var pinned: PinnedFile?
 
     /// A state for a file that is not on disk yet.
-    init(material: SecretMaterial, header: FileHeader, keys: FileKeys) {
+    init(material: SecretMaterial, header: KeyedHeader, keys: SealingKeys) {
         self.material = material
         self.header = header
         self.headerBytes = header.encoded
@@ -62,17 +64,17 @@ struct FileStoreState: Sendable {
     /// - Parameter known: a header and its keys, reused when the file's header is the same,
     ///   so only a new salt or KDF cost runs the KDF again.
     private static func load(
-        _ pinned: PinnedFile, _ paths: StorePaths, material: SecretMaterial, known: (FileHeader, FileKeys)?
+        _ pinned: PinnedFile, _ paths: StorePaths, material: SecretMaterial, known: (KeyedHeader, SealingKeys)?
     ) throws -> FileStoreState {
         let info = try POSIX.fstat(pinned.descriptor, path: paths.file)
         try FilePermissions.require(paths.file, FilePermissions.fileProblem(info))
         let bytes = try POSIX.readAll(pinned.descriptor, path: paths.file, sizeHint: Int(info.st_size))
-        let header = try FileHeader.decode(bytes)
-        let keys: FileKeys
+        let header = try KeyedHeader.decode(bytes)
+        let keys: SealingKeys
         if let known, known.0 == header {
             keys = known.1
         } else {
-            keys = try FileKeys(master: try material.masterKey(for: header), salt: header.salt)
+            keys = try SealingKeys(master: try material.masterKey(for: header), salt: header.salt)
         }
         try header.verify(keys)
         var state = FileStoreState(material: material, header: header, keys: keys)

@@ -1,3 +1,5 @@
+import KeyringCrypto
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 import Glibc
@@ -19,30 +21,32 @@ package enum SecretFile {
     ///   is refused, not waited on), belongs to another user, is writable by its group, or
     ///   other users can read or write it.
     package static func read(_ path: String, field: String) throws -> SecureBytes {
-        let opened: (descriptor: Int32, info: stat)
-        do {
-            guard let found = try POSIX.openRegularFileIfPresent(path) else {
-                throw KeyringError.invalidConfiguration(setting: field, reason: "there is no file at \(path)")
+        return try KeyringError.translatingCrypto {
+            let opened: (descriptor: Int32, info: stat)
+            do {
+                guard let found = try POSIX.openRegularFileIfPresent(path) else {
+                    throw KeyringError.invalidConfiguration(setting: field, reason: "there is no file at \(path)")
+                }
+                opened = found
+            } catch let error as KeyringError where error.code == .backend {
+                throw KeyringError.invalidConfiguration(
+                    setting: field, reason: "cannot open \(path): \(String(cString: strerror(Int32(error.backendCode ?? 0))))")
             }
-            opened = found
-        } catch let error as KeyringError where error.code == .backend {
-            throw KeyringError.invalidConfiguration(
-                setting: field, reason: "cannot open \(path): \(String(cString: strerror(Int32(error.backendCode ?? 0))))")
-        }
-        defer { close(opened.descriptor) }
-        try FilePermissions.require(path, FilePermissions.secretSourceProblem(opened.info))
-        let size = Int(opened.info.st_size)
-        guard size <= maximumBytes else {
-            throw KeyringError.invalidConfiguration(
-                setting: field, reason: "the file \(path) is larger than \(maximumBytes) bytes")
-        }
-        // One byte more than the size, so a file that grew since `fstat` is noticed rather than cut.
-        return try SecureBytes(capacity: size + 1) { buffer in
-            let count = try POSIX.read(opened.descriptor, into: buffer, path: path)
-            guard count <= size else {
-                throw KeyringError.invalidConfiguration(setting: field, reason: "the file \(path) changed while it was read")
+            defer { close(opened.descriptor) }
+            try FilePermissions.require(path, FilePermissions.secretSourceProblem(opened.info))
+            let size = Int(opened.info.st_size)
+            guard size <= maximumBytes else {
+                throw KeyringError.invalidConfiguration(
+                    setting: field, reason: "the file \(path) is larger than \(maximumBytes) bytes")
             }
-            return count
+            // One byte more than the size, so a file that grew since `fstat` is noticed rather than cut.
+            return try SecureBytes(capacity: size + 1) { buffer in
+                let count = try POSIX.read(opened.descriptor, into: buffer, path: path)
+                guard count <= size else {
+                    throw KeyringError.invalidConfiguration(setting: field, reason: "the file \(path) changed while it was read")
+                }
+                return count
+            }
         }
     }
 }

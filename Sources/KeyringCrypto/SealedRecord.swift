@@ -5,10 +5,17 @@
 /// its metadata and its secret stay sealed until asked for, so the index costs
 /// little more than the file itself (24 bytes a record beside the key).
 package struct SealedRecord: Sendable {
-    let storage: SealedBytes
+    package let storage: SealedBytes
     /// Where the record starts in `storage`, and how many bytes it takes there.
-    let offset: Int
-    let length: Int
+    package let offset: Int
+    package let length: Int
+
+    /// A record at `offset` in `storage`, `length` bytes long; its two length prefixes were checked by the caller.
+    package init(storage: SealedBytes, offset: Int, length: Int) {
+        self.storage = storage
+        self.offset = offset
+        self.length = length
+    }
 
     /// The record as the file holds it, both length prefixes included.
     package var encoded: ArraySlice<UInt8> {
@@ -21,7 +28,7 @@ package struct SealedRecord: Sendable {
     }
 
     /// `nonce ‖ ciphertext ‖ tag` of the record's secret.
-    var sealedSecret: ArraySlice<UInt8> {
+    package var sealedSecret: ArraySlice<UInt8> {
         part(at: sealedEntry.endIndex)
     }
 

@@ -5,33 +5,15 @@ internal import CGcrypt
 ///
 /// A sealed message is `nonce (12) ‖ ciphertext ‖ tag (16)`.
 package struct AESGCM: ~Copyable {
-    static let nonceLength = 12
-    static let tagLength = 16
-    static let overhead = nonceLength + tagLength
+    package static let nonceLength = 12
+    package static let tagLength = 16
+    package static let overhead = nonceLength + tagLength
 
     private let handle: gcry_cipher_hd_t
 
     /// A cipher keyed with `key`, its state in secure memory.
     package init(key: SecureBytes) throws {
-        try Gcrypt.ensureReady()
-        var opened: gcry_cipher_hd_t?
-        try Gcrypt.check(
-            gcry_cipher_open(
-                &opened, Int32(GCRY_CIPHER_AES256.rawValue), Int32(GCRY_CIPHER_MODE_GCM.rawValue),
-                UInt32(GCRY_CIPHER_SECURE.rawValue)
-            ),
-            "opening AES-256-GCM"
-        )
-        guard let opened else {
-            throw KeyringError.backend(domain: "libgcrypt", code: 0, message: "opening AES-256-GCM gave no handle")
-        }
-        do {
-            try key.withBytes { try Gcrypt.check(gcry_cipher_setkey(opened, $0.baseAddress, $0.count), "setting an AES key") }
-        } catch {
-            gcry_cipher_close(opened)
-            throw error
-        }
-        handle = opened
+        handle = try Gcrypt.openCipher(GCRY_CIPHER_AES256, GCRY_CIPHER_MODE_GCM, key: key, name: "AES-256-GCM")
     }
 
     deinit {
@@ -40,7 +22,7 @@ package struct AESGCM: ~Copyable {
 
     /// Encrypts `plaintext` under a fresh random nonce, binding `associatedData`.
     /// The plaintext buffer is overwritten, so no copy of it stays behind.
-    func seal(_ plaintext: inout [UInt8], associatedData: [UInt8]) throws -> [UInt8] {
+    package func seal(_ plaintext: inout [UInt8], associatedData: [UInt8]) throws -> [UInt8] {
         var sealed = [UInt8](repeating: 0, count: Self.overhead + plaintext.count)
         let count = plaintext.count
         try sealed.withUnsafeMutableBytes { buffer in
@@ -62,9 +44,9 @@ package struct AESGCM: ~Copyable {
     /// Decrypts and authenticates a sealed message.
     /// - Parameter what: names the message for the `.damaged` reason.
     /// - Throws: `.damaged` when the message was changed, cut, or sealed with another key or other associated data.
-    func open(_ sealed: ArraySlice<UInt8>, associatedData: [UInt8], what: @autoclosure () -> String) throws -> [UInt8] {
+    package func open(_ sealed: ArraySlice<UInt8>, associatedData: [UInt8], what: @autoclosure () -> String) throws -> [UInt8] {
         guard sealed.count >= Self.overhead else {
-            throw KeyringError.damaged(reason: "\(what()) is too short")
+            throw CryptoError.damaged(reason: "\(what()) is too short")
         }
         let count = sealed.count - Self.overhead
         var plaintext = [UInt8](repeating: 0, count: count)
@@ -84,7 +66,7 @@ package struct AESGCM: ~Copyable {
         }
         guard tagMatches else {
             plaintext.wipe()
-            throw KeyringError.damaged(reason: "\(what()) does not authenticate")
+            throw CryptoError.damaged(reason: "\(what()) does not authenticate")
         }
         return plaintext
     }

@@ -27,7 +27,7 @@ public struct Argon2idParameters: Sendable, Hashable, CustomStringConvertible {
     /// spend (a few seconds and 1 GiB, at most), and it stays clear of
     /// libgcrypt 1.10's 32-bit overflow of `1024 × m` at m = 4 GiB. A file asking
     /// for more is refused as damaged before anything is derived.
-    static let maximum = Argon2idParameters(iterations: 10, memoryKiB: 1024 * 1024, parallelism: 4)
+    package static let maximum = Argon2idParameters(iterations: 10, memoryKiB: 1024 * 1024, parallelism: 4)
 
     /// Creates parameters; they are checked when a store uses them.
     public init(iterations: UInt32, memoryKiB: UInt32, parallelism: UInt32) {
@@ -43,7 +43,7 @@ public struct Argon2idParameters: Sendable, Hashable, CustomStringConvertible {
 
     /// Why these parameters are weaker than `recommended`, or `nil` when they are not:
     /// fewer passes or less memory make each guess of the passphrase cheaper.
-    var weakness: String? {
+    package var weakness: String? {
         guard iterations < Self.recommended.iterations || memoryKiB < Self.recommended.memoryKiB else { return nil }
         return
             "\(description) is weaker than the default (\(Self.recommended)); `swift-keyring passwd` rewrites the file at the default cost"

@@ -1,6 +1,6 @@
 /// Comparison whose time does not depend on where two byte strings differ.
-enum ConstantTime {
-    static func equal(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Bool {
+package enum ConstantTime {
+    package static func equal(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Bool {
         guard left.count == right.count else { return false }
         var difference: UInt8 = 0
         for index in 0..<left.count {
@@ -9,7 +9,7 @@ enum ConstantTime {
         return difference == 0
     }
 
-    static func equal(_ left: some Collection<UInt8>, _ right: some Collection<UInt8>) -> Bool {
+    package static func equal(_ left: some Collection<UInt8>, _ right: some Collection<UInt8>) -> Bool {
         Array(left).withUnsafeBytes { mine in Array(right).withUnsafeBytes { theirs in equal(mine, theirs) } }
     }
 }

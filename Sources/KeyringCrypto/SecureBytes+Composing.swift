@@ -5,7 +5,7 @@ extension SecureBytes {
     /// The standard library's normaliser: Foundation's
     /// (`precomposedStringWithCanonicalMapping`) is in FoundationInternationalization,
     /// which would bring ICU into every process that uses the library.
-    convenience init(composing text: String) throws {
+    package convenience init(composing text: String) throws {
         var composed = Array(text._nfcCodeUnits)
         defer { composed.wipe() }
         try self.init(copying: composed)

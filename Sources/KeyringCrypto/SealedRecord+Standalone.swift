@@ -10,7 +10,7 @@ extension SealedRecord {
         _ = try reader.lengthPrefixed()
         _ = try reader.lengthPrefixed()
         guard reader.remaining == 0 else {
-            throw KeyringError.damaged(reason: "a record has bytes after its end")
+            throw CryptoError.damaged(reason: "a record has bytes after its end")
         }
         self.init(storage: SealedBytes(bytes), offset: 0, length: bytes.count)
     }

@@ -1,7 +1,7 @@
 internal import CGcrypt
 
-/// libgcrypt's one-time set-up, and the one place where its error codes become ``KeyringError``s.
-enum Gcrypt {
+/// libgcrypt's one-time set-up, and the one place where its error codes become ``CryptoError``s.
+package enum Gcrypt {
     /// `gcry_kdf_open` (Argon2) arrived in 1.10.
     static let minimumVersion = "1.10.0"
 
@@ -12,21 +12,18 @@ enum Gcrypt {
     ///
     /// A static `let` runs its initialiser exactly once, and threads that race to
     /// it wait, so libgcrypt is initialised before any thread of ours uses it.
-    static let initialisedVersion: String? = {
+    package static let initialisedVersion: String? = {
         guard let version = swift_keyring_gcry_initialise(minimumVersion, securePoolBytes) else { return nil }
         return String(cString: version)
     }()
 
     /// Initialises libgcrypt when that has not happened yet.
-    /// - Throws: ``KeyringError/backend(domain:code:message:)`` when the installed libgcrypt is too old.
-    static func ensureReady() throws {
+    /// - Throws: ``CryptoError/library(code:message:)`` when the installed libgcrypt is too old.
+    package static func ensureReady() throws {
         guard initialisedVersion == nil else { return }
         let found = swift_keyring_gcry_running_version().map { String(cString: $0) } ?? "unknown"
-        throw KeyringError.backend(
-            domain: "libgcrypt",
-            code: 0,
-            message: "libgcrypt \(minimumVersion) or newer is needed; this process has \(found)"
-        )
+        throw CryptoError.library(
+            code: 0, message: "libgcrypt \(minimumVersion) or newer is needed; this process has \(found)")
     }
 
     /// Throws when `code` is an error.
@@ -35,11 +32,32 @@ enum Gcrypt {
     ///   - operation: what was being done, for the message.
     static func check(_ code: gcry_error_t, _ operation: @autoclosure () -> String) throws {
         guard code != 0 else { return }
-        throw KeyringError.backend(
-            domain: "libgcrypt",
+        throw CryptoError.library(
             code: Int(gcry_err_code(code).rawValue),
             message: "\(operation()): \(String(cString: gcry_strerror(code)))"
         )
+    }
+
+    /// A cipher handle keyed with `key`, its state in secure memory; the caller closes it.
+    /// - Parameter name: names the cipher in error messages, such as "AES-256-GCM".
+    static func openCipher(
+        _ algorithm: gcry_cipher_algos, _ mode: gcry_cipher_modes, key: SecureBytes, name: String
+    ) throws -> gcry_cipher_hd_t {
+        try ensureReady()
+        var opened: gcry_cipher_hd_t?
+        try check(
+            gcry_cipher_open(&opened, Int32(algorithm.rawValue), Int32(mode.rawValue), UInt32(GCRY_CIPHER_SECURE.rawValue)),
+            "opening \(name)")
+        guard let opened else {
+            throw CryptoError.library(code: 0, message: "opening \(name) gave no handle")
+        }
+        do {
+            try key.withBytes { try check(gcry_cipher_setkey(opened, $0.baseAddress, $0.count), "setting an AES key") }
+        } catch {
+            gcry_cipher_close(opened)
+            throw error
+        }
+        return opened
     }
 
     /// Whether `code` says an authentication tag or MAC did not match.

@@ -12,9 +12,11 @@ package final class SecureBytes: @unchecked Sendable {
     private let buffer: UnsafeMutableRawBufferPointer
 
     /// Allocates `count` zeroed bytes of secure memory and lets `fill` write them.
-    /// - Throws: ``KeyringError/backend(domain:code:message:)`` when secure memory is exhausted, or what `fill` throws.
-    convenience init(count: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Void) throws {
-        try self.init(capacity: count) { buffer in
+    /// - Throws: ``CryptoError/library(code:message:)`` when secure memory is exhausted, or what `fill` throws.
+    package convenience init(
+        count: Int, orOrdinaryMemory: Bool = false, fill: (UnsafeMutableRawBufferPointer) throws -> Void
+    ) throws {
+        try self.init(capacity: count, orOrdinaryMemory: orOrdinaryMemory) { buffer in
             try fill(buffer)
             return buffer.count
         }
@@ -22,12 +24,20 @@ package final class SecureBytes: @unchecked Sendable {
 
     /// Allocates `capacity` zeroed bytes of secure memory and lets `fill` write the
     /// first of them, for a secret whose length is known only once it is read.
-    /// - Parameter fill: writes the bytes and returns how many it wrote.
-    /// - Throws: ``KeyringError/backend(domain:code:message:)`` when secure memory is exhausted, or what `fill` throws.
-    init(capacity: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Int) throws {
+    /// - Parameters:
+    ///   - fill: writes the bytes and returns how many it wrote.
+    ///   - orOrdinaryMemory: when the secure pool has no room, take ordinary memory
+    ///     (still wiped) rather than fail: for a secret that may be far larger than
+    ///     the pool, such as one crossing the bus (the store takes 1 MiB).
+    /// - Throws: ``CryptoError/library(code:message:)`` when secure memory is exhausted, or what `fill` throws.
+    package init(
+        capacity: Int, orOrdinaryMemory: Bool = false, fill: (UnsafeMutableRawBufferPointer) throws -> Int
+    ) throws {
         try Gcrypt.ensureReady()
-        guard let start = gcry_malloc_secure(max(capacity, 1)) else {
-            throw KeyringError.backend(domain: "libgcrypt", code: 0, message: "secure memory is exhausted")
+        guard
+            let start = gcry_malloc_secure(max(capacity, 1)) ?? (orOrdinaryMemory ? gcry_malloc(max(capacity, 1)) : nil)
+        else {
+            throw CryptoError.library(code: 0, message: "secure memory is exhausted")
         }
         allocation = UnsafeMutableRawBufferPointer(start: start, count: capacity)
         allocation.initializeMemory(as: UInt8.self, repeating: 0)
@@ -41,7 +51,7 @@ package final class SecureBytes: @unchecked Sendable {
     }
 
     /// Copies `bytes` into secure memory.
-    convenience init(copying bytes: some Collection<UInt8>) throws {
+    package convenience init(copying bytes: some Collection<UInt8>) throws {
         try self.init(count: bytes.count) { destination in
             destination.copyBytes(from: bytes)
         }

@@ -1,14 +1,14 @@
 internal import CGcrypt
 
 /// The two ways keys are derived: Argon2id from a passphrase, and HKDF-SHA256
-/// (RFC 5869) from the master key to one key per purpose.
+/// (RFC 5869) from a master or shared key to one key per purpose.
 package enum KeyDerivation {
     /// The length of every key, in bytes.
-    static let keyLength = 32
+    package static let keyLength = 32
 
     /// The 32-byte master key for `passphrase`, with Argon2id (version 1.3).
-    /// - Throws: ``KeyringError/backend(domain:code:message:)`` when libgcrypt fails (for example, out of memory).
-    static func argon2id(passphrase: SecureBytes, salt: [UInt8], parameters: Argon2idParameters) throws -> SecureBytes {
+    /// - Throws: ``CryptoError/library(code:message:)`` when libgcrypt fails (for example, out of memory).
+    package static func argon2id(passphrase: SecureBytes, salt: [UInt8], parameters: Argon2idParameters) throws -> SecureBytes {
         let cost: [UInt] = [
             UInt(keyLength), UInt(parameters.iterations), UInt(parameters.memoryKiB), UInt(parameters.parallelism),
         ]
@@ -43,10 +43,18 @@ package enum KeyDerivation {
 
     /// HKDF-Expand for one 32-byte block: the key for the purpose named by `info`.
     package static func expand(_ prk: SecureBytes, info: String) throws -> SecureBytes {
-        try SecureBytes(count: keyLength) { key in
+        try expand(prk, info: info, length: keyLength)
+    }
+
+    /// HKDF-Expand for one block, the first `length` bytes of it (at most 32).
+    package static func expand(_ prk: SecureBytes, info: String, length: Int) throws -> SecureBytes {
+        precondition(length > 0 && length <= HMACSHA256.length, "one HKDF-SHA256 block is 32 bytes")
+        let block = try SecureBytes(count: HMACSHA256.length) { block in
             let mac = try HMACSHA256(key: prk)
             try mac.update(Array(info.utf8) + [0x01])
-            try mac.finish(into: key)
+            try mac.finish(into: block)
         }
+        guard length < block.count else { return block }
+        return try block.withBytes { try SecureBytes(copying: $0.prefix(length)) }
     }
 }

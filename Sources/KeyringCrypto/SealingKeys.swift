@@ -1,14 +1,15 @@
-/// The keys one keyring file uses, each derived from the master key for one purpose,
-/// so no key ever serves two (see docs/FILE_FORMAT.md, "Keys").
-package struct FileKeys: Sendable {
+/// The keys that seal one store's records (a keyring file's, or an etcd keyspace's),
+/// each derived from the master key for one purpose, so no key ever serves two
+/// (see docs/FILE_FORMAT.md, "Keys").
+package struct SealingKeys: Sendable {
     /// Makes the header's key check, which tells a wrong passphrase from damage.
-    let check: SecureBytes
+    package let check: SecureBytes
     /// Seals each record's entry: its names and metadata.
     package let entry: SecureBytes
     /// Seals each record's secret.
-    let secret: SecureBytes
+    package let secret: SecureBytes
     /// Makes the MAC over the whole file.
-    let fileMAC: SecureBytes
+    package let fileMAC: SecureBytes
     /// HKDF's pseudorandom key, from which each key above is expanded; kept so a
     /// store built on the file's keys (etcd's) can derive keys of its own.
     private let prk: SecureBytes

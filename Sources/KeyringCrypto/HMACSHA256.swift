@@ -3,7 +3,7 @@ internal import CGcrypt
 /// HMAC-SHA256 through libgcrypt's MAC interface, its state in secure memory.
 package struct HMACSHA256: ~Copyable {
     /// The length of a tag, in bytes.
-    static let length = 32
+    package static let length = 32
 
     private let handle: gcry_mac_hd_t
 
@@ -13,7 +13,7 @@ package struct HMACSHA256: ~Copyable {
     }
 
     /// Starts a MAC under a key that is not secret (HKDF's salt).
-    init(key: [UInt8]) throws {
+    package init(key: [UInt8]) throws {
         handle = try key.withUnsafeBytes { try Self.open(key: $0) }
     }
 
@@ -25,7 +25,7 @@ package struct HMACSHA256: ~Copyable {
             "opening HMAC-SHA256"
         )
         guard let opened else {
-            throw KeyringError.backend(domain: "libgcrypt", code: 0, message: "opening HMAC-SHA256 gave no handle")
+            throw CryptoError.library(code: 0, message: "opening HMAC-SHA256 gave no handle")
         }
         do {
             try Gcrypt.check(gcry_mac_setkey(opened, key.baseAddress, key.count), "setting an HMAC key")
@@ -41,7 +41,7 @@ package struct HMACSHA256: ~Copyable {
     }
 
     /// Adds bytes to the message.
-    func update(_ bytes: UnsafeRawBufferPointer) throws {
+    package func update(_ bytes: UnsafeRawBufferPointer) throws {
         guard bytes.count > 0 else { return }
         try Gcrypt.check(gcry_mac_write(handle, bytes.baseAddress, bytes.count), "computing an HMAC")
     }
@@ -59,7 +59,7 @@ package struct HMACSHA256: ~Copyable {
     }
 
     /// Writes the tag into `destination` (secure memory, when the tag is a key).
-    func finish(into destination: UnsafeMutableRawBufferPointer) throws {
+    package func finish(into destination: UnsafeMutableRawBufferPointer) throws {
         precondition(destination.count == Self.length, "an HMAC-SHA256 tag is 32 bytes")
         var length = Self.length
         try Gcrypt.check(gcry_mac_read(handle, destination.baseAddress, &length), "reading an HMAC")

@@ -1,0 +1,52 @@
+internal import CLibSecretShims
+
+/// The few GVariant reads and builds Swift makes itself, with the non-variadic
+/// functions: children of a tuple, strings, and byte arrays, whose types the
+/// caller has checked.
+enum GVariantReading {
+    /// GVariant's type "y", the element type of a byte array; never freed.
+    nonisolated(unsafe) private static let byteType = g_variant_type_new("y")!
+
+    /// The child at `index` of a tuple, which the caller unrefs.
+    static func child(_ value: OpaquePointer, _ index: Int) -> OpaquePointer {
+        g_variant_get_child_value(value, gsize(index))!
+    }
+
+    /// The string or object path at `index` of a tuple.
+    static func string(_ value: OpaquePointer, _ index: Int) -> String {
+        let child = child(value, index)
+        defer { g_variant_unref(child) }
+        return String(cString: g_variant_get_string(child, nil))
+    }
+
+    /// The object paths ("ao") at `index` of a tuple.
+    static func objectPaths(_ value: OpaquePointer, _ index: Int) -> [String] {
+        let child = child(value, index)
+        defer { g_variant_unref(child) }
+        return CStringArray.take(g_variant_dup_objv(child, nil))
+    }
+
+    /// Whether `value` is a byte array ("ay").
+    static func isBytes(_ value: OpaquePointer) -> Bool {
+        String(cString: g_variant_get_type_string(value)) == "ay"
+    }
+
+    /// Lends the bytes of a byte array ("ay").
+    static func withBytes<Result>(_ value: OpaquePointer, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows
+        -> Result
+    {
+        var count: gsize = 0
+        let start = g_variant_get_fixed_array(value, &count, 1)
+        return try body(UnsafeRawBufferPointer(start: start, count: Int(count)))
+    }
+
+    /// A floating byte array ("ay") holding a copy of `bytes`.
+    static func bytes(_ bytes: [UInt8]) -> OpaquePointer {
+        guard !bytes.isEmpty else {
+            // An empty array still needs a valid pointer.
+            var none: UInt8 = 0
+            return g_variant_new_fixed_array(byteType, &none, 0, 1)!
+        }
+        return bytes.withUnsafeBytes { g_variant_new_fixed_array(byteType, $0.baseAddress, gsize($0.count), 1)! }
+    }
+}
