@@ -4,7 +4,7 @@ import PackageDescription
 let package = Package(
     name: "swift-keyring",
     products: [
-        .library(name: "Keyring", targets: ["Keyring"]),
+        .library(name: "SwiftKeyring", targets: ["SwiftKeyring"]),
         .library(name: "KeyringSession", targets: ["KeyringSession"]),
         // The HTTP client that logs in again quietly: a product of its own, so an app that
         // only keeps a session never loads FoundationNetworking (libcurl and its TLS stack).
@@ -45,7 +45,7 @@ let package = Package(
         // keyed header: what the file store, the etcd store and the Secret Service transfer share.
         .target(name: "KeyringCrypto", dependencies: ["CGcrypt"]),
         .target(
-            name: "Keyring",
+            name: "SwiftKeyring",
             dependencies: [
                 "KeyringValidation",
                 "CLibSecret",
@@ -58,7 +58,7 @@ let package = Package(
         .target(
             name: "KeyringSession",
             dependencies: [
-                "Keyring",
+                "SwiftKeyring",
                 "KeyringValidation",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -77,16 +77,16 @@ let package = Package(
         // thirty-odd libraries. Building needs curl's headers (libcurl4-openssl-dev); "dl" because
         // dlopen lived in libdl before glibc 2.34.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "KeyringEtcd", dependencies: ["Keyring", "KeyringCrypto", "CCurl"]),
+        .target(name: "KeyringEtcd", dependencies: ["SwiftKeyring", "KeyringCrypto", "CCurl"]),
         // No test framework imported: failures are returned or thrown, so XCTest and Swift Testing both call it.
-        .target(name: "KeyringTestKit", dependencies: ["Keyring"]),
+        .target(name: "KeyringTestKit", dependencies: ["SwiftKeyring"]),
         // What the tool and the git credential helper share: the store options and their
         // environment variables, opening the keyring, messages and exit statuses, and the
         // git credential records (the helper writes them, the tool's `import` copies into them).
         .target(
             name: "KeyringCommandLine",
             dependencies: [
-                "Keyring",
+                "SwiftKeyring",
                 "KeyringEtcd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -95,7 +95,7 @@ let package = Package(
         .executableTarget(
             name: "swift-keyring",
             dependencies: [
-                "Keyring",
+                "SwiftKeyring",
                 "KeyringEtcd",
                 "KeyringCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -105,7 +105,7 @@ let package = Package(
         .executableTarget(
             name: "git-credential-swift-keyring",
             dependencies: [
-                "Keyring",
+                "SwiftKeyring",
                 "KeyringCommandLine",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -113,11 +113,11 @@ let package = Package(
         // What every test target shares: the stores under test (the Secret Service only
         // the private one of Scripts/with-secret-service.sh, never the developer's own),
         // real files in private folders, child processes.
-        .target(name: "KeyringTestSupport", dependencies: ["Keyring", "KeyringEtcd"], path: "Tests/KeyringTestSupport"),
+        .target(name: "KeyringTestSupport", dependencies: ["SwiftKeyring", "KeyringEtcd"], path: "Tests/KeyringTestSupport"),
         .testTarget(
             name: "KeyringTests",
             dependencies: [
-                "Keyring",
+                "SwiftKeyring",
                 "KeyringValidation",
                 "KeyringTestKit",
                 "KeyringTestSupport",
@@ -127,11 +127,11 @@ let package = Package(
         ),
         .testTarget(name: "KeyringValidationTests", dependencies: ["KeyringValidation"]),
         // The kit's own checks: stores broken on purpose, each of which it must reject.
-        .testTarget(name: "KeyringTestKitTests", dependencies: ["KeyringTestKit", "Keyring"]),
+        .testTarget(name: "KeyringTestKitTests", dependencies: ["KeyringTestKit", "SwiftKeyring"]),
         // Against a real 3-node cluster (Scripts/with-etcd.sh); depends on the tool for its exit-status tests.
         .testTarget(
             name: "KeyringEtcdTests",
-            dependencies: ["KeyringEtcd", "Keyring", "KeyringCrypto", "KeyringTestSupport", "swift-keyring"]
+            dependencies: ["KeyringEtcd", "SwiftKeyring", "KeyringCrypto", "KeyringTestSupport", "swift-keyring"]
         ),
         // Depends on the tool so `swift build --build-tests` builds the binary these tests run, and so
         // CLICommandLineShortcutTests can hold the tool's own parser against ArgumentParser.
@@ -147,7 +147,7 @@ let package = Package(
             dependencies: [
                 "KeyringSession",
                 "KeyringAuthentication",
-                "Keyring",
+                "SwiftKeyring",
                 "KeyringTestSupport",
                 "KeyringTestKit",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -156,7 +156,7 @@ let package = Package(
             ]
         ),
         // Run by the encrypted file store's multi-process tests, which find it beside the test bundle.
-        .executableTarget(name: "KeyringTestWorker", dependencies: ["Keyring"], path: "Tests/KeyringTestWorker"),
+        .executableTarget(name: "KeyringTestWorker", dependencies: ["SwiftKeyring"], path: "Tests/KeyringTestWorker"),
     ],
     swiftLanguageModes: [.v6]
 )

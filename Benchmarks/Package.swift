@@ -8,7 +8,7 @@ import PackageDescription
 let storeBenchmarkDependencies: [Target.Dependency] = [
     "KeyringWorkload",
     "StoreBenchmarkSuite",
-    .product(name: "Keyring", package: "swift-keyring"),
+    .product(name: "SwiftKeyring", package: "swift-keyring"),
     .product(name: "Benchmark", package: "benchmark"),
 ]
 
@@ -23,14 +23,14 @@ let package = Package(
         // The workload every suite and the comparison share: records, keys, timing.
         .target(
             name: "KeyringWorkload",
-            dependencies: [.product(name: "Keyring", package: "swift-keyring")]
+            dependencies: [.product(name: "SwiftKeyring", package: "swift-keyring")]
         ),
         // The benchmarks every store gets, registered with package-benchmark.
         .target(
             name: "StoreBenchmarkSuite",
             dependencies: [
                 "KeyringWorkload",
-                .product(name: "Keyring", package: "swift-keyring"),
+                .product(name: "SwiftKeyring", package: "swift-keyring"),
                 .product(name: "Benchmark", package: "benchmark"),
             ]
         ),
@@ -39,7 +39,7 @@ let package = Package(
             name: "keyring-compare",
             dependencies: [
                 "KeyringWorkload",
-                .product(name: "Keyring", package: "swift-keyring"),
+                .product(name: "SwiftKeyring", package: "swift-keyring"),
                 .product(name: "KeyringEtcd", package: "swift-keyring"),
             ]
         ),

@@ -1,4 +1,4 @@
-import Keyring
+import SwiftKeyring
 import Synchronization
 
 /// Runs work that must not wait forever, even when it ignores cancellation.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Keyring
+import SwiftKeyring
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,6 +1,6 @@
-import Keyring
 import KeyringEtcd
 import Logging
+import SwiftKeyring
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,4 +1,4 @@
-import Keyring
+import SwiftKeyring
 
 /// Text from others made safe for one line of a terminal: a field of `list`'s
 /// tab-separated output, a line of `doctor`, an error that quotes a daemon or a cluster.

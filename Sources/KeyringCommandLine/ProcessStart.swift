@@ -1,5 +1,5 @@
-import Keyring
 import Logging
+import SwiftKeyring
 
 #if canImport(FoundationEssentials)
 import Glibc

@@ -1,5 +1,5 @@
 internal import CCurl
-import Keyring
+import SwiftKeyring
 import Synchronization
 
 #if canImport(FoundationEssentials)

@@ -1,4 +1,4 @@
-import Keyring
+import SwiftKeyring
 
 extension EtcdClient {
     /// The first page size of a listing with values: small records fit many to a page, and a page

@@ -1,5 +1,5 @@
 import Glibc
-import Keyring
+import SwiftKeyring
 import Synchronization
 
 #if canImport(FoundationEssentials)

@@ -1,5 +1,5 @@
 import Glibc
-import Keyring
+import SwiftKeyring
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

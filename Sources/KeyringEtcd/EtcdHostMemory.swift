@@ -1,5 +1,5 @@
-import Keyring
 import KeyringCrypto
+import SwiftKeyring
 import Synchronization
 
 #if canImport(FoundationEssentials)

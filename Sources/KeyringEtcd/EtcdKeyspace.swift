@@ -1,5 +1,5 @@
-import Keyring
 import KeyringCrypto
+import SwiftKeyring
 
 /// The etcd keys the store uses, none of which shows a name.
 ///

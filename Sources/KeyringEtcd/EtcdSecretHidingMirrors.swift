@@ -1,4 +1,4 @@
-import Keyring
+import SwiftKeyring
 
 // As in Keyring's SecretHidingMirrors.swift: `dump` and the debugger walk stored
 // properties through a value's mirror, so every type here that holds a password,

@@ -1,5 +1,5 @@
-import Keyring
 import KeyringCrypto
+import SwiftKeyring
 
 /// A record's value in etcd: a format byte, the record's version, then the sealed record
 /// (`SealedRecord.encoded`): `0x01 ‖ version (8 bytes, big-endian) ‖ sealed record`.

@@ -1,5 +1,5 @@
 import Foundation
-import Keyring
+import SwiftKeyring
 
 /// The async face of ``SecretStore``: the same calls, each the synchronous call run on
 /// the executor of the store's ``Keyring``, as the keyring's own async calls are. So

@@ -1,7 +1,7 @@
 import Foundation
-import Keyring
 import KeyringValidation
 import Logging
+import SwiftKeyring
 
 /// One account's secrets (tokens, API keys, any bytes) by key, in a keyring.
 ///

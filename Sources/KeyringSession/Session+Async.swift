@@ -1,6 +1,6 @@
 import Foundation
-import Keyring
 import Logging
+import SwiftKeyring
 
 /// The async face of ``Session``: the same calls, for async code.
 ///

@@ -1,6 +1,6 @@
 import Foundation
-import Keyring
 import Logging
+import SwiftKeyring
 import Synchronization
 
 /// Whether the user is logged in, and the values that make it so.

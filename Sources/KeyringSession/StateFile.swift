@@ -1,5 +1,5 @@
 import Foundation
-import Keyring
+import SwiftKeyring
 
 /// The plain JSON file that keeps a session's non-secure properties:
 /// `state.json`, mode 0600, in a 0700 folder of its own per service.

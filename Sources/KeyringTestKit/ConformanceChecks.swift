@@ -1,5 +1,5 @@
 import Dispatch
-import Keyring
+import SwiftKeyring
 import Synchronization
 
 #if canImport(FoundationEssentials)

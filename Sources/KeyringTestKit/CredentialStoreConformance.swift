@@ -1,4 +1,4 @@
-import Keyring
+import SwiftKeyring
 import Synchronization
 
 #if canImport(FoundationEssentials)

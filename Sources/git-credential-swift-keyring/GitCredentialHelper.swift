@@ -1,5 +1,5 @@
-import Keyring
 import KeyringCommandLine
+import SwiftKeyring
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

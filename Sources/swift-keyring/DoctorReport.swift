@@ -1,5 +1,5 @@
-import Keyring
 import KeyringEtcd
+import SwiftKeyring
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,4 +1,4 @@
-import Keyring
+import SwiftKeyring
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,7 +1,7 @@
 import ArgumentParser
-import Keyring
 import KeyringCommandLine
 import Logging
+import SwiftKeyring
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

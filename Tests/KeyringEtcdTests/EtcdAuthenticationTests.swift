@@ -1,7 +1,7 @@
 import Foundation
-import Keyring
 import KeyringEtcd
 import KeyringTestSupport
+import SwiftKeyring
 import Testing
 
 /// etcd's user/password authentication, on a cluster of the test's own with authentication enabled.

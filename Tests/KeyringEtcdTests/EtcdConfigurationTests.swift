@@ -1,6 +1,6 @@
 import Foundation
-import Keyring
 import KeyringEtcd
+import SwiftKeyring
 import Testing
 
 /// Settings are checked before anything is sent: a bad one names its variable.

@@ -1,7 +1,7 @@
 import Foundation
-import Keyring
 import KeyringEtcd
 import KeyringTestSupport
+import SwiftKeyring
 import Testing
 
 /// Each call's bound holds while members stop answering (SIGSTOP): one deadline for the whole

@@ -1,7 +1,7 @@
 import Foundation
-import Keyring
 import KeyringEtcd
 import KeyringTestSupport
+import SwiftKeyring
 import Testing
 
 /// Members die and come back: on a cluster of the test's own, since it is broken on purpose.

@@ -1,7 +1,7 @@
 import Foundation
-import Keyring
 import KeyringEtcd
 import KeyringTestSupport
+import SwiftKeyring
 import Testing
 
 /// An etcd keyring says it is one, to the program and to the person running `doctor`.

@@ -1,7 +1,7 @@
 import Foundation
-import Keyring
 import KeyringEtcd
 import KeyringTestSupport
+import SwiftKeyring
 import Testing
 
 /// https members with a private CA and client certificates (`--client-cert-auth`), on a cluster of the test's own.

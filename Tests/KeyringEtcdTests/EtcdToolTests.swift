@@ -1,7 +1,7 @@
 import Foundation
-import Keyring
 import KeyringEtcd
 import KeyringTestSupport
+import SwiftKeyring
 import Testing
 
 /// The tool on the fleet store, as two hosts would run it: two processes, two HOMEs, one cluster.

@@ -1,7 +1,7 @@
 import Foundation
-import Keyring
 import KeyringSession
 import KeyringTestSupport
+import SwiftKeyring
 import Synchronization
 import Testing
 

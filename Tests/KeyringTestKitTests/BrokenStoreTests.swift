@@ -1,6 +1,6 @@
 import Foundation
-import Keyring
 import KeyringTestKit
+import SwiftKeyring
 import Synchronization
 import Testing
 

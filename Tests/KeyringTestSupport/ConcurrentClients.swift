@@ -1,5 +1,5 @@
 import Foundation
-import Keyring
+import SwiftKeyring
 import Synchronization
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import Keyring
+import SwiftKeyring
 
 /// Encrypted file stores on real files in private temporary folders.
 package enum FileStoreFixture {

@@ -1,5 +1,5 @@
 import Dispatch
-import Keyring
+import SwiftKeyring
 import Synchronization
 
 /// A store of a third party's own kind, as a store author writes one: it keeps records in

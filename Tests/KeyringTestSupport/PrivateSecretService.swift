@@ -1,5 +1,5 @@
 import Foundation
-import Keyring
+import SwiftKeyring
 
 /// The private Secret Service that `Scripts/with-secret-service.sh` (gnome-keyring)
 /// or `Scripts/with-keepassxc.sh` (KeePassXC) starts for the test run.

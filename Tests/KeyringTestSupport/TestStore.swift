@@ -1,6 +1,6 @@
 import Foundation
-import Keyring
 import KeyringEtcd
+import SwiftKeyring
 import Testing
 
 /// The stores the conformance suite runs against. Each case makes a fresh,

@@ -1,5 +1,5 @@
 import Foundation
-import Keyring
+import SwiftKeyring
 import Synchronization
 
 // Run by `AsyncPoolTests` with LIBDISPATCH_COOPERATIVE_POOL_STRICT=1, which

@@ -1,5 +1,5 @@
 import Foundation
-import Keyring
+import SwiftKeyring
 
 // Writes to the Secret Service the environment names, from a process other than
 // the test's, for `SecretServiceMemoryTests`:

@@ -1,5 +1,5 @@
 import Foundation
-import Keyring
+import SwiftKeyring
 
 // A helper process for the encrypted file store's multi-process tests.
 //

@@ -1,6 +1,6 @@
 import Foundation
-import Keyring
 import KeyringTestSupport
+import SwiftKeyring
 import Testing
 
 /// What cancelling a task does to the async call it awaits: the call throws

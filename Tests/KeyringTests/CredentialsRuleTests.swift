@@ -1,6 +1,6 @@
 import Foundation
-import Keyring
 import KeyringValidation
+import SwiftKeyring
 import Testing
 
 @Suite("Credentials validation with rules")

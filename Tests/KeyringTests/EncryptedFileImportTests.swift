@@ -1,6 +1,6 @@
 import Foundation
-import Keyring
 import KeyringTestSupport
+import SwiftKeyring
 import Testing
 
 /// `save(contentsOf:)` seals an import straight into the file it writes; records

@@ -1,6 +1,6 @@
 import Foundation
-import Keyring
 import KeyringTestSupport
+import SwiftKeyring
 import Testing
 
 /// The store's index points into the file it read and into records saved since;

@@ -1,5 +1,5 @@
 import Foundation
-import Keyring
+import SwiftKeyring
 import Testing
 
 /// What a program and a person get from a `KeyringError`: codes to match on, the store

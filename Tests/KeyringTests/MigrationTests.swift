@@ -1,6 +1,6 @@
 import Foundation
-import Keyring
 import KeyringTestSupport
+import SwiftKeyring
 import Testing
 
 /// Moving records between stores: every field, secrets and the default record arrive; the source is

@@ -1,4 +1,4 @@
-import Keyring
+import SwiftKeyring
 import Testing
 
 /// `PathName` replaced `NSString`'s path calls when the library moved to

@@ -1,5 +1,5 @@
 import Foundation
-import Keyring
+import SwiftKeyring
 import Testing
 
 /// The unlock prompt's bound, spelled three ways: a bad value is a clear error naming where it came from.

@@ -1,6 +1,6 @@
 import Foundation
-import Keyring
 import KeyringTestSupport
+import SwiftKeyring
 import Testing
 
 /// The Secret Service tests run against a real daemon, and fail rather than skip without one.

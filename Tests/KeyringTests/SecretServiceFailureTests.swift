@@ -1,7 +1,7 @@
 import Foundation
 import InMemoryLogging
-import Keyring
 import Logging
+import SwiftKeyring
 import Testing
 
 /// What a user sees when the Secret Service is missing, locked or hung. Each

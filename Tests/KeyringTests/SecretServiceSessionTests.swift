@@ -1,6 +1,6 @@
 import Foundation
-import Keyring
 import KeyringTestSupport
+import SwiftKeyring
 import Testing
 
 /// The store's own Secret Service session (`SecretTransfer`) encrypts every secret on

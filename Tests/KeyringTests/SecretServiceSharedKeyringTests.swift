@@ -1,5 +1,5 @@
 import Foundation
-import Keyring
+import SwiftKeyring
 import Testing
 
 /// Two gnome-keyring daemons, each on its own bus, keeping one user's keyring files: a

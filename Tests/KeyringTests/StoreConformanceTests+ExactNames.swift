@@ -1,7 +1,7 @@
 import Foundation
-import Keyring
 import KeyringTestKit
 import KeyringTestSupport
+import SwiftKeyring
 import Testing
 
 /// Keys and usernames hold any text but NUL, byte for byte, on every store: what Python's

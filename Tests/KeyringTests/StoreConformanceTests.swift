@@ -1,7 +1,7 @@
 import Foundation
-import Keyring
 import KeyringTestKit
 import KeyringTestSupport
+import SwiftKeyring
 import Testing
 
 /// One suite, written once, run against every store: the checks of KeyringTestKit, which

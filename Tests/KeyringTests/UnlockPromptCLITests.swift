@@ -1,6 +1,6 @@
 import Foundation
-import Keyring
 import KeyringTestSupport
+import SwiftKeyring
 import Testing
 
 /// The `swift-keyring` tool at a locked keyring, as a person at a terminal meets it:

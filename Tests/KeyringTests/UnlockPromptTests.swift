@@ -2,7 +2,7 @@ import Foundation
 import KeyringTestSupport
 import Testing
 
-@testable import Keyring
+@testable import SwiftKeyring
 
 /// What a person at a desktop sees when the keyring is locked: gnome-keyring asks
 /// them for the password through its prompter (here gcr's mock prompter, which

@@ -1,7 +1,7 @@
 import Benchmark
-import Keyring
 import KeyringWorkload
 import StoreBenchmarkSuite
+import SwiftKeyring
 
 // The encrypted file store: the five store benchmarks (each size in its own
 // file), unlocking with a passphrase (Argon2id at the recommended cost) and with

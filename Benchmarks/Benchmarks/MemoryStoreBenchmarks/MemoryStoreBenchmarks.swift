@@ -1,7 +1,7 @@
 import Benchmark
-import Keyring
 import KeyringWorkload
 import StoreBenchmarkSuite
+import SwiftKeyring
 
 // The in-memory store: the cost of the Keyring layer itself (validation,
 // conversion), the floor under every real store. One store per process, so the

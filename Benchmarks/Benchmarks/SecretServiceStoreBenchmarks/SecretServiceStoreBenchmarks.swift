@@ -1,8 +1,8 @@
 import Benchmark
 import Foundation
-import Keyring
 import KeyringWorkload
 import StoreBenchmarkSuite
+import SwiftKeyring
 
 // The Secret Service store against a real gnome-keyring. Run inside the private
 // daemon: bash Scripts/with-secret-service.sh swift package benchmark --target SecretServiceStoreBenchmarks

@@ -1,4 +1,4 @@
-import Keyring
+import SwiftKeyring
 
 /// What the async face adds to a lookup: sync and async lookups of the same
 /// records, interleaved in one process, so both see the same daemon, file and

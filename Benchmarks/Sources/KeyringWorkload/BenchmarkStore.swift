@@ -1,5 +1,5 @@
 import Foundation
-import Keyring
+import SwiftKeyring
 
 /// The stores a benchmark can run against, by the names `SWIFT_KEYRING_BACKEND` uses.
 public enum BenchmarkStore: String, Sendable, CaseIterable {

@@ -1,5 +1,5 @@
 import Foundation
-import Keyring
+import SwiftKeyring
 
 /// The folder the file-store benchmarks share between their processes: mode
 /// 0700, with a random 32-byte key file (mode 0600) made on first use.

@@ -1,4 +1,4 @@
-import Keyring
+import SwiftKeyring
 
 /// The comparison's workload on one keyring: store N records, look each up,
 /// remove each, or remove them all at once.

@@ -1,5 +1,5 @@
 import Foundation
-import Keyring
+import SwiftKeyring
 
 /// The records every benchmark and every tool in the comparison stores: record
 /// `index` has the key `account-<index>`, the username `user<index>`, the URL

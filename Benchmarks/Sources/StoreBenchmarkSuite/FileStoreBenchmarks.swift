@@ -1,6 +1,6 @@
 import Benchmark
-import Keyring
 import KeyringWorkload
+import SwiftKeyring
 
 /// The benchmarks only the encrypted file store has: unlocking, and memory.
 public enum FileStoreBenchmarks {

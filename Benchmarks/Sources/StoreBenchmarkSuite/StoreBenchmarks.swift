@@ -1,6 +1,6 @@
 import Benchmark
-import Keyring
 import KeyringWorkload
+import SwiftKeyring
 
 /// The benchmarks every store gets: set, get (sync and async), remove, list and
 /// removeAll with the store holding N records, for each N of the settings.

@@ -1,7 +1,7 @@
 import Foundation
-import Keyring
 import KeyringEtcd
 import KeyringWorkload
+import SwiftKeyring
 
 // The Swift side of Benchmarks/compare.sh: the comparison workload on one of
 // our stores, through the public Keyring API, printing one machine-readable

@@ -1,6 +1,6 @@
 import ArgumentParser
-import Keyring
 import KeyringCommandLine
+import SwiftKeyring
 
 /// `swift-keyring list [--json] [--sync-only] [--background-access-only]`
 struct ListCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
-import Keyring
 import KeyringCommandLine
+import SwiftKeyring
 
 /// `swift-keyring migrate --from BACKEND --to BACKEND [--remove-source]`
 struct MigrateCommand: ParsableCommand {

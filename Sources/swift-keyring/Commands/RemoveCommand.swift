@@ -1,6 +1,6 @@
 import ArgumentParser
-import Keyring
 import KeyringCommandLine
+import SwiftKeyring
 
 /// `swift-keyring remove [KEY]`
 struct RemoveCommand: ParsableCommand {

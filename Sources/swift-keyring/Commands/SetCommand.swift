@@ -1,6 +1,6 @@
 import ArgumentParser
-import Keyring
 import KeyringCommandLine
+import SwiftKeyring
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

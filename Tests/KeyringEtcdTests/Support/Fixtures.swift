@@ -1,7 +1,7 @@
 import Foundation
-import Keyring
 import KeyringEtcd
 import KeyringTestSupport
+import SwiftKeyring
 
 /// Keys, prefixes and records for the etcd tests.
 enum Fixtures {

@@ -1,5 +1,5 @@
 import Foundation
-import Keyring
+import SwiftKeyring
 import Synchronization
 
 /// Runs a call that must not hang on a thread of its own, and waits for it a bounded time.

@@ -1,6 +1,6 @@
 import Foundation
-import Keyring
 import KeyringTestSupport
+import SwiftKeyring
 
 /// A Secret Service that misbehaves in one chosen way, on a bus of its own
 /// (Tests/FakeSecretService/fake-secret-service.c), for the tests of what the

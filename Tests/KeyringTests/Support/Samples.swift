@@ -1,5 +1,5 @@
 import Foundation
-import Keyring
+import SwiftKeyring
 
 /// Sample records shared by the tests.
 enum Samples {

@@ -1,6 +1,6 @@
 import Foundation
-import Keyring
 import KeyringTestSupport
+import SwiftKeyring
 
 /// A session bus and (optionally) a gnome-keyring daemon of a test's own, for
 /// tests that lock, stop or remove the daemon and so cannot share one.
