@@ -11,11 +11,12 @@ import Foundation
 /// The bodies of the conformance checks, one function per `CredentialStoreConformance.Check`.
 ///
 /// Each states what it expected in words a store author can act on, and describes passwords
-/// and secrets by their length, never their text.
-enum ConformanceChecks {
-    static let url = URL(string: "https://mail.example.com")!
+/// and secrets by their length, never their text. The samples are `package`, so this
+/// package's own tests use the same records the checks do.
+package enum ConformanceChecks {
+    package static let url = URL(string: "https://mail.example.com")!
 
-    static func credentials(
+    package static func credentials(
         _ username: String = "alice",
         password: String = "correct horse battery staple",
         url: URL = ConformanceChecks.url,
@@ -26,7 +27,7 @@ enum ConformanceChecks {
     }
 
     /// Passwords that must come back exactly: empty, non-ASCII, NUL inside, 64 KiB.
-    static let hardPasswords: [String] = [
+    package static let hardPasswords: [String] = [
         "",
         "päßwörd ünïcödé",
         "emoji 🔑🦊👩‍👩‍👧‍👦 and flags 🇫🇷",

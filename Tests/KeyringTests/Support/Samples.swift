@@ -1,29 +1,5 @@
-import Foundation
-import SwiftKeyring
+import KeyringTestKit
 
-/// Sample records shared by the tests.
-enum Samples {
-    static let url = URL(string: "https://mail.example.com")!
-
-    static func credentials(
-        _ username: String = "alice",
-        password: String = "correct horse battery staple",
-        url: URL = Samples.url,
-        sync: Bool = false,
-        background: Bool = false
-    ) throws -> Credentials {
-        try Credentials(username: username, password: password, url: url, syncEnabled: sync, backgroundAccess: background)
-    }
-
-    /// Passwords that must round-trip exactly.
-    static let hardPasswords: [String] = [
-        "",
-        "päßwörd ünïcödé",
-        "emoji 🔑🦊👩‍👩‍👧‍👦 and flags 🇫🇷",
-        "nul\u{0}inside\u{0}",
-        "\u{0}",
-        "quotes \"'` and \\ backslash\n newline\ttab",
-        String(repeating: "x", count: 64 * 1024),
-        String(repeating: "ключ🔐", count: 64 * 1024 / 14),
-    ]
-}
+/// Sample records shared by the tests: the conformance kit's own, so the tests and the
+/// checks a store author runs use the same records.
+typealias Samples = ConformanceChecks
