@@ -148,8 +148,9 @@ let package = Package(
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
-        // Run by the encrypted file store's multi-process tests, which find it beside the test bundle.
-        .executableTarget(name: "KeyringTestWorker", dependencies: ["Keyring"], path: "Tests/KeyringTestWorker"),
+        // Run by the encrypted file store's multi-process tests and the sync tests' kill between a move's
+        // two steps, which find it beside the test bundle.
+        .executableTarget(name: "KeyringTestWorker", dependencies: ["Keyring", "KeyringEtcd"], path: "Tests/KeyringTestWorker"),
     ],
     swiftLanguageModes: [.v6]
 )
