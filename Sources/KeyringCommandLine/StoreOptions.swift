@@ -131,7 +131,9 @@ package struct StoreOptions: ParsableArguments {
             }
             return SyncSetting(
                 store: nil,
-                reason: "no shared store is set (--sync-store etcd or SWIFT_KEYRING_SYNC_STORE=etcd): records with the sync flag stay on this machine")
+                reason:
+                    "no shared store is set (--sync-store etcd or SWIFT_KEYRING_SYNC_STORE=etcd): records with the sync flag stay on this machine"
+            )
         }
         guard word == Self.etcdBackend else {
             throw ValidationError("\(source) must be \(Self.etcdBackend) or \(Self.noSyncStore), not \"\(word)\"")

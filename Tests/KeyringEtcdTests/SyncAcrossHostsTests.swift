@@ -111,8 +111,14 @@ struct SyncAcrossHostsTests {
         let host = try fleet.fileHost()
         defer { _ = try? host.keyring.removeAll() }
         // Both copies, as an interrupted move leaves them.
-        try host.local.save(StoredRecord(id: fleet.id("k"), metadata: RecordMetadata(username: "a", url: Fixtures.url.absoluteString), secret: Array("l".utf8)))
-        try host.shared.save(StoredRecord(id: fleet.id("k"), metadata: RecordMetadata(username: "a", url: Fixtures.url.absoluteString, syncEnabled: true), secret: Array("s".utf8)))
+        try host.local.save(
+            StoredRecord(
+                id: fleet.id("k"), metadata: RecordMetadata(username: "a", url: Fixtures.url.absoluteString),
+                secret: Array("l".utf8)))
+        try host.shared.save(
+            StoredRecord(
+                id: fleet.id("k"), metadata: RecordMetadata(username: "a", url: Fixtures.url.absoluteString, syncEnabled: true),
+                secret: Array("s".utf8)))
         #expect(try host.keyring.remove(forKey: "k"))
         #expect(try host.keyring.credentials(forKey: "k") == nil)
         #expect(try host.shared.record(for: fleet.id("k")) == nil)
@@ -234,7 +240,9 @@ struct SyncAcrossHostsTests {
         }
         expectUnavailable("get") { _ = try host.keyring.credentials(forKey: "synced") }
         expectUnavailable("set") { try host.keyring.set(try Fixtures.credentials("late", sync: true), forKey: "late") }
-        expectUnavailable("move") { try host.keyring.set(try Fixtures.credentials("desk", password: "moved", sync: true), forKey: "desk") }
+        expectUnavailable("move") {
+            try host.keyring.set(try Fixtures.credentials("desk", password: "moved", sync: true), forKey: "desk")
+        }
         expectUnavailable("secret") { try host.keyring.setSecret(Data("x".utf8), forKey: "late-secret", sync: true) }
         expectUnavailable("list") { _ = try host.keyring.list() }
         expectUnavailable("removeAll") { _ = try host.keyring.removeAll() }

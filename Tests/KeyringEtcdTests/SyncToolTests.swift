@@ -41,11 +41,12 @@ struct SyncToolTests {
         #expect(try tool(["get", "desk"], b).status == 1)
         // The existing four fields stay as they were; --show-place adds the fifth.
         #expect(try tool(["list"], b).text == "fleet\tdeployer\thttps://registry.example.com\tsync\n")
-        #expect(try tool(["list", "--show-place"], a).text == """
-            desk\tme\thttps://desk.example.com\t-\tlocal
-            fleet\tdeployer\thttps://registry.example.com\tsync\tshared
+        #expect(
+            try tool(["list", "--show-place"], a).text == """
+                desk\tme\thttps://desk.example.com\t-\tlocal
+                fleet\tdeployer\thttps://registry.example.com\tsync\tshared
 
-            """)
+                """)
         let json = try tool(["list", "--json"], a)
         let records = try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]] ?? []
         #expect(records.map { $0["place"] as? String } == ["local", "shared"])

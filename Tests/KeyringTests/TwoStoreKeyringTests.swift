@@ -31,7 +31,9 @@ struct TwoStoreKeyringTests {
         #expect(try local.record(for: RecordID(service: "test.two", key: "k", kind: .credentials)) != nil)
     }
 
-    @Test("A shared store that does not answer: synced calls are unavailable naming it, nothing is written locally, device-only calls work")
+    @Test(
+        "A shared store that does not answer: synced calls are unavailable naming it, nothing is written locally, device-only calls work"
+    )
     func silentSharedStore() throws {
         let local = MemoryStore()
         let keyring = try Keyring(service: "test.two", store: local, syncStore: SilentStore())

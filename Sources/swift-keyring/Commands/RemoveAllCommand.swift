@@ -41,7 +41,8 @@ struct RemoveAllCommand: ParsableCommand {
                 }
             }
             let count = try KeyringOpener.open(store).removeAll(thisMachineOnly: thisMachine)
-            Console.output("Removed \(count) record\(count == 1 ? "" : "s") of \(service)\(thisMachine ? " on this machine" : "").")
+            Console.output(
+                "Removed \(count) record\(count == 1 ? "" : "s") of \(service)\(thisMachine ? " on this machine" : "").")
         }
     }
 }

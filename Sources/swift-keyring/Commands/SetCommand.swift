@@ -32,7 +32,8 @@ struct SetCommand: ParsableCommand {
 
     @Flag(
         help:
-            "Set the record's sync flag: with a shared store (--sync-store) the record lives there, for every host; without one it is stored as given, here.")
+            "Set the record's sync flag: with a shared store (--sync-store) the record lives there, for every host; without one it is stored as given, here."
+    )
     var sync = false
 
     @Flag(name: .customLong("background-access"), help: "Set the record's background-access flag (stored as given).")
