@@ -2,7 +2,7 @@
 ///
 /// A keyring opened with a shared store (``Keyring/syncStore``) keeps each record in
 /// exactly one place, chosen by its sync flag: ``Credentials/syncEnabled`` (or
-/// `sync:` of ``Keyring/setSecret(_:forKey:sync:)``) puts it in the shared store,
+/// `sync:` of ``Keyring/setSecret(_:forKey:sync:)-96u3y``) puts it in the shared store,
 /// and without the flag it stays in the local store and is never sent anywhere.
 /// A keyring without a shared store keeps everything ``local``.
 public enum RecordPlace: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {

@@ -29,8 +29,8 @@ import Foundation
 /// ```
 ///
 /// Reads are linearizable (etcd's default), so a record set on one host is read
-/// on every other at once. Each call is bounded by the ``StoreCall``'s one deadline
-/// (`EtcdConfiguration.timeout` long when ``Keyring`` makes it): every member it asks,
+/// on every other at once. Each call is bounded by the `StoreCall`'s one deadline
+/// (`EtcdConfiguration.timeout` long when `Keyring` makes it): every member it asks,
 /// every retry, every round of a write, a token renewal and the wait for this host's
 /// memory file spend the same time, and no transfer outlives it.
 /// A dead member or a lost leader is retried on the others within it, and a cluster
