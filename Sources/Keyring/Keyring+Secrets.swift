@@ -43,6 +43,6 @@ extension Keyring {
 
     /// The keys of this service's secrets, sorted; on a two-store keyring, of both stores.
     public func secretKeys() throws -> [String] {
-        Set(try mergedSummaries(kind: .secret, place: nil, call: startCall()).map(\.summary.id.key)).sorted()
+        try mergedSummaries(kind: .secret, place: nil, call: startCall()).map(\.summary.id.key).sorted()
     }
 }

@@ -99,17 +99,20 @@ extension Keyring {
     func mergedSummaries(kind: RecordKind?, place: RecordPlace?, call: StoreCall) throws
         -> [(summary: RecordSummary, place: RecordPlace)]
     {
+        // Keys are compared byte for byte, as the stores keep them: Swift's `==` on strings would
+        // take a precomposed "é" and a decomposed one for the same key, and hide one of two records.
+        func exact(_ id: RecordID) -> [UInt8] { Array("\(id.kind.rawValue)\u{0}".utf8) + Array(id.key.utf8) }
         var merged: [(summary: RecordSummary, place: RecordPlace)] = []
-        var localIDs: Set<RecordID> = []
+        var localIDs: Set<[UInt8]> = []
         if place != .shared {
             for summary in try fromStore({ try store.summaries(service: service, kind: kind, call: call) }) {
                 merged.append((summary, .local))
-                localIDs.insert(summary.id)
+                localIDs.insert(exact(summary.id))
             }
         }
         if let syncStore, place != .local {
             let shared = try fromShared(syncStore) { try syncStore.summaries(service: service, kind: kind, call: call) }
-            for summary in shared where place == .shared || !localIDs.contains(summary.id) {
+            for summary in shared where place == .shared || !localIDs.contains(exact(summary.id)) {
                 merged.append((summary, .shared))
             }
         }

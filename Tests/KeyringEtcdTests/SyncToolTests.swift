@@ -86,6 +86,11 @@ struct SyncToolTests {
         #expect(set.status == 0, "stderr: \(set.stderr)")
         #expect(try tool(["get", "early"], b).status == 1)
         #expect(try tool(["sync", "push"], alone).status == 64)
+        // etcd cannot be both the local store and the shared one; an unknown word is refused.
+        let both = try tool(["list", "--backend", "etcd"], a)
+        #expect(both.status == 64)
+        #expect(both.stderr.contains("needs a local store"), "\(both.stderr)")
+        #expect(try tool(["list", "--sync-store", "vault"], a).status == 64)
 
         let push = try tool(["sync", "push"], a)
         #expect(push.status == 0, "stderr: \(push.stderr)")

@@ -57,6 +57,17 @@ struct TwoStoreKeyringTests {
         #expect(try keyring.removeAll(thisMachineOnly: true) == 0)
     }
 
+    @Test("Keys that differ only in Unicode normalisation are two records across the two stores, as in one")
+    func exactKeysAcrossStores() throws {
+        let keyring = try Keyring(service: "test.two", store: MemoryStore(), syncStore: MemoryStore())
+        try keyring.setSecret(Data("here".utf8), forKey: "caf\u{E9}")
+        try keyring.setSecret(Data("fleet".utf8), forKey: "cafe\u{301}", sync: true)
+        #expect(try keyring.secretKeys().count == 2)
+        try keyring.set(try Credentials(username: "a", password: "pw", url: url), forKey: "caf\u{E9}")
+        try keyring.set(try Credentials(username: "b", password: "pw", url: url, syncEnabled: true), forKey: "cafe\u{301}")
+        #expect(try keyring.list().map(\.place).sorted { $0.rawValue < $1.rawValue } == [.local, .shared])
+    }
+
     @Test("The async face reads a synced record the local store answers as absent at once")
     func asyncReachesShared() async throws {
         let shared = MemoryStore()
