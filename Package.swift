@@ -155,8 +155,10 @@ let package = Package(
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
-        // Run by the encrypted file store's multi-process tests, which find it beside the test bundle.
-        .executableTarget(name: "KeyringTestWorker", dependencies: ["SwiftKeyring"], path: "Tests/KeyringTestWorker"),
+        // Run by the encrypted file store's multi-process tests and the sync tests' kill between a move's
+        // two steps, which find it beside the test bundle.
+        .executableTarget(
+            name: "KeyringTestWorker", dependencies: ["SwiftKeyring", "KeyringEtcd"], path: "Tests/KeyringTestWorker"),
     ],
     swiftLanguageModes: [.v6]
 )

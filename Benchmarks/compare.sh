@@ -11,6 +11,8 @@
 #   - Python keyring's SecretService backend (Debian's python3-keyring, /usr/bin/python3),
 #   - libsecret's own file backend (the same C program with SECRET_BACKEND=file),
 #   - the etcd fleet store on a private 3-node loopback cluster, against a range round trip,
+#   - a two-store keyring (the file local, etcd shared): device-only lookups against the file
+#     alone, synced lookups against etcd alone,
 # plus file-store lookups and peak memory at --large-count records (100,000), and
 # `swift-keyring get` against `secret-tool lookup` (and, on etcd, `etcdctl get`) as whole
 # processes (hyperfine), and the client's instructions per lookup against C's (callgrind; each
@@ -127,6 +129,14 @@ if [ "${SWIFT_KEYRING_COMPARE_INSIDE:-}" = "1" ]; then
     # lookup-absent is the floor: one linearizable range round trip through the same client, nothing to decrypt.
     SWIFT_KEYRING_ETCD_ENDPOINTS="$etcd_endpoints" SWIFT_KEYRING_BENCH_DIR="$file_folder/etcd" \
         measure swift-keyring etcd "$compare" etcd "$count" store lookup lookup-absent removeall
+    # Issue 23, a two-store keyring (the file local, etcd shared): device-only lookups against the
+    # file's above (no round trip), synced lookups (a local miss, then etcd) against etcd's.
+    SWIFT_KEYRING_ETCD_ENDPOINTS="$etcd_endpoints" SWIFT_KEYRING_COMPARE_SYNC_STORE=etcd \
+        SWIFT_KEYRING_BENCH_DIR="$file_folder/two-store-device" \
+        measure swift-keyring file+etcd-device "$compare" file "$count" store lookup removeall
+    SWIFT_KEYRING_ETCD_ENDPOINTS="$etcd_endpoints" SWIFT_KEYRING_COMPARE_SYNC_STORE=etcd \
+        SWIFT_KEYRING_BENCH_DIR="$file_folder/two-store-synced" \
+        measure swift-keyring file+etcd-synced "$compare" file "$count" store-synced lookup removeall
 
     echo "Whole processes: swift-keyring get --backend etcd against etcdctl get, $cli_runs runs each" >&2
     (

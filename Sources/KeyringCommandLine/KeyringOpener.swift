@@ -16,16 +16,21 @@ package enum KeyringOpener {
     package static let logger = Logger(label: "swift-keyring")
 
     package static func open(_ options: StoreOptions) throws -> Keyring {
+        let sync = try options.syncSetting()
         if options.selectsEtcd {
             return try Keyring(
                 service: options.resolvedService, store: EtcdStore(configuration: options.etcdConfiguration()), logger: logger)
         }
+        // The shared store opens first: a cluster that refuses the key fails before a passphrase is asked for.
+        let shared: (any CredentialStore)? = sync.isOn ? try EtcdStore(configuration: options.etcdConfiguration()) : nil
         var configuration = try options.configuration()
         do {
-            return try Keyring(service: options.resolvedService, configuration: configuration, logger: logger)
+            return try Keyring(
+                service: options.resolvedService, configuration: configuration, syncStore: shared, logger: logger)
         } catch let error as KeyringError where error.code == .passphraseRequired && Terminal.isInteractive {
             configuration.fileSecret = try askPassphrase(for: configuration.fileURL, sources: error.sources ?? [])
-            return try Keyring(service: options.resolvedService, configuration: configuration, logger: logger)
+            return try Keyring(
+                service: options.resolvedService, configuration: configuration, syncStore: shared, logger: logger)
         }
     }
 

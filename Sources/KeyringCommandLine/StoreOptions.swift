@@ -19,6 +19,7 @@ package struct StoreOptions: ParsableArguments {
         options.service = nil
         options.backend = nil
         options.etcdEndpoints = nil
+        options.syncStore = nil
         options.file = nil
         options.promptTimeout = nil
         return options
@@ -37,6 +38,13 @@ package struct StoreOptions: ParsableArguments {
             "The etcd members' client URLs, comma-separated (default: $SWIFT_KEYRING_ETCD_ENDPOINTS, else http://127.0.0.1:2379).",
             valueName: "urls"))
     package var etcdEndpoints: String?
+
+    @Option(
+        name: .customLong("sync-store"),
+        help: ArgumentHelp(
+            "The shared store of the records with the sync flag: etcd (its settings as for --backend etcd), or none (default: $SWIFT_KEYRING_SYNC_STORE, else none).",
+            valueName: "store"))
+    package var syncStore: String?
 
     @Option(
         help: ArgumentHelp(
@@ -107,6 +115,34 @@ package struct StoreOptions: ParsableArguments {
         var environment = self.environment
         if let etcdEndpoints { environment[EtcdConfiguration.endpointsVariable] = etcdEndpoints }
         return try EtcdConfiguration(environment: environment)
+    }
+
+    /// The `--sync-store` word that turns sharing off, also over `SWIFT_KEYRING_SYNC_STORE`.
+    package static let noSyncStore = "none"
+
+    /// Whether records with the sync flag live in a shared store, which, and why: the option, else
+    /// `SWIFT_KEYRING_SYNC_STORE`; `nil` store when sharing is off.
+    /// - Throws: `ValidationError` for an unknown word, or a shared store that is the local store too.
+    package func syncSetting() throws -> SyncSetting {
+        let source = syncStore != nil ? "--sync-store" : "SWIFT_KEYRING_SYNC_STORE"
+        guard let word = syncStore ?? nonEmpty(environment["SWIFT_KEYRING_SYNC_STORE"]), word != Self.noSyncStore else {
+            if selectsEtcd {
+                return SyncSetting(store: nil, reason: "the store itself is etcd, which every host shares")
+            }
+            return SyncSetting(
+                store: nil,
+                reason:
+                    "no shared store is set (--sync-store etcd or SWIFT_KEYRING_SYNC_STORE=etcd): records with the sync flag stay on this machine"
+            )
+        }
+        guard word == Self.etcdBackend else {
+            throw ValidationError("\(source) must be \(Self.etcdBackend) or \(Self.noSyncStore), not \"\(word)\"")
+        }
+        guard !selectsEtcd else {
+            throw ValidationError(
+                "\(source) \(word) needs a local store (--backend secret-service, file, memory or auto), not etcd itself")
+        }
+        return SyncSetting(store: .etcd, reason: "set by \(source)")
     }
 
     private func nonEmpty(_ value: String?) -> String? {

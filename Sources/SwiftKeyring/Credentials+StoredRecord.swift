@@ -49,15 +49,16 @@ extension Credentials {
 }
 
 extension CredentialsSummary {
-    /// The summary of a stored credentials record; `nil` when its URL does not parse.
-    init?(_ summary: RecordSummary) {
+    /// The summary of a stored credentials record found in `place`; `nil` when its URL does not parse.
+    init?(_ summary: RecordSummary, place: RecordPlace = .local) {
         guard let url = URL(string: summary.metadata.url) else { return nil }
         self.init(
             key: summary.id.key,
             username: summary.metadata.username,
             url: url,
             syncEnabled: summary.metadata.syncEnabled,
-            backgroundAccess: summary.metadata.backgroundAccess
+            backgroundAccess: summary.metadata.backgroundAccess,
+            place: place
         )
     }
 }

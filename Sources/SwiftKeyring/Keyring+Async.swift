@@ -40,7 +40,7 @@ extension Keyring {
     /// - Throws: ``KeyringError/locked`` when they exist but cannot be read now, another store error,
     ///   or `CancellationError`.
     public func credentials(forKey key: String) async throws -> Credentials? {
-        if case .answered(let record) = try immediateRecord(key, .credentials) {
+        if case .answered(let record) = try immediateRecord(key, .credentials), record != nil || syncStore == nil {
             return try Self.credentials(taking: record)
         }
         return try await executor.run { try self.credentials(forKey: key) }
@@ -49,7 +49,7 @@ extension Keyring {
     /// Only the password stored under `key`, or `nil`; the async face of `password(forKey:)`.
     /// - Throws: as `credentials(forKey:)`.
     public func password(forKey key: String) async throws -> String? {
-        if case .answered(let record) = try immediateRecord(key, .credentials) {
+        if case .answered(let record) = try immediateRecord(key, .credentials), record != nil || syncStore == nil {
             return try Self.password(taking: record)
         }
         return try await executor.run { try self.password(forKey: key) }
@@ -84,29 +84,39 @@ extension Keyring {
     // MARK: The whole service
 
     /// The credentials records of this service, sorted by key, without passwords; the async face of
-    /// `list(syncEnabled:backgroundAccess:)`.
-    public func list(syncEnabled: Bool? = nil, backgroundAccess: Bool? = nil) async throws -> [CredentialsSummary] {
-        try await executor.run { try self.list(syncEnabled: syncEnabled, backgroundAccess: backgroundAccess) }
+    /// `list(syncEnabled:backgroundAccess:place:)`.
+    public func list(syncEnabled: Bool? = nil, backgroundAccess: Bool? = nil, place: RecordPlace? = nil) async throws
+        -> [CredentialsSummary]
+    {
+        try await executor.run { try self.list(syncEnabled: syncEnabled, backgroundAccess: backgroundAccess, place: place) }
     }
 
-    /// Removes every record of this service; the async face of `removeAll()`.
+    /// Removes every record of this service (only this machine's with `thisMachineOnly`); the async face of
+    /// `removeAll(thisMachineOnly:)`.
     /// - Returns: how many records were removed.
     /// - Throws: a store error, or `CancellationError` (some records may be removed then).
     @discardableResult
-    public func removeAll() async throws -> Int {
-        try await executor.run { try self.removeAll() }
+    public func removeAll(thisMachineOnly: Bool = false) async throws -> Int {
+        try await executor.run { try self.removeAll(thisMachineOnly: thisMachineOnly) }
+    }
+
+    /// Moves this machine's records that carry the sync flag into the shared store; the async face of
+    /// `pushSyncedRecords()`.
+    @discardableResult
+    public func pushSyncedRecords() async throws -> Int {
+        try await executor.run { try self.pushSyncedRecords() }
     }
 
     // MARK: Generic secrets
 
-    /// Stores `secret` under `key`; the async face of `setSecret(_:forKey:)`.
-    public func setSecret(_ secret: Data, forKey key: String) async throws {
-        try await executor.run { try self.setSecret(secret, forKey: key) }
+    /// Stores `secret` under `key`; the async face of `setSecret(_:forKey:sync:)`.
+    public func setSecret(_ secret: Data, forKey key: String, sync: Bool = false) async throws {
+        try await executor.run { try self.setSecret(secret, forKey: key, sync: sync) }
     }
 
     /// The secret stored under `key`, or `nil`; the async face of `secret(forKey:)`.
     public func secret(forKey key: String) async throws -> Data? {
-        if case .answered(let record) = try immediateRecord(key, .secret) {
+        if case .answered(let record) = try immediateRecord(key, .secret), record != nil || syncStore == nil {
             return Self.secretData(taking: record)
         }
         return try await executor.run { try self.secret(forKey: key) }
@@ -125,7 +135,8 @@ extension Keyring {
 
     // MARK: Reads answered at once
 
-    /// The record under `key` read on the calling thread, when nothing makes that wait:
+    /// The record under `key` read on the calling thread, when nothing makes that wait
+    /// (on a two-store keyring only a record found locally is final: an absent one is asked of the shared store):
     /// the keyring has nothing queued (so no earlier call is overtaken) and the store
     /// answers without waiting (`ImmediateReads`). The hop to the queue and back costs
     /// more than a file-store lookup itself; a read that would wait still takes it.
@@ -158,15 +169,17 @@ extension Keyring {
     /// - Parameters:
     ///   - service: the app's namespace, such as `com.example.mail`.
     ///   - configuration: which store, and its settings.
+    ///   - syncStore: the shared store of the records with the sync flag; `nil` keeps every record in the selected store.
     ///   - logger: where the keyring and the store it opens log; `nil` means nowhere.
     /// - Throws: as the synchronous initialiser, or `CancellationError`.
     public init(
         service: String,
         configuration: KeyringConfiguration = KeyringConfiguration(),
+        syncStore: (any CredentialStore)? = nil,
         logger: Logger? = nil
     ) async throws {
         self = try await BlockingExecutor(label: "swift-keyring open \(service)").run {
-            try Keyring(service: service, configuration: configuration, logger: logger)
+            try Keyring(service: service, configuration: configuration, syncStore: syncStore, logger: logger)
         }
     }
 }

@@ -33,7 +33,8 @@ extension Keyring {
                 continue
             }
             record.id.service = service
-            try fromStore { try store.save(record, call: startCall()) }
+            // Into a two-store keyring, each record goes where its sync flag says.
+            try write(record, call: startCall())
             copied += 1
         }
         if removingFromSource {

@@ -31,16 +31,24 @@ import Foundation
 /// task is cancelled.
 ///
 /// Each public call makes one ``StoreCall`` when it starts, with one ``Deadline``
-/// (the store's ``CredentialStore/callTimeout`` long) and the async call's
-/// cancellation, and hands it to every store method it calls.
+/// (the store's ``CredentialStore/callTimeout`` long, or the longer of the two
+/// stores' on a two-store keyring) and the async call's cancellation, and hands it
+/// to every store method it calls, in either store.
+///
+/// A keyring may hold a second, shared store (``syncStore``) for the records marked
+/// sync, so that every host that opens it reads them: see <doc:SyncAcrossHosts>.
 public struct Keyring: Sendable {
     /// The key of the default record. Passing it to the keyed calls reaches the default record too.
     public static let defaultKey = "@default"
 
     /// The app's namespace; every record this keyring reads or writes belongs to it.
     public let service: String
-    /// The store the records live in.
+    /// The store the records live in: on a two-store keyring, the local store, which holds
+    /// every record without the sync flag and is the only one asked for them.
     public let store: any CredentialStore
+    /// The shared store of the records with the sync flag, such as an `EtcdStore`; `nil`
+    /// (the default) keeps every record in `store`. See <doc:SyncAcrossHosts>.
+    public let syncStore: (any CredentialStore)?
     /// Which store was chosen and why.
     public let selection: StoreSelection
 
@@ -61,6 +69,8 @@ public struct Keyring: Sendable {
     /// - Parameters:
     ///   - service: the app's namespace, such as `com.example.mail`.
     ///   - configuration: which store, and its settings.
+    ///   - syncStore: the shared store of the records with the sync flag, such as an `EtcdStore`;
+    ///     `nil` keeps every record in the selected store.
     ///   - logger: where the keyring and the store it opens log; `nil` means nowhere, so pass
     ///     the program's own to see the store selection and what was stored and removed.
     /// - Throws: ``KeyringError/invalidRecord(field:reason:)`` for an empty service, `.invalidConfiguration` for an
@@ -68,42 +78,62 @@ public struct Keyring: Sendable {
     public init(
         service: String,
         configuration: KeyringConfiguration = KeyringConfiguration(),
+        syncStore: (any CredentialStore)? = nil,
         logger: Logger? = nil
     ) throws {
         try RecordValidation.checkService(service)
         let (store, selection) = try StoreSelector.select(configuration, logger: logger ?? .keyringSilent)
-        self.init(service: service, store: store, selection: selection, logger: logger)
+        self.init(service: service, store: store, syncStore: syncStore, selection: selection, logger: logger)
     }
 
     /// Opens the keyring of `service` on a store the caller made, such as a ``MemoryStore`` in tests.
+    ///
+    /// ```swift
+    /// let shared = try EtcdStore(configuration: EtcdConfiguration())   // KeyringEtcd
+    /// let keyring = try Keyring(service: "com.example.mail", store: SecretServiceStore(), syncStore: shared)
+    /// ```
     /// - Parameters:
     ///   - service: the app's namespace, such as `com.example.mail`.
-    ///   - store: where the records live.
+    ///   - store: where the records live; on a two-store keyring, the records without the sync flag.
+    ///   - syncStore: the shared store of the records with the sync flag; `nil` keeps every record in `store`.
     ///   - logger: where the keyring logs; `nil` means nowhere.
     /// - Throws: ``KeyringError/invalidRecord(field:reason:)`` for an empty service.
-    public init(service: String, store: any CredentialStore, logger: Logger? = nil) throws {
+    public init(
+        service: String, store: any CredentialStore, syncStore: (any CredentialStore)? = nil, logger: Logger? = nil
+    ) throws {
         try RecordValidation.checkService(service)
         self.init(
             service: service,
             store: store,
+            syncStore: syncStore,
             selection: StoreSelection(kind: store.identity.kind, reason: "given by the caller"),
             logger: logger
         )
     }
 
-    private init(service: String, store: any CredentialStore, selection: StoreSelection, logger: Logger?) {
+    private init(
+        service: String, store: any CredentialStore, syncStore: (any CredentialStore)?, selection: StoreSelection,
+        logger: Logger?
+    ) {
         self.service = service
         self.store = store
+        self.syncStore = syncStore
         self.selection = selection
         self.logger = logger ?? .keyringSilent
         self.executor = BlockingExecutor(label: "swift-keyring \(store.identity.kind) \(service)")
         self.immediateReads = store as? any ImmediateReads
+        if let syncStore {
+            self.logger.debug(
+                "records with the sync flag live in the shared store",
+                metadata: ["service": "\(service)", "local": "\(store.identity)", "shared": "\(syncStore.identity)"])
+        }
     }
 
-    /// The ``StoreCall`` a public call hands its store: one deadline of the store's
-    /// `callTimeout` from now, and the cancellation of the async call this runs for, if any.
+    /// The ``StoreCall`` a public call hands its stores: one deadline from now, of the store's
+    /// `callTimeout` (the longer of the two stores' on a two-store keyring), and the cancellation
+    /// of the async call this runs for, if any.
     func startCall() -> StoreCall {
-        .starting(timeout: store.callTimeout)
+        .starting(timeout: max(store.callTimeout, syncStore?.callTimeout ?? .zero))
     }
 
     /// The identity of `key`, which must be a name any store can keep (not empty, no NUL).
@@ -125,15 +155,15 @@ public struct Keyring: Sendable {
         try credentials.validate()
         var record = credentials.storedRecord(id: id)
         defer { record.secret.wipe() }  // the password's bytes, once the store has sealed or copied them
-        try fromStore { try store.save(record, call: startCall()) }
-        logger.debug("stored credentials", metadata: ["service": "\(service)", "key": "\(key)"])
+        let place = try write(record, call: startCall())
+        logger.debug("stored credentials", metadata: ["service": "\(service)", "key": "\(key)", "place": "\(place)"])
     }
 
     /// The credentials stored under `key`, or `nil` when there are none.
     /// - Throws: ``KeyringError/locked`` when they exist but cannot be read now, or another store error.
     public func credentials(forKey key: String) throws -> Credentials? {
         let id = try recordID(key, .credentials)
-        return try Self.credentials(taking: try fromStore { try store.record(for: id, call: startCall()) })
+        return try Self.credentials(taking: try readRecord(id, call: startCall()))
     }
 
     /// Only the password stored under `key`, or `nil` when there are no credentials there.
@@ -145,7 +175,7 @@ public struct Keyring: Sendable {
     /// - Throws: ``KeyringError/locked`` when the record exists but cannot be read now, or another store error.
     public func password(forKey key: String) throws -> String? {
         let id = try recordID(key, .credentials)
-        return try Self.password(taking: try fromStore { try store.secret(for: id, call: startCall()) }, of: id)
+        return try Self.password(taking: try readSecret(id, call: startCall()), of: id)
     }
 
     /// Removes the credentials stored under `key`.
@@ -153,7 +183,7 @@ public struct Keyring: Sendable {
     @discardableResult
     public func remove(forKey key: String) throws -> Bool {
         let id = try recordID(key, .credentials)
-        let removed = try fromStore { try store.removeRecord(for: id, call: startCall()) }
+        let removed = try removeEverywhere(id, call: startCall())
         logger.debug("removed credentials", metadata: ["service": "\(service)", "key": "\(key)", "found": "\(removed)"])
         return removed
     }
@@ -179,12 +209,20 @@ public struct Keyring: Sendable {
     // MARK: The whole service
 
     /// The credentials records of this service, default included, sorted by key; no passwords.
+    ///
+    /// On a two-store keyring the records of both stores, merged, each with the
+    /// ``CredentialsSummary/place`` it lives in; the shared store is asked only when
+    /// `place` allows it, so `list(place: .local)` works with the shared store down.
     /// - Parameters:
     ///   - syncEnabled: when given, only records whose sync flag has this value.
     ///   - backgroundAccess: when given, only records whose background-access flag has this value.
-    public func list(syncEnabled: Bool? = nil, backgroundAccess: Bool? = nil) throws -> [CredentialsSummary] {
-        try fromStore { try store.summaries(service: service, kind: .credentials, call: startCall()) }
-            .compactMap(CredentialsSummary.init)
+    ///   - place: when given, only records that live there.
+    /// - Throws: a store error; ``KeyringError/Code/serviceUnavailable`` when the shared store is needed and down.
+    public func list(syncEnabled: Bool? = nil, backgroundAccess: Bool? = nil, place: RecordPlace? = nil) throws
+        -> [CredentialsSummary]
+    {
+        try mergedSummaries(kind: .credentials, place: place, call: startCall())
+            .compactMap { CredentialsSummary($0.summary, place: $0.place) }
             .filter { summary in
                 (syncEnabled == nil || summary.syncEnabled == syncEnabled)
                     && (backgroundAccess == nil || summary.backgroundAccess == backgroundAccess)
@@ -194,11 +232,24 @@ public struct Keyring: Sendable {
 
     /// Removes every record of this service, credentials and secrets, and nothing
     /// else: other services' records and other programs' items stay.
+    ///
+    /// On a two-store keyring this empties the shared store too, so the synced records
+    /// are gone for every host, as removing an iCloud Keychain item is; the shared store
+    /// is emptied first, and when it cannot be reached nothing is removed.
+    /// `removeAll(thisMachineOnly: true)` empties only the local store ("log out of this host").
+    /// - Parameter thisMachineOnly: whether to leave the shared store's records alone.
     /// - Returns: how many records were removed.
     @discardableResult
-    public func removeAll() throws -> Int {
-        let count = try fromStore { try store.removeAll(service: service, kind: nil, call: startCall()) }
-        logger.debug("removed all records", metadata: ["service": "\(service)", "count": "\(count)"])
+    public func removeAll(thisMachineOnly: Bool = false) throws -> Int {
+        let call = startCall()
+        var count = 0
+        if let syncStore, !thisMachineOnly {
+            count += try fromShared(syncStore) { try syncStore.removeAll(service: service, kind: nil, call: call) }
+        }
+        count += try fromStore { try store.removeAll(service: service, kind: nil, call: call) }
+        logger.debug(
+            "removed all records",
+            metadata: ["service": "\(service)", "count": "\(count)", "thisMachineOnly": "\(thisMachineOnly || syncStore == nil)"])
         return count
     }
 }

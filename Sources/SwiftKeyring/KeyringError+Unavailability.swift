@@ -44,6 +44,9 @@ extension KeyringError {
         public static func noFolder(path: String) -> Unavailability { Unavailability(.noFolder, path) }
         /// No member of the etcd cluster could serve the call.
         public static func noCluster(detail: String) -> Unavailability { Unavailability(.noCluster, detail) }
+        /// The shared store of a two-store ``Keyring`` did not answer within the call's bound;
+        /// `detail` names the store (its ``StoreIdentity``, the cluster's endpoints for etcd).
+        public static func noSharedStore(detail: String) -> Unavailability { Unavailability(.noSharedStore, detail) }
     }
 }
 
@@ -89,6 +92,9 @@ extension KeyringError.Unavailability {
         /// No member of the etcd cluster could serve the call: every endpoint
         /// refused or failed, or the cluster has lost its quorum.
         public static let noCluster = Kind("noCluster", "no etcd member could serve the call: ")
+        /// The shared store of a two-store ``Keyring`` (``Keyring/syncStore``) did not answer
+        /// within the call's bound, as a cluster that lost its quorum does not.
+        public static let noSharedStore = Kind("noSharedStore", "the shared store did not answer: ")
 
         /// Equal names; the words that describe a kind follow from its name.
         public static func == (lhs: Kind, rhs: Kind) -> Bool { lhs.name == rhs.name }

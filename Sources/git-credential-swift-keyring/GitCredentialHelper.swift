@@ -82,6 +82,7 @@ struct GitCredentialHelper {
             case "--backend": options.backend = value
             case "--file": options.file = value
             case "--etcd-endpoints": options.etcdEndpoints = value
+            case "--sync-store": options.syncStore = value
             case "--prompt-timeout": options.promptTimeout = value
             default: throw usage("unknown option \(parts[0])")
             }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import KeyringCommandLine
+import SwiftKeyring
 
 /// The well-formed command lines, parsed without ArgumentParser.
 ///
@@ -64,18 +65,31 @@ enum CommandLineShortcut {
             command.store = words.store
             return command
         case "list":
-            let flags: Set = ["--json", "--sync-only", "--background-access-only"]
-            guard let words = Words(rest, flags: flags) else { return nil }
+            let flags: Set = ["--json", "--sync-only", "--background-access-only", "--show-place"]
+            guard let words = Words(rest, flags: flags, optional: ["--place"]) else { return nil }
             var command = ListCommand()
             command.json = words.has("--json")
             command.syncOnly = words.has("--sync-only")
             command.backgroundAccessOnly = words.has("--background-access-only")
+            command.showPlace = words.has("--show-place")
+            command.place = nil
+            if let place = words.value("--place") {
+                // A word that is no place gets ArgumentParser's message.
+                guard let known = RecordPlace(rawValue: place) else { return nil }
+                command.place = known
+            }
             command.store = words.store
             return command
         case "remove-all":
-            guard let words = Words(rest, flags: ["--yes"]) else { return nil }
+            guard let words = Words(rest, flags: ["--yes", "--this-machine"]) else { return nil }
             var command = RemoveAllCommand()
             command.yes = words.has("--yes")
+            command.thisMachine = words.has("--this-machine")
+            command.store = words.store
+            return command
+        case "sync":
+            guard rest.first == "push", let words = Words(rest.dropFirst()) else { return nil }
+            var command = SyncPushCommand()
             command.store = words.store
             return command
         case "doctor":
@@ -107,7 +121,9 @@ enum CommandLineShortcut {
     /// One subcommand's words after its name: an optional key, flags, and options with values.
     private struct Words {
         /// The options of `StoreOptions`, which every subcommand takes.
-        private static let storeOptions: Set = ["--service", "--backend", "--etcd-endpoints", "--file", "--prompt-timeout"]
+        private static let storeOptions: Set = [
+            "--service", "--backend", "--etcd-endpoints", "--sync-store", "--file", "--prompt-timeout",
+        ]
 
         private(set) var key: String?
         private var flags: Set<String> = []
@@ -118,7 +134,7 @@ enum CommandLineShortcut {
         /// option of `required` given.
         init?(
             _ words: ArraySlice<String>, takesKey: Bool = false, flags flagNames: Set<String> = [],
-            required: Set<String> = []
+            required: Set<String> = [], optional: Set<String> = []
         ) {
             var index = words.startIndex
             while index < words.endIndex {
@@ -137,7 +153,9 @@ enum CommandLineShortcut {
                     guard parts.count == 1, flags.insert(name).inserted else { return nil }
                     continue
                 }
-                guard required.contains(name) || Self.storeOptions.contains(name), values[name] == nil else { return nil }
+                guard required.contains(name) || optional.contains(name) || Self.storeOptions.contains(name),
+                    values[name] == nil
+                else { return nil }
                 let value: String
                 if parts.count == 2 {
                     value = String(parts[1])
@@ -161,6 +179,7 @@ enum CommandLineShortcut {
             store.service = values["--service"]
             store.backend = values["--backend"]
             store.etcdEndpoints = values["--etcd-endpoints"]
+            store.syncStore = values["--sync-store"]
             store.file = values["--file"]
             store.promptTimeout = values["--prompt-timeout"]
             return store

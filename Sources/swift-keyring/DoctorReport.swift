@@ -1,3 +1,4 @@
+import KeyringCommandLine
 import KeyringEtcd
 import SwiftKeyring
 
@@ -39,8 +40,17 @@ struct DoctorReport: Encodable {
         var keyDerivationProblem: String?
     }
 
+    /// Whether records with the sync flag live in a shared store, and why.
+    struct Sync: Encodable {
+        var enabled: Bool
+        var reason: String
+        /// The shared store's kind, such as `etcd`, when sync is on.
+        var store: String?
+    }
+
     var store: String
     var reason: String
+    var sync: Sync
     var sessionBus: Bus
     var unlockPrompt: Prompt
     var file: File
@@ -51,9 +61,11 @@ struct DoctorReport: Encodable {
 
     /// - Parameters:
     ///   - selection: the store the options select, as the selection reports its kind.
-    ///   - etcd: the etcd store's settings when the selection is etcd, for its members' health.
+    ///   - sync: whether a shared store holds the records with the sync flag, and why.
+    ///   - etcd: the etcd store's settings when the selection or the shared store is etcd, for its members' health.
     static func gather(
-        _ configuration: KeyringConfiguration, selection: StoreSelection, etcd: EtcdConfiguration? = nil
+        _ configuration: KeyringConfiguration, selection: StoreSelection,
+        sync: SyncSetting = SyncSetting(store: nil, reason: "no shared store is set"), etcd: EtcdConfiguration? = nil
     ) throws -> DoctorReport {
         let probe = SecretServiceStore.probe(timeout: configuration.timeout, environment: configuration.environment)
         let bus: Bus
@@ -74,6 +86,7 @@ struct DoctorReport: Encodable {
         return DoctorReport(
             store: selection.kind.rawValue,
             reason: selection.reason,
+            sync: Sync(enabled: sync.isOn, reason: sync.reason, store: sync.store?.rawValue),
             sessionBus: bus,
             unlockPrompt: Prompt(
                 canShow: SecretServiceStore.canShowPrompt(environment: configuration.environment),
@@ -99,6 +112,10 @@ struct DoctorReport: Encodable {
         let locked = sessionBus.collectionLocked.map { $0 ? "locked" : "unlocked" } ?? "unknown"
         return [
             "store:            \(store) (\(reason))",
+            "sync:             "
+                + (sync.enabled
+                    ? "on: records with the sync flag live in \(sync.store ?? "?"), the others here (\(sync.reason))"
+                    : "off (\(sync.reason))"),
             "session bus:      \(sessionBus.answers ? "answers" : "does not answer")",
             "secret service:   \(sessionBus.secretService ? "available, default collection \(locked)" : "not available") (\(sessionBus.detail))",
             "service owner:    \(sessionBus.owner ?? "none")",

@@ -16,6 +16,8 @@ struct RecordJSON: Encodable {
     var url: String
     var sync: Bool
     var backgroundAccess: Bool
+    /// Where a listed record lives, `local` or `shared`; absent from `get --json`.
+    var place: String?
 
     /// The whole record, password included, for `get --json`.
     init(key: String, credentials: Credentials) {
@@ -35,6 +37,7 @@ struct RecordJSON: Encodable {
         url = summary.url.absoluteString
         sync = summary.syncEnabled
         backgroundAccess = summary.backgroundAccess
+        place = summary.place.rawValue
     }
 }
 

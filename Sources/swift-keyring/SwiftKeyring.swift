@@ -20,7 +20,9 @@ struct SwiftKeyring: ParsableCommand {
             KEY left out means the default record. Every subcommand takes --service, --backend and \
             --file, or the environment variables SWIFT_KEYRING_SERVICE, SWIFT_KEYRING_BACKEND and \
             SWIFT_KEYRING_FILE. --backend etcd uses a shared etcd cluster (--etcd-endpoints or \
-            SWIFT_KEYRING_ETCD_ENDPOINTS; see the README's "Fleets"). SWIFT_KEYRING_LOG_LEVEL (debug, \
+            SWIFT_KEYRING_ETCD_ENDPOINTS; see the README's "Fleets"). --sync-store etcd (or \
+            SWIFT_KEYRING_SYNC_STORE=etcd) keeps the records with the sync flag in that cluster and the \
+            others in the local store (the README's "Sync across hosts"). SWIFT_KEYRING_LOG_LEVEL (debug, \
             info, warning…) sets how much the library logs to standard error; warnings only by default.
 
             Exit status: 0 success, 1 no such record, 64 usage error (an option or a SWIFT_KEYRING_* \
@@ -32,6 +34,7 @@ struct SwiftKeyring: ParsableCommand {
         subcommands: [
             SetCommand.self, GetCommand.self, RemoveCommand.self, ListCommand.self,
             RemoveAllCommand.self, DoctorCommand.self, PasswdCommand.self, MigrateCommand.self, ImportCommand.self,
+            SyncCommand.self,
         ]
     )
 

@@ -71,7 +71,9 @@ struct CLIRecordTests {
         let json = try CLI.run(["list", "--json"], environment: env)
         let array = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(array.count == 3)
-        #expect(array.allSatisfy { Set($0.keys) == ["key", "username", "url", "sync", "backgroundAccess"] })
+        #expect(array.allSatisfy { Set($0.keys) == ["key", "username", "url", "sync", "backgroundAccess", "place"] })
+        // Without a shared store every record lives on this machine.
+        #expect(array.allSatisfy { $0["place"] as? String == "local" })
         for output in [list.allOutput, json.allOutput] {
             for secret in ["secret-one", "secret-two", "secret-three"] {
                 #expect(!output.contains(secret))

@@ -11,11 +11,15 @@ import SwiftKeyring
 // line of its own: the test counts a write as acknowledged once it reads it.
 
 // Also `KeyringTestWorker async-progress …`: see AsyncProgressCheck.swift, and
-// `KeyringTestWorker secret-service …`: see SecretServiceWrites.swift.
+// `KeyringTestWorker secret-service …`: see SecretServiceWrites.swift, and
+// `KeyringTestWorker sync-move-kill …`: see SyncMoveKill.swift.
 
 let arguments = CommandLine.arguments
 if arguments.count > 1 && arguments[1] == "async-progress" {
     exit(AsyncProgressCheck.run(Array(arguments.dropFirst(2))))
+}
+if arguments.count > 1 && arguments[1] == "sync-move-kill" {
+    exit(SyncMoveKill.run(Array(arguments.dropFirst(2))))
 }
 if arguments.count > 1 && arguments[1] == "secret-service" {
     exit(SecretServiceWrites.run(Array(arguments.dropFirst(2))))

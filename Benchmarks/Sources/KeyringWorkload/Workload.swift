@@ -6,14 +6,16 @@ import SwiftKeyring
 /// Every phase checks what it gets back, so a store that answers fast but
 /// wrongly fails instead of winning.
 public enum Workload {
-    /// Stores records `0..<count`.
-    public static func storeEach(_ count: Int, in keyring: Keyring) throws {
+    /// Stores records `0..<count`, with the sync flag when `sync` is set.
+    public static func storeEach(_ count: Int, in keyring: Keyring, sync: Bool = false) throws {
         for index in 0..<count {
-            try keyring.set(WorkloadAccounts.credentials(index), forKey: WorkloadAccounts.key(index))
+            var credentials = WorkloadAccounts.credentials(index)
+            credentials.syncEnabled = sync
+            try keyring.set(credentials, forKey: WorkloadAccounts.key(index))
         }
     }
 
-    /// Stores records `0..<count` with one write where the store can (the encrypted file),
+    /// Stores records `0..<count`, with the sync flag when `sync` is set.with one write where the store can (the encrypted file),
     /// one by one elsewhere.
     public static func bulkStore(_ count: Int, in keyring: Keyring) throws {
         guard let file = keyring.store as? EncryptedFileStore else { return try storeEach(count, in: keyring) }

@@ -20,6 +20,11 @@ import SwiftKeyring
 // median microseconds of sync and async lookups interleaved over records
 // 0..<COUNT (stored by an earlier phase), ten rounds.
 //
+// With SWIFT_KEYRING_COMPARE_SYNC_STORE=etcd the keyring has two stores (issue 23): STORE
+// is its local store and the fleet store on SWIFT_KEYRING_ETCD_ENDPOINTS its shared one.
+// `store` then writes device-only records (their lookups never leave the machine) and
+// `store-synced` records with the sync flag (their lookups miss locally, then ask etcd).
+//
 // `memory` prints "baseline-resident-bytes<TAB>COUNT<TAB>BYTES" (the process
 // before it opened a store) and "peak-resident-bytes<TAB>COUNT<TAB>BYTES" (the
 // high-water mark so far).
@@ -27,7 +32,7 @@ import SwiftKeyring
 let baselineResidentBytes = PeakMemory.residentBytes() ?? 0
 
 let usage =
-    "usage: keyring-compare STORE COUNT [store|bulk-store|lookup|lookup-password|lookup-again|lookup-password-again|"
+    "usage: keyring-compare STORE COUNT [store|store-synced|bulk-store|lookup|lookup-password|lookup-again|lookup-password-again|"
     + "lookup-absent|async-overhead|remove|removeall|memory]…"
 let arguments = CommandLine.arguments.dropFirst()
 let storeName = arguments.first ?? ""
@@ -49,19 +54,19 @@ do {
     // SWIFT_KEYRING_COMPARE_SERVICE lets a second process reopen what a first one stored.
     let service =
         ProcessInfo.processInfo.environment["SWIFT_KEYRING_COMPARE_SERVICE"] ?? WorkloadAccounts.uniqueService("compare")
-    let store: any CredentialStore
-    if let benchmarkStore = BenchmarkStore(rawValue: storeName) {
-        store = try benchmarkStore.makeStore()
-    } else {
+    func etcdStore() throws -> EtcdStore {
         // The file benchmarks' raw key, so no KDF runs; a fresh prefix, so runs never meet.
         let fixture = try FileStoreFixture(folder: BenchmarkSettings.current.folder)
-        store = try EtcdStore(
+        return try EtcdStore(
             configuration: EtcdConfiguration(
                 prefix: "compare-\(UInt32.random(in: 0...UInt32.max))/", secret: .keyFile(fixture.keyFile),
                 // Each run's prefix is new: its marks belong with the run's files, not in the user's state.
                 stateFolder: fixture.folder.appending(path: "etcd-state")))
     }
-    let keyring = try Keyring(service: service, store: store)
+    let store: any CredentialStore = try BenchmarkStore(rawValue: storeName)?.makeStore() ?? etcdStore()
+    let syncStore: (any CredentialStore)? =
+        ProcessInfo.processInfo.environment["SWIFT_KEYRING_COMPARE_SYNC_STORE"] == "etcd" ? try etcdStore() : nil
+    let keyring = try Keyring(service: service, store: store, syncStore: syncStore)
     _ = try keyring.credentials(forKey: "nothing")
     // Whether records 0..<count are stored now, so removeall refills only when needed.
     var present = false
@@ -69,6 +74,9 @@ do {
         switch phase {
         case "store":
             line(phase, try Stopwatch.microsecondsPerOperation(count) { try Workload.storeEach(count, in: keyring) })
+            present = true
+        case "store-synced":
+            line(phase, try Stopwatch.microsecondsPerOperation(count) { try Workload.storeEach(count, in: keyring, sync: true) })
             present = true
         case "bulk-store":
             // Fills a file store with one write (EncryptedFileStore.save(contentsOf:)), as an import would.

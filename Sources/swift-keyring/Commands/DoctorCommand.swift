@@ -29,9 +29,10 @@ struct DoctorCommand: ParsableCommand {
     func run() throws {
         try reportingFailures {
             let selection = try store.selection()
+            let sync = try store.syncSetting()
             let report = try DoctorReport.gather(
-                store.configuration(), selection: selection,
-                etcd: selection.kind == .etcd ? store.etcdConfiguration() : nil)
+                store.configuration(), selection: selection, sync: sync,
+                etcd: selection.kind == .etcd || sync.store == .etcd ? store.etcdConfiguration() : nil)
             // The owner's program name and etcd's version and health are the peers' words.
             let lines = report.lines.map(PrintableField.escaped)
             Console.output(json ? try JSONOutput.encode(report) : lines.joined(separator: "\n"))

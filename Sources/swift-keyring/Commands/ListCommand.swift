@@ -2,7 +2,9 @@ import ArgumentParser
 import KeyringCommandLine
 import SwiftKeyring
 
-/// `swift-keyring list [--json] [--sync-only] [--background-access-only]`
+extension RecordPlace: ExpressibleByArgument {}
+
+/// `swift-keyring list [--json] [--sync-only] [--background-access-only] [--place local|shared] [--show-place]`
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
@@ -13,12 +15,23 @@ struct ListCommand: ParsableCommand {
             in a field is shown escaped, as \\t, \\n, \\r, \\e, \\xHH or \\u{HH}, and a \
             backslash as \\\\ (the README's "list" says how to undo it); --json gives every field exactly.
 
+            With a shared store (--sync-store), the records of both stores are listed; --show-place adds \
+            a fifth field, `local` or `shared`, saying where each lives (--json always has `place`), and \
+            --place local lists this machine's records without asking the shared store.
+
               swift-keyring list --sync-only
+              swift-keyring list --sync-store etcd --show-place
             """
     )
 
-    @Flag(help: "Print one JSON array of objects: key, username, url, sync, backgroundAccess.")
+    @Flag(help: "Print one JSON array of objects: key, username, url, sync, backgroundAccess, place.")
     var json = false
+
+    @Flag(name: .customLong("show-place"), help: "Add a fifth field: where the record lives, local or shared.")
+    var showPlace = false
+
+    @Option(help: ArgumentHelp("Only the records that live there: local or shared.", valueName: "place"))
+    var place: RecordPlace?
 
     @Flag(name: .customLong("sync-only"), help: "Only records with the sync flag.")
     var syncOnly = false
@@ -32,7 +45,8 @@ struct ListCommand: ParsableCommand {
         try reportingFailures {
             let records = try KeyringOpener.open(store).list(
                 syncEnabled: syncOnly ? true : nil,
-                backgroundAccess: backgroundAccessOnly ? true : nil
+                backgroundAccess: backgroundAccessOnly ? true : nil,
+                place: place
             )
             if json {
                 Console.output(try JSONOutput.encode(records.map(RecordJSON.init)))
@@ -43,7 +57,9 @@ struct ListCommand: ParsableCommand {
                 if record.syncEnabled { flags.append("sync") }
                 if record.backgroundAccess { flags.append("background-access") }
                 let fields = [record.key, record.username, record.url.absoluteString].map(PrintableField.escaped)
-                Console.output((fields + [flags.isEmpty ? "-" : flags.joined(separator: ",")]).joined(separator: "\t"))
+                let placeField = showPlace ? [record.place.rawValue] : []
+                Console.output(
+                    (fields + [flags.isEmpty ? "-" : flags.joined(separator: ",")] + placeField).joined(separator: "\t"))
             }
         }
     }

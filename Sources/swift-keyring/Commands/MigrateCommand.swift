@@ -43,6 +43,8 @@ struct MigrateCommand: ParsableCommand {
         try reportingFailures {
             var source = store
             source.backend = from
+            // Migration copies one store's records: the source is read as a store alone.
+            source.syncStore = StoreOptions.noSyncStore
             var destination = store
             destination.backend = to
             let sourceKeyring = try KeyringOpener.open(source)

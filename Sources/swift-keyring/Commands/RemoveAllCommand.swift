@@ -2,20 +2,26 @@ import ArgumentParser
 import KeyringCommandLine
 import SwiftKeyring
 
-/// `swift-keyring remove-all [--yes]`
+/// `swift-keyring remove-all [--yes] [--this-machine]`
 struct RemoveAllCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove-all",
         abstract: "Remove every record of the service, and nothing of any other service or program.",
         discussion: """
-            Asks for confirmation on a terminal; without one, --yes is required.
+            Asks for confirmation on a terminal; without one, --yes is required. With a shared \
+            store (--sync-store), the synced records are removed for every host; --this-machine \
+            empties only this machine's store ("log out of this host").
 
               swift-keyring remove-all --service com.example.mail --yes
+              swift-keyring remove-all --sync-store etcd --this-machine --yes
             """
     )
 
     @Flag(help: "Do not ask for confirmation.")
     var yes = false
+
+    @Flag(name: .customLong("this-machine"), help: "Remove only this machine's records; leave the shared store's.")
+    var thisMachine = false
 
     @OptionGroup var store: StoreOptions
 
@@ -29,12 +35,14 @@ struct RemoveAllCommand: ParsableCommand {
                         status: ExitStatus.usage
                     )
                 }
-                guard Terminal.confirm("Remove every record of the service \"\(service)\"?") else {
+                let scope = thisMachine ? " on this machine" : ""
+                guard Terminal.confirm("Remove every record of the service \"\(service)\"\(scope)?") else {
                     throw CommandFailure(message: "Nothing was removed.", status: ExitStatus.notFound)
                 }
             }
-            let count = try KeyringOpener.open(store).removeAll()
-            Console.output("Removed \(count) record\(count == 1 ? "" : "s") of \(service).")
+            let count = try KeyringOpener.open(store).removeAll(thisMachineOnly: thisMachine)
+            Console.output(
+                "Removed \(count) record\(count == 1 ? "" : "s") of \(service)\(thisMachine ? " on this machine" : "").")
         }
     }
 }

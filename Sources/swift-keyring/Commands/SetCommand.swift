@@ -30,7 +30,10 @@ struct SetCommand: ParsableCommand {
     @Option(help: "The account's http or https URL.")
     var url: String
 
-    @Flag(help: "Set the record's sync flag (stored as given; Linux has no keychain sync).")
+    @Flag(
+        help:
+            "Set the record's sync flag: with a shared store (--sync-store) the record lives there, for every host; without one it is stored as given, here."
+    )
     var sync = false
 
     @Flag(name: .customLong("background-access"), help: "Set the record's background-access flag (stored as given).")
