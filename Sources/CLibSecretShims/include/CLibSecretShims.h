@@ -26,22 +26,6 @@ void swift_keyring_attributes_set(GHashTable *attributes, const char *name, cons
 const char *swift_keyring_attributes_get(GHashTable *attributes, const char *name);
 GVariant *swift_keyring_attributes_variant(GHashTable *attributes);
 
-/* open_session.c: OpenSession in flight while other calls go out (the key exchange
- * and the ciphers are SecretTransfer's, in Swift). */
-typedef struct SwiftKeyringSessionOpening SwiftKeyringSessionOpening;
-/* Sends OpenSession for "dh-ietf1024-sha256-aes128-cbc-pkcs7" with our public value to
- * `daemon_name` (the well-known name when NULL) and returns at once. */
-SwiftKeyringSessionOpening *swift_keyring_session_start(GDBusConnection *connection, const gchar *daemon_name,
-                                                        gint timeout_ms, const guchar *public_value,
-                                                        gsize n_public_value);
-/* Waits for the reply (`cancellable` cuts the wait short): the "(vo)" reply, or that of a
- * "plain" OpenSession (`*plain` TRUE) when the daemon has no key exchange; NULL with `error`
- * set when it fails. Frees `opening` either way. */
-GVariant *swift_keyring_session_finish(SwiftKeyringSessionOpening *opening, GCancellable *cancellable,
-                                       gboolean *plain, GError **error);
-/* Frees an opening never finished, after its call has ended (cancelled first). */
-void swift_keyring_session_opening_free(SwiftKeyringSessionOpening *opening);
-
 /* item_write.c: changing an item's secret in place, and reading what it holds now (never Properties.Set: see ItemReplacement.swift). */
 GVariant *swift_keyring_set_secret_argument(GVariant *secret);
 gboolean swift_keyring_read_label_and_attributes(GDBusConnection *connection, const gchar *destination, const gchar *path, gint timeout_ms,
@@ -65,27 +49,13 @@ guint32 swift_keyring_uint32_reply(GVariant *reply);
 GVariant *swift_keyring_get_secrets_argument(const gchar *transfer_path, const gchar *path);
 GVariant *swift_keyring_secret_from_reply(GVariant *reply, const gchar *path, GError **error);
 
-/* attributes_batch.c: many items' Attributes, a window of calls in flight at once. */
-gboolean swift_keyring_read_attributes(GDBusConnection *connection, const gchar *destination, const gchar *const *paths, guint count,
-                                       gint timeout_ms, GCancellable *cancellable, GHashTable **tables,
-                                       GError **error);
-
-/* item_read.c: one item's attributes and secret, both calls in flight at once. */
-gboolean swift_keyring_read_item(GDBusConnection *connection, const gchar *destination, const gchar *transfer_path,
-                                 const gchar *path, gint timeout_ms, GCancellable *cancellable,
-                                 GHashTable **attributes, GVariant **secret, GError **error);
-
-/* unlock_prompt.c: Service.Unlock's argument and reply, and the wait for a
- * prompt's Completed signal, in a main context of its own and cancellable. */
-GVariant *swift_keyring_object_paths_argument(const gchar *const *paths);
-gchar **swift_keyring_unlock_reply(GVariant *reply, gchar **prompt);
-typedef struct SwiftKeyringPromptWatch SwiftKeyringPromptWatch;
-SwiftKeyringPromptWatch *swift_keyring_prompt_watch_new(GDBusConnection *connection, const gchar *daemon,
-                                                        const gchar *prompt_path);
-gboolean swift_keyring_prompt_watch_wait(SwiftKeyringPromptWatch *watch, GCancellable *cancellable, GError **error);
-gboolean swift_keyring_prompt_watch_dismissed(const SwiftKeyringPromptWatch *watch);
-gchar **swift_keyring_prompt_watch_paths(const SwiftKeyringPromptWatch *watch);
-void swift_keyring_prompt_watch_free(SwiftKeyringPromptWatch *watch);
+/* g_cancellable_connect with a handler of the "cancelled" signal's own type: G_CALLBACK
+ * is a cast Swift cannot spell. Calls `handler` at once when `cancellable` already is. */
+typedef void (*SwiftKeyringCancelledHandler)(GCancellable *cancellable, gpointer data);
+static inline gulong swift_keyring_cancellable_connect(GCancellable *cancellable, SwiftKeyringCancelledHandler handler,
+                                                       gpointer data) {
+    return g_cancellable_connect(cancellable, G_CALLBACK(handler), data, NULL);
+}
 
 /* item_prompts.c: CreateItem and Item.Delete called directly, so that a prompt
  * they return is driven like an unlock prompt (never by libsecret, whose prompt

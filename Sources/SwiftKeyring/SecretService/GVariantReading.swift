@@ -26,9 +26,22 @@ enum GVariantReading {
         return CStringArray.take(g_variant_dup_objv(child, nil))
     }
 
+    /// The D-Bus signature of `value`'s type, such as "(bv)".
+    static func type(of value: OpaquePointer) -> String {
+        String(cString: g_variant_get_type_string(value))
+    }
+
     /// Whether `value` is a byte array ("ay").
     static func isBytes(_ value: OpaquePointer) -> Bool {
-        String(cString: g_variant_get_type_string(value)) == "ay"
+        type(of: value) == "ay"
+    }
+
+    /// A floating "(ao)" holding the valid object paths of `paths` (the argument of Service.Unlock).
+    static func objectPathsTuple(_ paths: [String]) -> OpaquePointer {
+        var children: [OpaquePointer?] = [
+            CStringArray.with(paths.filter { g_variant_is_object_path($0) != 0 }) { g_variant_new_objv($0, -1) }
+        ]
+        return g_variant_new_tuple(&children, 1)
     }
 
     /// Lends the bytes of a byte array ("ay").

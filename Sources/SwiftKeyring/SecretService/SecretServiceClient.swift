@@ -178,20 +178,49 @@ final class SecretServiceClient: @unchecked Sendable {
     /// than through a `SecretItem` proxy, which would fetch every property first,
     /// then the secret, and subscribe to and unsubscribe from the item's signals.
     func record(at path: String, _ operation: String, deadline: Deadline) throws -> StoredRecord? {
-        var table: OpaquePointer?
-        var secret: OpaquePointer?
         let transfer = try transfer(deadline: deadline)
-        _ = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
-            swift_keyring_read_item(
-                bus.pointer, destination, transfer.path, path, deadline.remainingMilliseconds, cancellable, &table, &secret,
-                error)
+        let calls = CallsInFlight(on: bus)
+        let attributesCall = calls.send(
+            destination: destination, path: path, interface: "org.freedesktop.DBus.Properties", method: "Get",
+            arguments: swift_keyring_property_argument("org.freedesktop.Secret.Item", "Attributes"), reply: "(v)",
+            deadline: deadline)
+        let secretCall = calls.send(
+            destination: destination, path: SWIFT_KEYRING_SERVICE_PATH, interface: "org.freedesktop.Secret.Service",
+            method: "GetSecrets", arguments: swift_keyring_get_secrets_argument(transfer.path, path),
+            reply: "(a{o(oayays)})", deadline: deadline)
+        try GLibCall.run(operation, deadline: deadline) { cancellable, error in
+            calls.waitForAll(cancellable: cancellable)
+            calls.takeFailure(into: error)
         }
-        defer {
-            table.map { g_hash_table_unref($0) }
-            secret.map { g_variant_unref($0) }
-        }
-        guard let table, let secret, let summary = SecretAttributes.summary(from: table) else { return nil }
+        // Both answered, or the item vanished meanwhile (either call may be the one that says so).
+        guard case .reply(let attributesReply) = calls.take(attributesCall) else { return nil }
+        defer { g_variant_unref(attributesReply) }
+        guard case .reply(let secretsReply) = calls.take(secretCall) else { return nil }
+        defer { g_variant_unref(secretsReply) }
+        guard let table = try Self.reading(operation, deadline, { swift_keyring_attributes_property_reply(attributesReply, $0) })
+        else { return nil }
+        defer { g_hash_table_unref(table) }
+        guard let summary = SecretAttributes.summary(from: table),
+            let secret = try Self.reading(operation, deadline, { swift_keyring_secret_from_reply(secretsReply, path, $0) })
+        else { return nil }
+        defer { g_variant_unref(secret) }
         return StoredRecord(id: summary.id, metadata: summary.metadata, secret: try transfer.decode(secret))
+    }
+
+    /// What `read` makes of a reply; `nil` when it found nothing, an error when the reply is of another type.
+    /// Reading waits on nothing, so it needs no cancellable or deadline watch.
+    static func reading<Value>(
+        _ operation: String, _ deadline: Deadline,
+        _ read: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> Value?
+    ) throws -> Value? {
+        var error: UnsafeMutablePointer<GError>?
+        let value = read(&error)
+        if let error {
+            defer { g_error_free(error) }
+            throw GLibFailure.keyringError(
+                error, operation: operation, seconds: deadline.timeout.inSeconds, timedOut: false, phase: .call)
+        }
+        return value
     }
 
     /// Reads one item's secret only; `nil` when the daemon gives none (the item vanished, or is locked).
@@ -210,15 +239,8 @@ final class SecretServiceClient: @unchecked Sendable {
             )
         else { return nil }
         defer { g_variant_unref(reply) }
-        // Decrypting waits on nothing, so it needs no cancellable or deadline watch.
-        var error: UnsafeMutablePointer<GError>?
-        let secret = swift_keyring_secret_from_reply(reply, path, &error)
-        if let error {
-            defer { g_error_free(error) }
-            throw GLibFailure.keyringError(
-                error, operation: operation, seconds: deadline.timeout.inSeconds, timedOut: false, phase: .call)
-        }
-        guard let secret else { return nil }
+        guard let secret = try Self.reading(operation, deadline, { swift_keyring_secret_from_reply(reply, path, $0) })
+        else { return nil }
         defer { g_variant_unref(secret) }
         return try transfer.decode(secret)
     }
