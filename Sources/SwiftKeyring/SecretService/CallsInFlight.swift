@@ -47,10 +47,13 @@ final class CallsInFlight: @unchecked Sendable {
         }
     }
 
-    init(on bus: BusConnection) {
+    /// Calls on `bus`, cancelled by `cancellable` (a `GLibCall.run`'s, when all of them are
+    /// sent and awaited in its body), or by one of their own.
+    init(on bus: BusConnection, cancellable: UnsafeMutablePointer<GCancellable>? = nil) {
         self.bus = bus
         context = g_main_context_new()
-        cancellable = g_cancellable_new()
+        self.cancellable =
+            cancellable.map { g_object_ref($0).assumingMemoryBound(to: GCancellable.self) } ?? g_cancellable_new()
     }
 
     deinit {
@@ -89,8 +92,8 @@ final class CallsInFlight: @unchecked Sendable {
         return index
     }
 
-    /// Iterates the context until every call sent has its answer; `cancellable` (or this
-    /// value's own) cancelled makes the calls still in flight fail at once.
+    /// Iterates the context until every call sent has its answer; `cancellable` (or the
+    /// calls' own) cancelled makes the calls still in flight fail at once.
     func waitForAll(cancellable outer: UnsafeMutablePointer<GCancellable>?) {
         let handler = outer.map {
             swift_keyring_cancellable_connect(

@@ -45,22 +45,27 @@ extension SecretServiceClient {
     /// together); items that vanished meanwhile are left out.
     func attributes(at paths: [String], _ operation: String, deadline: Deadline) throws -> [String: [String: String]] {
         guard !paths.isEmpty else { return [:] }
-        let calls = CallsInFlight(on: bus)
         var result: [String: [String: String]] = [:]
         // At most a window of calls in flight at once: a long list waits about one round
         // trip per window rather than per item, and stays far below the bus's limit on pending replies.
         for start in stride(from: 0, to: paths.count, by: Self.attributesWindow) {
             let window = paths[start..<min(start + Self.attributesWindow, paths.count)]
-            let indices = window.map { path in
-                calls.send(
-                    destination: destination, path: path, interface: "org.freedesktop.DBus.Properties", method: "Get",
-                    arguments: swift_keyring_property_argument("org.freedesktop.Secret.Item", "Attributes"), reply: "(v)",
-                    deadline: deadline)
-            }
+            var calls: CallsInFlight?
+            var indices: [Int] = []
             try GLibCall.run(operation, deadline: deadline) { cancellable, error in
-                calls.waitForAll(cancellable: cancellable)
-                calls.takeFailure(into: error)
+                let inFlight = CallsInFlight(on: bus, cancellable: cancellable)
+                indices = window.map { path in
+                    inFlight.send(
+                        destination: destination, path: path, interface: "org.freedesktop.DBus.Properties",
+                        method: "Get",
+                        arguments: swift_keyring_property_argument("org.freedesktop.Secret.Item", "Attributes"),
+                        reply: "(v)", deadline: deadline)
+                }
+                inFlight.waitForAll(cancellable: nil)
+                inFlight.takeFailure(into: error)
+                calls = inFlight
             }
+            guard let calls else { continue }
             for (path, index) in zip(window, indices) {
                 // An item that vanished meanwhile is left out; attributes of another type are an error.
                 guard case .reply(let reply) = calls.take(index) else { continue }

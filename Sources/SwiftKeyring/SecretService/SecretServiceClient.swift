@@ -179,19 +179,24 @@ final class SecretServiceClient: @unchecked Sendable {
     /// then the secret, and subscribe to and unsubscribe from the item's signals.
     func record(at path: String, _ operation: String, deadline: Deadline) throws -> StoredRecord? {
         let transfer = try transfer(deadline: deadline)
-        let calls = CallsInFlight(on: bus)
-        let attributesCall = calls.send(
-            destination: destination, path: path, interface: "org.freedesktop.DBus.Properties", method: "Get",
-            arguments: swift_keyring_property_argument("org.freedesktop.Secret.Item", "Attributes"), reply: "(v)",
-            deadline: deadline)
-        let secretCall = calls.send(
-            destination: destination, path: SWIFT_KEYRING_SERVICE_PATH, interface: "org.freedesktop.Secret.Service",
-            method: "GetSecrets", arguments: swift_keyring_get_secrets_argument(transfer.path, path),
-            reply: "(a{o(oayays)})", deadline: deadline)
+        var calls: CallsInFlight?
+        var attributesCall = 0
+        var secretCall = 0
         try GLibCall.run(operation, deadline: deadline) { cancellable, error in
-            calls.waitForAll(cancellable: cancellable)
-            calls.takeFailure(into: error)
+            let inFlight = CallsInFlight(on: bus, cancellable: cancellable)
+            attributesCall = inFlight.send(
+                destination: destination, path: path, interface: "org.freedesktop.DBus.Properties", method: "Get",
+                arguments: swift_keyring_property_argument("org.freedesktop.Secret.Item", "Attributes"), reply: "(v)",
+                deadline: deadline)
+            secretCall = inFlight.send(
+                destination: destination, path: SWIFT_KEYRING_SERVICE_PATH, interface: "org.freedesktop.Secret.Service",
+                method: "GetSecrets", arguments: swift_keyring_get_secrets_argument(transfer.path, path),
+                reply: "(a{o(oayays)})", deadline: deadline)
+            inFlight.waitForAll(cancellable: nil)
+            inFlight.takeFailure(into: error)
+            calls = inFlight
         }
+        guard let calls else { return nil }
         // Both answered, or the item vanished meanwhile (either call may be the one that says so).
         guard case .reply(let attributesReply) = calls.take(attributesCall) else { return nil }
         defer { g_variant_unref(attributesReply) }
