@@ -3,9 +3,10 @@
 
 /* The libsecret and GIO glue of the Secret Service store: what Swift cannot
  * call or spell (C varargs, the 32-slot SecretSchema tuple, GHashTable's untyped
- * pointers, GVariant format strings, a GObject subclass, async D-Bus calls
- * gathered in a main context of their own). Every symbol has the
- * swift_keyring_ prefix; each .c file beside this header holds one idea. */
+ * pointers, GVariant format strings, G_CALLBACK casts, a connection filter).
+ * Calls in flight and the prompt wait are Swift's (CallsInFlight, PromptWatch).
+ * Every symbol has the swift_keyring_ prefix; each .c file beside this header
+ * holds one idea. */
 
 /* The D-Bus path calls (secret_service_create_item_dbus_path_sync and friends)
  * are what keep a store to few round trips; libsecret marks them unstable. */
@@ -26,8 +27,7 @@ void swift_keyring_attributes_set(GHashTable *attributes, const char *name, cons
 const char *swift_keyring_attributes_get(GHashTable *attributes, const char *name);
 GVariant *swift_keyring_attributes_variant(GHashTable *attributes);
 
-/* item_write.c: changing an item's secret in place, and reading what it holds now (never Properties.Set: see ItemReplacement.swift). */
-GVariant *swift_keyring_set_secret_argument(GVariant *secret);
+/* item_write.c: reading what an item holds now, before changing it in place (never Properties.Set: see ItemReplacement.swift). */
 gboolean swift_keyring_read_label_and_attributes(GDBusConnection *connection, const gchar *destination, const gchar *path, gint timeout_ms,
                                                  GCancellable *cancellable, gchar **label, GHashTable **attributes,
                                                  GError **error);
@@ -36,16 +36,11 @@ gboolean swift_keyring_read_label_and_attributes(GDBusConnection *connection, co
 gboolean swift_keyring_service_greet(GDBusConnection *connection, gint timeout_ms, GCancellable *cancellable,
                                      gchar **daemon, GError **error);
 
-/* variants.c: method arguments and replies as GVariants, and D-Bus error names. */
-GVariant *swift_keyring_string_argument(const char *value);
-GVariant *swift_keyring_property_argument(const char *interface_name, const char *property);
-gboolean swift_keyring_boolean_reply(GVariant *reply);
-gboolean swift_keyring_names_reply_contains(GVariant *reply, const char *name);
+/* variants.c: the replies read with GVariant format strings, and D-Bus error names. */
 gboolean swift_keyring_boolean_property_reply(GVariant *reply, const gchar *what, gboolean *value, GError **error);
 GHashTable *swift_keyring_attributes_property_reply(GVariant *reply, GError **error);
 GHashTable *swift_keyring_attributes_from_variant(GVariant *value);
 gboolean swift_keyring_error_is_vanished_object(const GError *error);
-guint32 swift_keyring_uint32_reply(GVariant *reply);
 GVariant *swift_keyring_get_secrets_argument(const gchar *transfer_path, const gchar *path);
 GVariant *swift_keyring_secret_from_reply(GVariant *reply, const gchar *path, GError **error);
 
@@ -56,13 +51,6 @@ static inline gulong swift_keyring_cancellable_connect(GCancellable *cancellable
                                                        gpointer data) {
     return g_cancellable_connect(cancellable, G_CALLBACK(handler), data, NULL);
 }
-
-/* item_prompts.c: CreateItem and Item.Delete called directly, so that a prompt
- * they return is driven like an unlock prompt (never by libsecret, whose prompt
- * wait cannot be cut short cleanly). */
-GVariant *swift_keyring_create_item_argument(GVariant *secret, const char *label, GHashTable *attributes);
-gchar *swift_keyring_create_item_reply(GVariant *reply, gchar **prompt);
-gchar *swift_keyring_object_path_reply(GVariant *reply);
 
 /* change_watch.c: counting the signals the daemon sends (and a change of the
  * daemon), in a connection filter, so a store knows when what it remembers of

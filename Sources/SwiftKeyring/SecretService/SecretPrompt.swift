@@ -48,7 +48,7 @@ enum SecretPrompt {
                 interface: promptInterface,
                 method: "Prompt",
                 // An empty window id: the library has no window to attach the prompt to.
-                arguments: swift_keyring_string_argument(""),
+                arguments: GVariantReading.stringTuple(""),
                 reply: "()",
                 deadline: Deadline(callTimeout)
             )

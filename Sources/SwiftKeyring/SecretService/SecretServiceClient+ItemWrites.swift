@@ -35,7 +35,7 @@ extension SecretServiceClient {
             let reply = try bus.callOnItem(
                 operation, destination: destination, path: path, interface: "org.freedesktop.Secret.Item",
                 method: "SetSecret",
-                arguments: swift_keyring_set_secret_argument(secret), reply: "()", deadline: deadline)
+                arguments: GVariantReading.tuple([secret]), reply: "()", deadline: deadline)
         else { return false }
         g_variant_unref(reply)
         return true
@@ -58,7 +58,7 @@ extension SecretServiceClient {
                     inFlight.send(
                         destination: destination, path: path, interface: "org.freedesktop.DBus.Properties",
                         method: "Get",
-                        arguments: swift_keyring_property_argument("org.freedesktop.Secret.Item", "Attributes"),
+                        arguments: GVariantReading.propertyTuple("org.freedesktop.Secret.Item", "Attributes"),
                         reply: "(v)", deadline: deadline)
                 }
                 inFlight.waitForAll(cancellable: nil)

@@ -69,12 +69,12 @@ final class SecretServiceClient: @unchecked Sendable {
             path: SWIFT_KEYRING_SERVICE_PATH,
             interface: "org.freedesktop.Secret.Service",
             method: "ReadAlias",
-            arguments: swift_keyring_string_argument("default"),
+            arguments: GVariantReading.stringTuple("default"),
             reply: "(o)",
             deadline: deadline
         )
         defer { g_variant_unref(reply) }
-        let path = CStringArray.takeObjectPath(swift_keyring_object_path_reply(reply))
+        let path = GVariantReading.string(reply, 0)
         guard path != "/" else { return SWIFT_KEYRING_DEFAULT_COLLECTION_PATH }
         defaultCollectionPath.withLock { $0 = path }
         return path
@@ -186,7 +186,7 @@ final class SecretServiceClient: @unchecked Sendable {
             let inFlight = CallsInFlight(on: bus, cancellable: cancellable)
             attributesCall = inFlight.send(
                 destination: destination, path: path, interface: "org.freedesktop.DBus.Properties", method: "Get",
-                arguments: swift_keyring_property_argument("org.freedesktop.Secret.Item", "Attributes"), reply: "(v)",
+                arguments: GVariantReading.propertyTuple("org.freedesktop.Secret.Item", "Attributes"), reply: "(v)",
                 deadline: deadline)
             secretCall = inFlight.send(
                 destination: destination, path: SWIFT_KEYRING_SERVICE_PATH, interface: "org.freedesktop.Secret.Service",
@@ -293,14 +293,23 @@ final class SecretServiceClient: @unchecked Sendable {
             path: try defaultCollection(deadline: deadline),
             interface: "org.freedesktop.Secret.Collection",
             method: "CreateItem",
-            arguments: swift_keyring_create_item_argument(secret, SecretLabel.label(for: record), attributes.table),
+            // Label and attributes, the secret as the transfer encoded it, and replace off (KeePassXC
+            // answers replace with a confirmation nobody sees, and matches it by a subset of the
+            // attributes; ItemReplacement replaces instead).
+            arguments: GVariantReading.tuple([
+                GVariantReading.dictionary([
+                    ("org.freedesktop.Secret.Item.Label", g_variant_new_string(SecretLabel.label(for: record))),
+                    ("org.freedesktop.Secret.Item.Attributes", swift_keyring_attributes_variant(attributes.table)),
+                ]),
+                secret, g_variant_new_boolean(0),
+            ]),
             reply: "(oo)",
             deadline: deadline
         )
         defer { g_variant_unref(reply) }
-        var promptPath: UnsafeMutablePointer<gchar>?
-        let item = CStringArray.takeObjectPath(swift_keyring_create_item_reply(reply, &promptPath))
-        let promptToShow = CStringArray.takeObjectPath(promptPath)
+        // "(oo)": the new item's path ("/" when a prompt must create it) and the prompt's ("/" for none).
+        let item = GVariantReading.string(reply, 0)
+        let promptToShow = GVariantReading.string(reply, 1)
         if promptToShow == "/" {
             guard item != "/" else {
                 throw KeyringError.backend(
@@ -330,7 +339,7 @@ final class SecretServiceClient: @unchecked Sendable {
                 reply: "(o)", deadline: deadline)
         else { return false }
         defer { g_variant_unref(reply) }
-        let promptToShow = CStringArray.takeObjectPath(swift_keyring_object_path_reply(reply))
+        let promptToShow = GVariantReading.string(reply, 0)
         guard promptToShow != "/" else { return true }
         guard try completePrompt(promptToShow, operation, deadline: &deadline, prompt: prompt) != nil else {
             throw KeyringError.promptDismissed
@@ -359,7 +368,7 @@ final class SecretServiceClient: @unchecked Sendable {
             path: try defaultCollection(deadline: deadline),
             interface: "org.freedesktop.DBus.Properties",
             method: "Get",
-            arguments: swift_keyring_property_argument("org.freedesktop.Secret.Collection", "Locked"),
+            arguments: GVariantReading.propertyTuple("org.freedesktop.Secret.Collection", "Locked"),
             reply: "(v)",
             deadline: deadline
         )
