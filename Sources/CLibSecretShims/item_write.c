@@ -1,10 +1,5 @@
 #include "CLibSecretShims.h"
 
-/* The arguments of Item.SetSecret ("((oayays))"): the secret as SecretTransfer encoded it. */
-GVariant *swift_keyring_set_secret_argument(GVariant *secret) {
-    return g_variant_new("(@(oayays))", secret);
-}
-
 /* An item's Label and Attributes from one Properties.GetAll call, the label
  * and table the caller's. Both are NULL, with no error, when the item vanished
  * (deleted since the search that found it). */

@@ -1,30 +1,5 @@
 #include "CLibSecretShims.h"
 
-/* The single string argument of a bus method such as NameHasOwner ("(s)"). */
-GVariant *swift_keyring_string_argument(const char *value) {
-    return g_variant_new("(s)", value);
-}
-
-/* The boolean of a "(b)" reply. */
-gboolean swift_keyring_boolean_reply(GVariant *reply) {
-    gboolean value = FALSE;
-    g_variant_get(reply, "(b)", &value);
-    return value;
-}
-
-/* Whether the "(as)" reply of ListActivatableNames holds `name`. */
-gboolean swift_keyring_names_reply_contains(GVariant *reply, const char *name) {
-    GVariant *names = g_variant_get_child_value(reply, 0);
-    gsize count = 0;
-    const gchar **strings = g_variant_get_strv(names, &count);
-    gboolean found = FALSE;
-    for (gsize index = 0; index < count && !found; index++)
-        found = g_strcmp0(strings[index], name) == 0;
-    g_free(strings);
-    g_variant_unref(names);
-    return found;
-}
-
 /* Sets `error` to say that `what` came back as `value`'s type instead of `expected`. */
 static void swift_keyring_wrong_type(GError **error, const gchar *what, GVariant *value, const gchar *expected) {
     g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_SIGNATURE, "the Secret Service sent %s of type %s, not %s",
@@ -95,19 +70,6 @@ gboolean swift_keyring_error_is_vanished_object(const GError *error) {
         || g_strcmp0(name, "org.freedesktop.Secret.Error.NoSuchObject") == 0;
     g_free(name);
     return vanished;
-}
-
-/* The arguments of Properties.Get ("(ss)"). */
-GVariant *swift_keyring_property_argument(const char *interface_name, const char *property) {
-    return g_variant_new("(ss)", interface_name, property);
-}
-
-/* The process id the bus gives in the "(u)" reply of GetConnectionUnixProcessID. */
-guint32 swift_keyring_uint32_reply(GVariant *reply) {
-    guint32 value = 0;
-    if (g_variant_is_of_type(reply, G_VARIANT_TYPE("(u)")))
-        g_variant_get(reply, "(u)", &value);
-    return value;
 }
 
 /* The arguments of Service.GetSecrets for one item ("(aoo)"), for the transfer at `transfer_path`. */

@@ -3,9 +3,10 @@
 
 /* The libsecret and GIO glue of the Secret Service store: what Swift cannot
  * call or spell (C varargs, the 32-slot SecretSchema tuple, GHashTable's untyped
- * pointers, GVariant format strings, a GObject subclass, async D-Bus calls
- * gathered in a main context of their own). Every symbol has the
- * swift_keyring_ prefix; each .c file beside this header holds one idea. */
+ * pointers, GVariant format strings, G_CALLBACK casts, a connection filter).
+ * Calls in flight and the prompt wait are Swift's (CallsInFlight, PromptWatch).
+ * Every symbol has the swift_keyring_ prefix; each .c file beside this header
+ * holds one idea. */
 
 /* The D-Bus path calls (secret_service_create_item_dbus_path_sync and friends)
  * are what keep a store to few round trips; libsecret marks them unstable. */
@@ -26,24 +27,7 @@ void swift_keyring_attributes_set(GHashTable *attributes, const char *name, cons
 const char *swift_keyring_attributes_get(GHashTable *attributes, const char *name);
 GVariant *swift_keyring_attributes_variant(GHashTable *attributes);
 
-/* open_session.c: OpenSession in flight while other calls go out (the key exchange
- * and the ciphers are SecretTransfer's, in Swift). */
-typedef struct SwiftKeyringSessionOpening SwiftKeyringSessionOpening;
-/* Sends OpenSession for "dh-ietf1024-sha256-aes128-cbc-pkcs7" with our public value to
- * `daemon_name` (the well-known name when NULL) and returns at once. */
-SwiftKeyringSessionOpening *swift_keyring_session_start(GDBusConnection *connection, const gchar *daemon_name,
-                                                        gint timeout_ms, const guchar *public_value,
-                                                        gsize n_public_value);
-/* Waits for the reply (`cancellable` cuts the wait short): the "(vo)" reply, or that of a
- * "plain" OpenSession (`*plain` TRUE) when the daemon has no key exchange; NULL with `error`
- * set when it fails. Frees `opening` either way. */
-GVariant *swift_keyring_session_finish(SwiftKeyringSessionOpening *opening, GCancellable *cancellable,
-                                       gboolean *plain, GError **error);
-/* Frees an opening never finished, after its call has ended (cancelled first). */
-void swift_keyring_session_opening_free(SwiftKeyringSessionOpening *opening);
-
-/* item_write.c: changing an item's secret in place, and reading what it holds now (never Properties.Set: see ItemReplacement.swift). */
-GVariant *swift_keyring_set_secret_argument(GVariant *secret);
+/* item_write.c: reading what an item holds now, before changing it in place (never Properties.Set: see ItemReplacement.swift). */
 gboolean swift_keyring_read_label_and_attributes(GDBusConnection *connection, const gchar *destination, const gchar *path, gint timeout_ms,
                                                  GCancellable *cancellable, gchar **label, GHashTable **attributes,
                                                  GError **error);
@@ -52,47 +36,21 @@ gboolean swift_keyring_read_label_and_attributes(GDBusConnection *connection, co
 gboolean swift_keyring_service_greet(GDBusConnection *connection, gint timeout_ms, GCancellable *cancellable,
                                      gchar **daemon, GError **error);
 
-/* variants.c: method arguments and replies as GVariants, and D-Bus error names. */
-GVariant *swift_keyring_string_argument(const char *value);
-GVariant *swift_keyring_property_argument(const char *interface_name, const char *property);
-gboolean swift_keyring_boolean_reply(GVariant *reply);
-gboolean swift_keyring_names_reply_contains(GVariant *reply, const char *name);
+/* variants.c: the replies read with GVariant format strings, and D-Bus error names. */
 gboolean swift_keyring_boolean_property_reply(GVariant *reply, const gchar *what, gboolean *value, GError **error);
 GHashTable *swift_keyring_attributes_property_reply(GVariant *reply, GError **error);
 GHashTable *swift_keyring_attributes_from_variant(GVariant *value);
 gboolean swift_keyring_error_is_vanished_object(const GError *error);
-guint32 swift_keyring_uint32_reply(GVariant *reply);
 GVariant *swift_keyring_get_secrets_argument(const gchar *transfer_path, const gchar *path);
 GVariant *swift_keyring_secret_from_reply(GVariant *reply, const gchar *path, GError **error);
 
-/* attributes_batch.c: many items' Attributes, a window of calls in flight at once. */
-gboolean swift_keyring_read_attributes(GDBusConnection *connection, const gchar *destination, const gchar *const *paths, guint count,
-                                       gint timeout_ms, GCancellable *cancellable, GHashTable **tables,
-                                       GError **error);
-
-/* item_read.c: one item's attributes and secret, both calls in flight at once. */
-gboolean swift_keyring_read_item(GDBusConnection *connection, const gchar *destination, const gchar *transfer_path,
-                                 const gchar *path, gint timeout_ms, GCancellable *cancellable,
-                                 GHashTable **attributes, GVariant **secret, GError **error);
-
-/* unlock_prompt.c: Service.Unlock's argument and reply, and the wait for a
- * prompt's Completed signal, in a main context of its own and cancellable. */
-GVariant *swift_keyring_object_paths_argument(const gchar *const *paths);
-gchar **swift_keyring_unlock_reply(GVariant *reply, gchar **prompt);
-typedef struct SwiftKeyringPromptWatch SwiftKeyringPromptWatch;
-SwiftKeyringPromptWatch *swift_keyring_prompt_watch_new(GDBusConnection *connection, const gchar *daemon,
-                                                        const gchar *prompt_path);
-gboolean swift_keyring_prompt_watch_wait(SwiftKeyringPromptWatch *watch, GCancellable *cancellable, GError **error);
-gboolean swift_keyring_prompt_watch_dismissed(const SwiftKeyringPromptWatch *watch);
-gchar **swift_keyring_prompt_watch_paths(const SwiftKeyringPromptWatch *watch);
-void swift_keyring_prompt_watch_free(SwiftKeyringPromptWatch *watch);
-
-/* item_prompts.c: CreateItem and Item.Delete called directly, so that a prompt
- * they return is driven like an unlock prompt (never by libsecret, whose prompt
- * wait cannot be cut short cleanly). */
-GVariant *swift_keyring_create_item_argument(GVariant *secret, const char *label, GHashTable *attributes);
-gchar *swift_keyring_create_item_reply(GVariant *reply, gchar **prompt);
-gchar *swift_keyring_object_path_reply(GVariant *reply);
+/* g_cancellable_connect with a handler of the "cancelled" signal's own type: G_CALLBACK
+ * is a cast Swift cannot spell. Calls `handler` at once when `cancellable` already is. */
+typedef void (*SwiftKeyringCancelledHandler)(GCancellable *cancellable, gpointer data);
+static inline gulong swift_keyring_cancellable_connect(GCancellable *cancellable, SwiftKeyringCancelledHandler handler,
+                                                       gpointer data) {
+    return g_cancellable_connect(cancellable, G_CALLBACK(handler), data, NULL);
+}
 
 /* change_watch.c: counting the signals the daemon sends (and a change of the
  * daemon), in a connection filter, so a store knows when what it remembers of

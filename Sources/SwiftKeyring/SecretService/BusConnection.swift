@@ -121,47 +121,45 @@ final class BusConnection: @unchecked Sendable {
 
     /// Whether some connection owns `name` now.
     func nameHasOwner(_ name: String, deadline: Deadline) throws -> Bool {
-        let reply = try callBus("NameHasOwner", arguments: swift_keyring_string_argument(name), reply: "(b)", deadline: deadline)
+        let reply = try callBus("NameHasOwner", arguments: GVariantReading.stringTuple(name), reply: "(b)", deadline: deadline)
         defer { g_variant_unref(reply) }
-        return swift_keyring_boolean_reply(reply) != 0
+        return GVariantReading.boolean(reply, 0)
     }
 
     /// The unique name of the connection that owns `name` now, such as `:1.4`; `nil` when none does.
     func nameOwner(_ name: String, deadline: Deadline) throws -> String? {
         let reply: OpaquePointer
         do {
-            reply = try callBus("GetNameOwner", arguments: swift_keyring_string_argument(name), reply: "(s)", deadline: deadline)
+            reply = try callBus("GetNameOwner", arguments: GVariantReading.stringTuple(name), reply: "(s)", deadline: deadline)
         } catch KeyringError.Unavailability.Kind.noDaemon {
             // The bus answers NameHasNoOwner, which GLibFailure reports as no daemon.
             return nil
         }
         defer { g_variant_unref(reply) }
-        let owner = g_variant_get_child_value(reply, 0)!
-        defer { g_variant_unref(owner) }
-        return String(cString: g_variant_get_string(owner, nil))
+        return GVariantReading.string(reply, 0)
     }
 
     /// The process id of the connection named `unique` (such as `:1.4`), as the bus reports it; `nil` when unknown.
     func processID(ofConnection unique: String, deadline: Deadline) throws -> Int32? {
         let reply = try callBus(
-            "GetConnectionUnixProcessID", arguments: swift_keyring_string_argument(unique), reply: "(u)",
+            "GetConnectionUnixProcessID", arguments: GVariantReading.stringTuple(unique), reply: "(u)",
             deadline: deadline)
         defer { g_variant_unref(reply) }
-        let processID = Int32(bitPattern: swift_keyring_uint32_reply(reply))
+        let processID = Int32(bitPattern: GVariantReading.uint32(reply, 0))
         return processID > 0 ? processID : nil
     }
 
     /// Asks the bus to deliver the signals matching `rule` to this connection; it
     /// has done so for every message sent after its reply.
     func addMatch(_ rule: String, deadline: Deadline) throws {
-        g_variant_unref(try callBus("AddMatch", arguments: swift_keyring_string_argument(rule), reply: "()", deadline: deadline))
+        g_variant_unref(try callBus("AddMatch", arguments: GVariantReading.stringTuple(rule), reply: "()", deadline: deadline))
     }
 
     /// Whether the bus can start a service for `name` (D-Bus activation).
     func isActivatable(_ name: String, deadline: Deadline) throws -> Bool {
         let reply = try callBus("ListActivatableNames", arguments: nil, reply: "(as)", deadline: deadline)
         defer { g_variant_unref(reply) }
-        return swift_keyring_names_reply_contains(reply, name) != 0
+        return GVariantReading.strings(reply, 0).contains(name)
     }
 
     /// Sends `org.freedesktop.DBus.Peer.Ping` to `name`'s owner without starting it: proof it answers.

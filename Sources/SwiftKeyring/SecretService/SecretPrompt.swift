@@ -34,8 +34,9 @@ enum SecretPrompt {
     ) throws -> [String]? {
         let what = unlocking ? "the unlock prompt" : "the prompt"
         // Subscribed before the prompt is shown, so a quick answer cannot be missed.
-        let watch = swift_keyring_prompt_watch_new(bus.pointer, daemon, prompt)!
-        defer { swift_keyring_prompt_watch_free(watch) }
+        let watch = PromptWatch(prompt, on: bus, daemon: daemon)
+        // Subscribed until the function returns, past a dismissal too, as it was when the watch was C's.
+        defer { withExtendedLifetime(watch) {} }
         // Started before `Prompt.Prompt` is sent: once the prompt is on screen, any way
         // out of this function must dismiss it, so the prompt bound counts from here.
         let promptDeadline = Deadline(promptTimeout)
@@ -47,14 +48,14 @@ enum SecretPrompt {
                 interface: promptInterface,
                 method: "Prompt",
                 // An empty window id: the library has no window to attach the prompt to.
-                arguments: swift_keyring_string_argument(""),
+                arguments: GVariantReading.stringTuple(""),
                 reply: "()",
                 deadline: Deadline(callTimeout)
             )
             g_variant_unref(reply)
             do {
-                _ = try GLibCall.run("wait for \(what) to \(operation)", deadline: promptDeadline) { cancellable, error in
-                    swift_keyring_prompt_watch_wait(watch, cancellable, error)
+                try GLibCall.run("wait for \(what) to \(operation)", deadline: promptDeadline) { cancellable, error in
+                    watch.wait(cancellable: cancellable, error: error)
                 }
             } catch let timedOut as KeyringError where timedOut.code == .timedOut && unlocking {
                 // The daemon answered; the person did not. A code of its own, so callers can tell the two apart.
@@ -64,10 +65,7 @@ enum SecretPrompt {
             dismiss(prompt, on: bus, daemon: daemon, callTimeout: callTimeout)
             throw error
         }
-        if swift_keyring_prompt_watch_dismissed(watch) != 0 {
-            return nil
-        }
-        return CStringArray.take(swift_keyring_prompt_watch_paths(watch))
+        return watch.dismissed ? nil : watch.paths
     }
 
     /// Takes the prompt off the screen; best effort, bounded by the call timeout.

@@ -35,7 +35,7 @@ extension SecretServiceClient {
             let reply = try bus.callOnItem(
                 operation, destination: destination, path: path, interface: "org.freedesktop.Secret.Item",
                 method: "SetSecret",
-                arguments: swift_keyring_set_secret_argument(secret), reply: "()", deadline: deadline)
+                arguments: GVariantReading.tuple([secret]), reply: "()", deadline: deadline)
         else { return false }
         g_variant_unref(reply)
         return true
@@ -45,25 +45,41 @@ extension SecretServiceClient {
     /// together); items that vanished meanwhile are left out.
     func attributes(at paths: [String], _ operation: String, deadline: Deadline) throws -> [String: [String: String]] {
         guard !paths.isEmpty else { return [:] }
-        var tables = [OpaquePointer?](repeating: nil, count: paths.count)
-        defer { tables.forEach { $0.map { g_hash_table_unref($0) } } }
-        let connection = bus.pointer
-        _ = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
-            CStringArray.with(paths) { cPaths in
-                tables.withUnsafeMutableBufferPointer { tables in
-                    swift_keyring_read_attributes(
-                        connection, destination, cPaths, guint(paths.count), deadline.remainingMilliseconds, cancellable,
-                        tables.baseAddress, error
-                    )
-                }
-            }
-        }
         var result: [String: [String: String]] = [:]
-        for (path, table) in zip(paths, tables) {
-            if let table { result[path] = Self.dictionary(table) }
+        // At most a window of calls in flight at once: a long list waits about one round
+        // trip per window rather than per item, and stays far below the bus's limit on pending replies.
+        for start in stride(from: 0, to: paths.count, by: Self.attributesWindow) {
+            let window = paths[start..<min(start + Self.attributesWindow, paths.count)]
+            var calls: CallsInFlight?
+            var indices: [Int] = []
+            try GLibCall.run(operation, deadline: deadline) { cancellable, error in
+                let inFlight = CallsInFlight(on: bus, cancellable: cancellable)
+                indices = window.map { path in
+                    inFlight.send(
+                        destination: destination, path: path, interface: "org.freedesktop.DBus.Properties",
+                        method: "Get",
+                        arguments: GVariantReading.propertyTuple("org.freedesktop.Secret.Item", "Attributes"),
+                        reply: "(v)", deadline: deadline)
+                }
+                inFlight.waitForAll(cancellable: nil)
+                inFlight.takeFailure(into: error)
+                calls = inFlight
+            }
+            guard let calls else { continue }
+            for (path, index) in zip(window, indices) {
+                // An item that vanished meanwhile is left out; attributes of another type are an error.
+                guard case .reply(let reply) = calls.take(index) else { continue }
+                defer { g_variant_unref(reply) }
+                let table = try Self.reading(operation, deadline) { swift_keyring_attributes_property_reply(reply, $0) }
+                defer { table.map { g_hash_table_unref($0) } }
+                if let table { result[path] = Self.dictionary(table) }
+            }
         }
         return result
     }
+
+    /// How many `Attributes` reads `attributes(at:)` keeps in flight at once.
+    private static let attributesWindow = 32
 
     /// The content type `record`'s secret is sent with, by kind.
     static func contentType(_ record: StoredRecord) -> String {

@@ -69,12 +69,12 @@ final class SecretServiceClient: @unchecked Sendable {
             path: SWIFT_KEYRING_SERVICE_PATH,
             interface: "org.freedesktop.Secret.Service",
             method: "ReadAlias",
-            arguments: swift_keyring_string_argument("default"),
+            arguments: GVariantReading.stringTuple("default"),
             reply: "(o)",
             deadline: deadline
         )
         defer { g_variant_unref(reply) }
-        let path = CStringArray.takeObjectPath(swift_keyring_object_path_reply(reply))
+        let path = GVariantReading.string(reply, 0)
         guard path != "/" else { return SWIFT_KEYRING_DEFAULT_COLLECTION_PATH }
         defaultCollectionPath.withLock { $0 = path }
         return path
@@ -178,20 +178,54 @@ final class SecretServiceClient: @unchecked Sendable {
     /// than through a `SecretItem` proxy, which would fetch every property first,
     /// then the secret, and subscribe to and unsubscribe from the item's signals.
     func record(at path: String, _ operation: String, deadline: Deadline) throws -> StoredRecord? {
-        var table: OpaquePointer?
-        var secret: OpaquePointer?
         let transfer = try transfer(deadline: deadline)
-        _ = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
-            swift_keyring_read_item(
-                bus.pointer, destination, transfer.path, path, deadline.remainingMilliseconds, cancellable, &table, &secret,
-                error)
+        var calls: CallsInFlight?
+        var attributesCall = 0
+        var secretCall = 0
+        try GLibCall.run(operation, deadline: deadline) { cancellable, error in
+            let inFlight = CallsInFlight(on: bus, cancellable: cancellable)
+            attributesCall = inFlight.send(
+                destination: destination, path: path, interface: "org.freedesktop.DBus.Properties", method: "Get",
+                arguments: GVariantReading.propertyTuple("org.freedesktop.Secret.Item", "Attributes"), reply: "(v)",
+                deadline: deadline)
+            secretCall = inFlight.send(
+                destination: destination, path: SWIFT_KEYRING_SERVICE_PATH, interface: "org.freedesktop.Secret.Service",
+                method: "GetSecrets", arguments: swift_keyring_get_secrets_argument(transfer.path, path),
+                reply: "(a{o(oayays)})", deadline: deadline)
+            inFlight.waitForAll(cancellable: nil)
+            inFlight.takeFailure(into: error)
+            calls = inFlight
         }
-        defer {
-            table.map { g_hash_table_unref($0) }
-            secret.map { g_variant_unref($0) }
-        }
-        guard let table, let secret, let summary = SecretAttributes.summary(from: table) else { return nil }
+        guard let calls else { return nil }
+        // Both answered, or the item vanished meanwhile (either call may be the one that says so).
+        guard case .reply(let attributesReply) = calls.take(attributesCall) else { return nil }
+        defer { g_variant_unref(attributesReply) }
+        guard case .reply(let secretsReply) = calls.take(secretCall) else { return nil }
+        defer { g_variant_unref(secretsReply) }
+        guard let table = try Self.reading(operation, deadline, { swift_keyring_attributes_property_reply(attributesReply, $0) })
+        else { return nil }
+        defer { g_hash_table_unref(table) }
+        guard let summary = SecretAttributes.summary(from: table),
+            let secret = try Self.reading(operation, deadline, { swift_keyring_secret_from_reply(secretsReply, path, $0) })
+        else { return nil }
+        defer { g_variant_unref(secret) }
         return StoredRecord(id: summary.id, metadata: summary.metadata, secret: try transfer.decode(secret))
+    }
+
+    /// What `read` makes of a reply; `nil` when it found nothing, an error when the reply is of another type.
+    /// Reading waits on nothing, so it needs no cancellable or deadline watch.
+    static func reading<Value>(
+        _ operation: String, _ deadline: Deadline,
+        _ read: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> Value?
+    ) throws -> Value? {
+        var error: UnsafeMutablePointer<GError>?
+        let value = read(&error)
+        if let error {
+            defer { g_error_free(error) }
+            throw GLibFailure.keyringError(
+                error, operation: operation, seconds: deadline.timeout.inSeconds, timedOut: false, phase: .call)
+        }
+        return value
     }
 
     /// Reads one item's secret only; `nil` when the daemon gives none (the item vanished, or is locked).
@@ -210,15 +244,8 @@ final class SecretServiceClient: @unchecked Sendable {
             )
         else { return nil }
         defer { g_variant_unref(reply) }
-        // Decrypting waits on nothing, so it needs no cancellable or deadline watch.
-        var error: UnsafeMutablePointer<GError>?
-        let secret = swift_keyring_secret_from_reply(reply, path, &error)
-        if let error {
-            defer { g_error_free(error) }
-            throw GLibFailure.keyringError(
-                error, operation: operation, seconds: deadline.timeout.inSeconds, timedOut: false, phase: .call)
-        }
-        guard let secret else { return nil }
+        guard let secret = try Self.reading(operation, deadline, { swift_keyring_secret_from_reply(reply, path, $0) })
+        else { return nil }
         defer { g_variant_unref(secret) }
         return try transfer.decode(secret)
     }
@@ -266,14 +293,23 @@ final class SecretServiceClient: @unchecked Sendable {
             path: try defaultCollection(deadline: deadline),
             interface: "org.freedesktop.Secret.Collection",
             method: "CreateItem",
-            arguments: swift_keyring_create_item_argument(secret, SecretLabel.label(for: record), attributes.table),
+            // Label and attributes, the secret as the transfer encoded it, and replace off (KeePassXC
+            // answers replace with a confirmation nobody sees, and matches it by a subset of the
+            // attributes; ItemReplacement replaces instead).
+            arguments: GVariantReading.tuple([
+                GVariantReading.dictionary([
+                    ("org.freedesktop.Secret.Item.Label", g_variant_new_string(SecretLabel.label(for: record))),
+                    ("org.freedesktop.Secret.Item.Attributes", swift_keyring_attributes_variant(attributes.table)),
+                ]),
+                secret, g_variant_new_boolean(0),
+            ]),
             reply: "(oo)",
             deadline: deadline
         )
         defer { g_variant_unref(reply) }
-        var promptPath: UnsafeMutablePointer<gchar>?
-        let item = CStringArray.takeObjectPath(swift_keyring_create_item_reply(reply, &promptPath))
-        let promptToShow = CStringArray.takeObjectPath(promptPath)
+        // "(oo)": the new item's path ("/" when a prompt must create it) and the prompt's ("/" for none).
+        let item = GVariantReading.string(reply, 0)
+        let promptToShow = GVariantReading.string(reply, 1)
         if promptToShow == "/" {
             guard item != "/" else {
                 throw KeyringError.backend(
@@ -303,7 +339,7 @@ final class SecretServiceClient: @unchecked Sendable {
                 reply: "(o)", deadline: deadline)
         else { return false }
         defer { g_variant_unref(reply) }
-        let promptToShow = CStringArray.takeObjectPath(swift_keyring_object_path_reply(reply))
+        let promptToShow = GVariantReading.string(reply, 0)
         guard promptToShow != "/" else { return true }
         guard try completePrompt(promptToShow, operation, deadline: &deadline, prompt: prompt) != nil else {
             throw KeyringError.promptDismissed
@@ -332,7 +368,7 @@ final class SecretServiceClient: @unchecked Sendable {
             path: try defaultCollection(deadline: deadline),
             interface: "org.freedesktop.DBus.Properties",
             method: "Get",
-            arguments: swift_keyring_property_argument("org.freedesktop.Secret.Collection", "Locked"),
+            arguments: GVariantReading.propertyTuple("org.freedesktop.Secret.Collection", "Locked"),
             reply: "(v)",
             deadline: deadline
         )

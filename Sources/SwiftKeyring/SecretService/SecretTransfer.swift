@@ -18,40 +18,73 @@ final class SecretTransfer: Sendable {
     /// `nil` for a plain transfer.
     private let key: SecureBytes?
 
+    private static let serviceInterface = "org.freedesktop.Secret.Service"
+
     private init(path: String, key: SecureBytes?) {
         self.path = path
         self.key = key
     }
 
-    /// `OpenSession` on its way: our half of the key exchange, and the call in flight.
+    /// The spec's name for the key exchange and cipher this transfer uses.
+    private static let algorithm = "dh-ietf1024-sha256-aes128-cbc-pkcs7"
+
+    /// The arguments of `OpenSession` ("(sv)"): the algorithm and its input (floating).
+    private static func openSessionArguments(_ algorithm: String, _ input: OpaquePointer) -> OpaquePointer {
+        var children: [OpaquePointer?] = [g_variant_new_string(algorithm), g_variant_new_variant(input)]
+        return g_variant_new_tuple(&children, gsize(children.count))
+    }
+
+    /// `OpenSession` on its way: our half of the key exchange, and the call in flight,
+    /// answered in a main context of its own, so the caller can make other calls (the
+    /// search) while the daemon answers, and any thread can wait for it.
     final class Opening: @unchecked Sendable {
         private let agreement: DHKeyAgreement
-        /// Owned here until `finish` hands it to C, which frees it.
-        private var call: OpaquePointer?
+        private let bus: BusConnection
+        private let destination: String
+        private let calls: CallsInFlight
+        private let call: Int
+        private var finished = false
 
         /// Sends `OpenSession` to `daemon` (the well-known name when `nil`) and returns at once.
         /// - Throws: `KeyringError.backend` when libgcrypt is missing or fails.
         init(bus: BusConnection, daemon: String?, deadline: Deadline) throws {
             agreement = try KeyringError.translatingCrypto { try DHKeyAgreement() }
-            let value = agreement.publicValue
-            call = swift_keyring_session_start(
-                bus.pointer, daemon, deadline.remainingMilliseconds, value, gsize(value.count))
-        }
-
-        deinit {
-            if let call { swift_keyring_session_opening_free(call) }
+            self.bus = bus
+            destination = daemon ?? BusConnection.secretServiceName
+            calls = CallsInFlight(on: bus)
+            call = calls.send(
+                destination: destination, path: SWIFT_KEYRING_SERVICE_PATH, interface: SecretTransfer.serviceInterface,
+                method: "OpenSession",
+                arguments: SecretTransfer.openSessionArguments(
+                    SecretTransfer.algorithm, GVariantReading.bytes(agreement.publicValue)),
+                reply: "(vo)", deadline: deadline)
         }
 
         /// Waits for the daemon's answer and agrees the key. The opening is spent afterwards, whatever happens.
         /// - Throws: `KeyringError.serviceUnavailable` when the daemon opens no transfer, or the call's errors.
         func finish(deadline: Deadline) throws -> SecretTransfer {
-            guard let call else {
+            guard !finished else {
                 throw KeyringError.serviceUnavailable(reason: .noDaemon(detail: "the daemon opened no session"))
             }
-            self.call = nil
-            var plain: gboolean = 0
-            let reply = try GLibCall.run("open a Secret Service session", deadline: deadline) { cancellable, error in
-                swift_keyring_session_finish(call, cancellable, &plain, error)
+            finished = true
+            var plain = false
+            let reply = try GLibCall.run("open a Secret Service session", deadline: deadline) {
+                cancellable, error -> OpaquePointer? in
+                calls.waitForAll(cancellable: cancellable)
+                calls.takeFailure(into: error)
+                if case .reply(let reply) = calls.take(call) { return reply }
+                guard let failure = error.pointee,
+                    g_error_matches(failure, g_dbus_error_quark(), gint(G_DBUS_ERROR_NOT_SUPPORTED.rawValue)) != 0
+                else { return nil }
+                // A daemon without the key exchange: a plain transfer, as libsecret falls back to.
+                g_clear_error(error)
+                plain = true
+                let replyType = g_variant_type_new("(vo)")
+                defer { g_variant_type_free(replyType) }
+                return g_dbus_connection_call_sync(
+                    bus.pointer, destination, SWIFT_KEYRING_SERVICE_PATH, SecretTransfer.serviceInterface, "OpenSession",
+                    SecretTransfer.openSessionArguments("plain", g_variant_new_string("")), replyType,
+                    G_DBUS_CALL_FLAGS_NONE, deadline.remainingMilliseconds, cancellable, error)
             }
             guard let reply else {
                 throw KeyringError.serviceUnavailable(reason: .noDaemon(detail: "the daemon opened no session"))
@@ -63,7 +96,7 @@ final class SecretTransfer: Sendable {
             let value = g_variant_get_variant(output)!
             defer { g_variant_unref(value) }
             let path = GVariantReading.string(reply, 1)
-            if plain != 0 { return SecretTransfer(path: path, key: nil) }
+            if plain { return SecretTransfer(path: path, key: nil) }
             guard GVariantReading.isBytes(value),
                 let key = try? GVariantReading.withBytes(value, { try agreement.key(peer: $0) })
             else {

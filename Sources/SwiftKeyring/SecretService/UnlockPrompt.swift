@@ -36,14 +36,14 @@ enum UnlockPrompt {
             path: SWIFT_KEYRING_SERVICE_PATH,
             interface: serviceInterface,
             method: "Unlock",
-            arguments: CStringArray.with(paths) { swift_keyring_object_paths_argument($0) },
+            arguments: GVariantReading.objectPathsTuple(paths),
             reply: "(aoo)",
             deadline: deadline
         )
         defer { g_variant_unref(reply) }
-        var promptPath: UnsafeMutablePointer<gchar>?
-        let unlocked = CStringArray.take(swift_keyring_unlock_reply(reply, &promptPath))
-        let prompt = CStringArray.takeObjectPath(promptPath)
+        // "(aoo)" (GDBus checked): the paths unlocked at once, and the prompt's path ("/" for none).
+        let unlocked = GVariantReading.objectPaths(reply, 0)
+        let prompt = GVariantReading.string(reply, 1)
         // Only what was asked counts as unlocked: a path the daemon names beside them is
         // no item of this operation's, and an asked one it leaves out is still locked.
         guard prompt != "/" else { return unlocked.filter(paths.contains) }
