@@ -73,39 +73,12 @@ if [ "${SWIFT_KEYRING_COMPARE_INSIDE:-}" = "1" ]; then
     measure python-keyring secret-service /usr/bin/python3 "$here/Compare/python-keyring-bench.py" "$count" "compare.py.$run_id"
 
     echo "Client instructions per Secret Service lookup (callgrind), N = $instruction_count" >&2
-    # callgrind_count COMMAND…: the instructions COMMAND ran, the whole process.
-    callgrind_count() {
-        timeout "$step_timeout" valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
-            sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
-    }
-    # per_lookup TOOL PHASE I(N) I(1): the set-up (start, connection, session, one lookup) cancels out.
-    per_lookup() {
-        if [ -z "$3" ] || [ -z "$4" ]; then
-            echo "$0: callgrind gave no count for $1 $2" >&2
-            return 1
-        fi
-        printf '%s\tsecret-service\tinstructions-%s\t%s\t%s\n' "$1" "$2" "$instruction_count" \
-            "$(( ($3 - $4) / (instruction_count - 1) ))" | tee -a "$results" >&2
-    }
-    # A stripped copy: valgrind 3.19 gives up on the debug information of Swift 6.3's binaries.
-    stripped="$work/keyring-compare.stripped"
-    strip -o "$stripped" "$compare"
-    export SWIFT_KEYRING_COMPARE_SERVICE="compare.ir.$run_id"
-    "$compare" secret-service "$instruction_count" store >/dev/null
-    for phase in lookup lookup-password; do
-        first_pass=$(callgrind_count "$stripped" secret-service "$instruction_count" "$phase")
-        per_lookup swift-keyring "$phase" "$first_pass" "$(callgrind_count "$stripped" secret-service 1 "$phase")"
-        # Looked up again: an untimed pass then a second one, less the run with the first
-        # pass alone, leaves N second lookups (answered from memory on gnome-keyring).
-        both_passes=$(callgrind_count "$stripped" secret-service "$instruction_count" "$phase-again")
-        printf 'swift-keyring\tsecret-service\tinstructions-%s-again\t%s\t%s\n' "$phase" "$instruction_count" \
-            "$(( (both_passes - first_pass) / instruction_count ))" | tee -a "$results" >&2
-    done
-    unset SWIFT_KEYRING_COMPARE_SERVICE
-    "$csecret" "$instruction_count" "compare.cir.$run_id" store >/dev/null
-    per_lookup libsecret-c lookup \
-        "$(callgrind_count "$csecret" "$instruction_count" "compare.cir.$run_id" lookup)" \
-        "$(callgrind_count "$csecret" 1 "compare.cir.$run_id" lookup)"
+    # Benchmarks/Compare/lookup-instructions.sh measures it (alone, it serves a change to the lookup).
+    timeout "$step_timeout" bash "$here/Compare/lookup-instructions.sh" "$compare" "$csecret" "$instruction_count" |
+        while IFS=$'\t' read -r tool phase per_lookup; do
+            printf '%s\tsecret-service\tinstructions-%s\t%s\t%s\n' "$tool" "$phase" "$instruction_count" "$per_lookup" |
+                tee -a "$results" >&2
+        done
 
     echo "Encrypted file, N = $count" >&2
     file_folder="$work/files"

@@ -15,10 +15,17 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/swift-keyring-lookup-instructions.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 run_id=$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')
 
-# callgrind_count COMMAND…: the instructions COMMAND ran, the whole process.
+# callgrind_count COMMAND…: the instructions COMMAND ran, the whole process; a run that
+# gives no count fails the script, rather than print a figure made of nothing.
 callgrind_count() {
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
-        sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+    local collected
+    collected=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+        sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+    if [ -z "$collected" ]; then
+        echo "$0: callgrind gave no count for $*" >&2
+        return 1
+    fi
+    echo "$collected"
 }
 # A stripped copy: valgrind 3.19 gives up on the debug information of Swift 6.3's binaries.
 stripped="$work/keyring-compare.stripped"
