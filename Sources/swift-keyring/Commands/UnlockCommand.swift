@@ -1,0 +1,53 @@
+import ArgumentParser
+import KeyringCommandLine
+import SwiftKeyring
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `swift-keyring unlock [--collection NAME]`
+struct UnlockCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unlock",
+        abstract: "Unlock the Secret Service collection with its password, read from standard input, without a prompt.",
+        discussion: """
+            For a terminal with no desktop (SSH, a container), where nobody sees the daemon's \
+            unlock prompt. The password is read from standard input, never from an argument: \
+            typed with echo off on a terminal, or piped (one final newline is dropped). It is \
+            sent to the daemon encrypted and wiped afterwards. Unlocks the default collection, \
+            or the one --collection (SWIFT_KEYRING_COLLECTION) names. Only gnome-keyring can \
+            unlock this way; KeePassXC and KWallet cannot (exit 69). A wrong password leaves \
+            the collection locked (exit 77).
+
+              swift-keyring unlock
+              swift-keyring unlock --collection work < ~/.config/work-keyring-password
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+
+    func run() throws {
+        try reportingFailures {
+            let selection = try store.selection()
+            guard selection.kind == .secretService else {
+                throw CommandFailure(
+                    message: "unlock unlocks a Secret Service collection, but the \(selection.kind) store is in use "
+                        + "(\(selection.reason)); use --backend secret-service.",
+                    status: ExitStatus.usage)
+            }
+            let keyring = try KeyringOpener.open(store)
+            guard let service = keyring.store as? SecretServiceStore else {
+                throw CommandFailure(
+                    message: "unlock unlocks a Secret Service collection, but the \(keyring.selection.kind) store is in use.",
+                    status: ExitStatus.usage)
+            }
+            let password = try PasswordInput.read(prompt: "Password of the Secret Service collection: ")
+            try service.unlock(password: password)
+            let collection = (try? service.collectionInUse().path) ?? "the collection"
+            Console.output("Unlocked \(PrintableField.escaped(collection)).")
+        }
+    }
+}
