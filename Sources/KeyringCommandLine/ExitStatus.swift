@@ -61,6 +61,9 @@ extension ParsableCommand {
     /// What to do next, where the error itself does not say.
     private static func advice(for error: KeyringError) -> String {
         switch error.code {
+        case .serviceUnavailable where error.unavailability?.kind == .noPasswordUnlock:
+            // The message says what to do: the daemon is there, it only cannot be unlocked this way.
+            return ""
         case .serviceUnavailable:
             return " Run `swift-keyring doctor` to see why, or use --backend file."
         case .promptTimedOut:

@@ -135,6 +135,36 @@ struct SecretServiceCollectionTests {
         #expect(try items(in: "/org/freedesktop/secrets/collection/login", sandbox).count == 1)
     }
 
+    @Test("The tool with no default collection: set fails (69) without --session-fallback, works with it; doctor says which")
+    func toolWithoutDefaultCollection() throws {
+        let sandbox = try SecretServiceSandbox(.busAndDaemonWithoutCollection)
+        defer { sandbox.stop() }
+        func tool(_ arguments: [String], input: String = "") throws -> (status: Int32, output: String, errors: String) {
+            var environment = sandbox.environment
+            environment["SWIFT_KEYRING_BACKEND"] = "secret-service"
+            environment["SWIFT_KEYRING_SERVICE"] = "test.collection"
+            let result = try ChildProcess.run(
+                [Command.tool] + arguments, environment: environment, input: Data(input.utf8), timeout: .seconds(60))
+            return (result.status, String(decoding: result.standardOutput, as: UTF8.self), result.standardError)
+        }
+        let refused = try tool(["set", "work", "--username", "alice", "--url", "https://example.com"], input: "pw")
+        #expect(refused.status == 69)
+        #expect(refused.errors.contains("no default collection"), "\(refused.errors)")
+        let before = try tool(["doctor"])
+        #expect(before.output.contains("collection:       none (no default collection"), "\(before.output)")
+
+        let stored = try tool(
+            ["set", "work", "--username", "alice", "--url", "https://example.com", "--session-fallback"], input: "pw")
+        #expect(stored.status == 0, "\(stored.errors)")
+        let read = try tool(["get", "work"])
+        #expect(read.output == "pw\n")
+        #expect(try items(in: Self.sessionCollection, sandbox).count == 1)
+        let named = try tool(["doctor", "--collection", "session"])
+        #expect(
+            named.output.contains("collection:       \(Self.sessionCollection) (named by its alias \"session\")"),
+            "\(named.output)")
+    }
+
     /// The items of the collection at `path`, as its `Items` property lists them.
     private func items(in path: String, _ sandbox: SecretServiceSandbox) throws -> [String] {
         let output = try ChildProcess.run(

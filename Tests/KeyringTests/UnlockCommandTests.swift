@@ -87,6 +87,15 @@ struct UnlockCommandTests {
         #expect(try store.isLocked() == false)
     }
 
+    @Test("An unlocked collection: exit 0, saying so, and no password is read")
+    func alreadyUnlocked() throws {
+        let sandbox = try SecretServiceSandbox(.busAndDaemon)
+        defer { sandbox.stop() }
+        let unlock = try run(["unlock"], input: "wrong-but-unread", in: sandbox)
+        #expect(unlock.status == 0, "\(unlock.standardError)")
+        #expect(String(decoding: unlock.standardOutput, as: UTF8.self).contains("is already unlocked; no password was read."))
+    }
+
     @Test("unlock --collection names a collection that does not exist: exit 69, naming it")
     func missingCollection() throws {
         let (sandbox, _) = try lockedSandbox()

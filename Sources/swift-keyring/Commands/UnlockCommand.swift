@@ -20,7 +20,8 @@ struct UnlockCommand: ParsableCommand {
             sent to the daemon encrypted and wiped afterwards. Unlocks the default collection, \
             or the one --collection (SWIFT_KEYRING_COLLECTION) names. Only gnome-keyring can \
             unlock this way; KeePassXC and KWallet cannot (exit 69). A wrong password leaves \
-            the collection locked (exit 77).
+            the collection locked (exit 77). A collection already unlocked is left as it is, \
+            and no password is read.
 
               swift-keyring unlock
               swift-keyring unlock --collection work < ~/.config/work-keyring-password
@@ -44,10 +45,16 @@ struct UnlockCommand: ParsableCommand {
                     message: "unlock unlocks a Secret Service collection, but the \(keyring.selection.kind) store is in use.",
                     status: ExitStatus.usage)
             }
+            let collection = PrintableField.escaped((try? service.collectionInUse().path) ?? "the collection")
+            // gnome-keyring answers any password for an unlocked collection with success,
+            // so a wrong one would read as right: nothing is asked or sent then.
+            guard try service.isLocked() else {
+                Console.output("\(collection) is already unlocked; no password was read.")
+                return
+            }
             let password = try PasswordInput.read(prompt: "Password of the Secret Service collection: ")
             try service.unlock(password: password)
-            let collection = (try? service.collectionInUse().path) ?? "the collection"
-            Console.output("Unlocked \(PrintableField.escaped(collection)).")
+            Console.output("Unlocked \(collection).")
         }
     }
 }
