@@ -1,4 +1,5 @@
 package import KeyringCrypto
+import SwiftKeyring
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -34,11 +35,14 @@ package enum PasswordInput {
             }
         }
         var tooLong = false
-        let password = try SecureBytes(capacity: maximumBytes + 1) { buffer in
-            let count = readInto(buffer, stoppingAtNewline: onTerminal)
-            tooLong = count > maximumBytes
-            // A final newline is the end of the line, not part of the password.
-            return count > 0 && buffer[count - 1] == UInt8(ascii: "\n") ? count - 1 : count
+        // A secure pool with no room is a KeyringError the tool reports, as for any store.
+        let password = try KeyringError.translatingCrypto {
+            try SecureBytes(capacity: maximumBytes + 1) { buffer in
+                let count = readInto(buffer, stoppingAtNewline: onTerminal)
+                tooLong = count > maximumBytes
+                // A final newline is the end of the line, not part of the password.
+                return count > 0 && buffer[count - 1] == UInt8(ascii: "\n") ? count - 1 : count
+            }
         }
         guard !tooLong else {
             throw CommandFailure(
