@@ -75,6 +75,11 @@ package struct StoreOptions: ParsableArguments {
         ))
     package var sessionFallback = false
 
+    /// The Secret Service collection named: the option, else `SWIFT_KEYRING_COLLECTION`; `nil` for the default one.
+    package var configurationCollection: String? {
+        collection ?? nonEmpty(environment["SWIFT_KEYRING_COLLECTION"])
+    }
+
     /// The service: the option, else `SWIFT_KEYRING_SERVICE`, else `default`.
     package var resolvedService: String {
         service ?? nonEmpty(environment["SWIFT_KEYRING_SERVICE"]) ?? "default"

@@ -96,6 +96,34 @@ struct UnlockCommandTests {
         #expect(String(decoding: unlock.standardOutput, as: UTF8.self).contains("is already unlocked; no password was read."))
     }
 
+    @Test("No default collection: unlock creates it with the password, writes go there, and the password unlocks it")
+    func createsDefaultCollection() throws {
+        let sandbox = try SecretServiceSandbox(.busAndDaemonWithoutCollection)
+        defer { sandbox.stop() }
+        let password = "new-keyring-\(UUID().uuidString)"
+        let create = try run(["unlock"], input: password + "\n", in: sandbox)
+        #expect(create.status == 0, "\(create.standardError)")
+        #expect(String(decoding: create.standardOutput, as: UTF8.self).contains("Created the default collection"))
+        expectNoPassword(password, in: create)
+
+        let store = try SecretServiceStore(environment: sandbox.environment)
+        let inUse = try store.collectionInUse()
+        #expect(inUse.reason == "the default alias names it")
+        #expect(inUse.path != "/org/freedesktop/secrets/collection/session")
+        let keyring = try Keyring(service: "test.unlock", store: store)
+        try keyring.set(Samples.credentials(password: "kept-secret"), forKey: "work")
+
+        try sandbox.lockDefaultCollection()
+        #expect(try store.isLocked())
+        let wrong = try run(["unlock"], input: "wrong", in: sandbox)
+        #expect(wrong.status == 77)
+        #expect(try store.isLocked())
+        let right = try run(["unlock"], input: password, in: sandbox)
+        #expect(right.status == 0, "\(right.standardError)")
+        #expect(try store.isLocked() == false)
+        #expect(try keyring.password(forKey: "work") == "kept-secret")
+    }
+
     @Test("unlock --collection names a collection that does not exist: exit 69, naming it")
     func missingCollection() throws {
         let (sandbox, _) = try lockedSandbox()

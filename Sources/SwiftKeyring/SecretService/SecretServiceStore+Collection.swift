@@ -67,6 +67,42 @@ extension SecretServiceStore {
         try unlock(password: secret)
     }
 
+    /// Creates the default collection, locked with `password`, without a prompt, where
+    /// there is none (WSL, a minimal session): what `gnome-keyring-daemon --unlock` does
+    /// for the login keyring at login. It is unlocked afterwards, and the same password
+    /// unlocks it after the next login (``unlock(password:)``).
+    ///
+    /// Only gnome-keyring can. An empty password would make a keyring stored unencrypted,
+    /// so it is refused. `swift-keyring unlock` calls this when there is no default collection.
+    /// - Parameters:
+    ///   - password: the new collection's password; not empty.
+    ///   - label: the collection's label, as Seahorse shows it; `Login` unless given.
+    /// - Returns: the new collection's object path.
+    /// - Throws: `.invalidConfiguration` naming `password` when it is empty, `.serviceUnavailable`
+    ///   with ``KeyringError/Unavailability/Kind/noPasswordUnlock`` naming a daemon that cannot.
+    @discardableResult
+    public func createDefaultCollection(password: String, label: String = "Login") throws -> String {
+        let secret = try KeyringError.translatingCrypto { try SecureBytes(copying: password.utf8) }
+        return try createDefaultCollection(password: secret, label: label)
+    }
+
+    /// ``createDefaultCollection(password:label:)`` with a password already in secure memory.
+    @discardableResult
+    package func createDefaultCollection(password: SecureBytes, label: String = "Login") throws -> String {
+        guard password.count > 0 else {
+            throw KeyringError.invalidConfiguration(
+                setting: "password", reason: "must not be empty: the keyring would be stored unencrypted")
+        }
+        let deadline = Deadline(timeout)
+        do {
+            return try client.run("create the default collection", deadline: deadline) { client in
+                try client.createDefault(label: label, password: password, deadline: deadline)
+            }
+        } catch let error as KeyringError {
+            throw error.placed(in: .secretService)
+        }
+    }
+
     /// ``unlock(password:)`` with a password already in secure memory, which the caller wipes.
     package func unlock(password: SecureBytes) throws {
         let deadline = Deadline(timeout)

@@ -21,7 +21,9 @@ struct UnlockCommand: ParsableCommand {
             or the one --collection (SWIFT_KEYRING_COLLECTION) names. Only gnome-keyring can \
             unlock this way; KeePassXC and KWallet cannot (exit 69). A wrong password leaves \
             the collection locked (exit 77). A collection already unlocked is left as it is, \
-            and no password is read.
+            and no password is read. With no default collection at all (WSL, a minimal \
+            session), it is created, locked with the password given (asked twice on a \
+            terminal), as gnome-keyring-daemon --unlock creates the login keyring.
 
               swift-keyring unlock
               swift-keyring unlock --collection work < ~/.config/work-keyring-password
@@ -45,7 +47,12 @@ struct UnlockCommand: ParsableCommand {
                     message: "unlock unlocks a Secret Service collection, but the \(keyring.selection.kind) store is in use.",
                     status: ExitStatus.usage)
             }
-            let collection = PrintableField.escaped((try? service.collectionInUse().path) ?? "the collection")
+            let inUse = try service.collectionInUse()
+            if inUse.path == nil, store.configurationCollection == nil {
+                try createDefault(service)
+                return
+            }
+            let collection = PrintableField.escaped(inUse.path ?? "the collection")
             // gnome-keyring answers any password for an unlocked collection with success,
             // so a wrong one would read as right: nothing is asked or sent then.
             guard try service.isLocked() else {
@@ -56,5 +63,21 @@ struct UnlockCommand: ParsableCommand {
             try service.unlock(password: password)
             Console.output("Unlocked \(collection).")
         }
+    }
+
+    /// No default collection (WSL, a minimal session): create it with the password, as
+    /// `gnome-keyring-daemon --unlock` creates the login keyring; asked twice on a terminal.
+    private func createDefault(_ service: SecretServiceStore) throws {
+        Console.error("There is no default collection; creating it, locked with the password you give.")
+        let password = try PasswordInput.read(prompt: "New password of the default collection: ")
+        if Terminal.isInteractive {
+            let again = try PasswordInput.read(prompt: "Repeat the password: ")
+            let same = password.withBytes { first in again.withBytes { first.elementsEqual($0) } }
+            guard same else {
+                throw CommandFailure(message: "The two entries differ; nothing was changed.", status: ExitStatus.invalidInput)
+            }
+        }
+        let path = try service.createDefaultCollection(password: password)
+        Console.output("Created the default collection \(PrintableField.escaped(path)); it is unlocked.")
     }
 }
