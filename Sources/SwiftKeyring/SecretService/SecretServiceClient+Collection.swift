@@ -113,6 +113,14 @@ extension SecretServiceClient {
     }
 
     /// The path an alias names (`Service.ReadAlias`); `nil` when the daemon answers `/`.
+    ///
+    /// Calls are never sent to an alias path such as `/org/freedesktop/secrets/aliases/default`:
+    /// gnome-keyring 42 rewrites such a call's path in its D-Bus worker thread, reading
+    /// the alias from a table its main thread replaces (freeing the old string) each
+    /// time a new client connects, so under many clients a `CreateItem` went to a path
+    /// of freed bytes ("Object does not exist at path …/collection/_81BB3FV", one `set`
+    /// in 935 of the stress suite). So the alias is read once, and the collection's own
+    /// path used and remembered, as libsecret remembers its collections.
     private func alias(_ name: String, deadline: Deadline) throws -> String? {
         let reply = try bus.call(
             "read the collection alias \(name)", destination: destination, path: SWIFT_KEYRING_SERVICE_PATH,
