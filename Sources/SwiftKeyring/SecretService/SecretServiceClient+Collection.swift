@@ -96,13 +96,15 @@ extension SecretServiceClient {
                 ResolvedCollection(path: $0, reason: "the default alias names it")
             }
         }
-        let collections = try collectionPaths(deadline: deadline)
         if name.hasPrefix("/") {
+            let collections = try collectionPaths(deadline: deadline)
             return collections.contains(name) ? ResolvedCollection(path: name, reason: "named by its path") : nil
         }
+        // The alias first: one call, and the common case (`default`, `session`, `login`).
         if let path = try alias(name, deadline: deadline) {
             return ResolvedCollection(path: path, reason: "named by its alias \"\(name)\"")
         }
+        let collections = try collectionPaths(deadline: deadline)
         let labelled = try collections.filter { try label(of: $0, deadline: deadline) == name }
         guard labelled.count <= 1 else {
             throw KeyringError.invalidConfiguration(
