@@ -87,6 +87,7 @@ let package = Package(
             name: "KeyringCommandLine",
             dependencies: [
                 "SwiftKeyring",
+                "KeyringCrypto",
                 "KeyringEtcd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -96,6 +97,7 @@ let package = Package(
             name: "swift-keyring",
             dependencies: [
                 "SwiftKeyring",
+                "KeyringCrypto",
                 "KeyringEtcd",
                 "KeyringCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -61,10 +61,16 @@ extension ParsableCommand {
     /// What to do next, where the error itself does not say.
     private static func advice(for error: KeyringError) -> String {
         switch error.code {
+        case .serviceUnavailable where error.unavailability?.kind == .noPasswordUnlock:
+            // The message says what to do: the daemon is there, it only cannot be unlocked this way.
+            return ""
         case .serviceUnavailable:
             return " Run `swift-keyring doctor` to see why, or use --backend file."
         case .promptTimedOut:
             return " Unlock the keyring, or wait longer with --prompt-timeout or SWIFT_KEYRING_PROMPT_TIMEOUT."
+        case .wrongPassphrase where error.place == .secretService:
+            // Only `unlock` sends the Secret Service a password; the environment played no part.
+            return ""
         case .wrongPassphrase:
             return " Check SWIFT_KEYRING_PASSPHRASE, SWIFT_KEYRING_PASSPHRASE_FILE or SWIFT_KEYRING_KEY_FILE."
         default:

@@ -22,6 +22,8 @@ package struct StoreOptions: ParsableArguments {
         options.syncStore = nil
         options.file = nil
         options.promptTimeout = nil
+        options.collection = nil
+        options.sessionFallback = false
         return options
     }
 
@@ -60,6 +62,24 @@ package struct StoreOptions: ParsableArguments {
     )
     package var promptTimeout: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The Secret Service collection to use, by alias, label or path; nothing outside it is read or removed (default: $SWIFT_KEYRING_COLLECTION, else the default collection).",
+            valueName: "name"))
+    package var collection: String?
+
+    @Flag(
+        name: .customLong("session-fallback"),
+        help: ArgumentHelp(
+            "With no default collection, and none the daemon creates, keep records in the Secret Service's session collection, in memory until logout (default: $SWIFT_KEYRING_SESSION_FALLBACK)."
+        ))
+    package var sessionFallback = false
+
+    /// The Secret Service collection named: the option, else `SWIFT_KEYRING_COLLECTION`; `nil` for the default one.
+    package var configurationCollection: String? {
+        collection ?? nonEmpty(environment["SWIFT_KEYRING_COLLECTION"])
+    }
+
     /// The service: the option, else `SWIFT_KEYRING_SERVICE`, else `default`.
     package var resolvedService: String {
         service ?? nonEmpty(environment["SWIFT_KEYRING_SERVICE"]) ?? "default"
@@ -82,6 +102,11 @@ package struct StoreOptions: ParsableArguments {
             environment["SWIFT_KEYRING_BACKEND"] = backend
         }
         if let file { environment["SWIFT_KEYRING_FILE"] = file }
+        if let collection {
+            guard !collection.isEmpty else { throw ValidationError("--collection must not be empty") }
+            environment["SWIFT_KEYRING_COLLECTION"] = collection
+        }
+        if sessionFallback { environment["SWIFT_KEYRING_SESSION_FALLBACK"] = "true" }
         if let promptTimeout {
             let checked = KeyringConfiguration(environment: ["SWIFT_KEYRING_PROMPT_TIMEOUT": promptTimeout])
             guard !promptTimeout.isEmpty, (try? checked.requestedPromptTimeout()) != nil else {

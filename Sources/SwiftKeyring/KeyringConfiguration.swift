@@ -34,6 +34,14 @@ public struct KeyringConfiguration: Sendable {
     /// How long a write to the encrypted file may wait for another process's lock
     /// before ``KeyringError/timedOut(operation:seconds:)``.
     public var fileLockTimeout: Duration
+    /// The Secret Service collection to read and write, by its alias, label or object path;
+    /// `nil` means `SWIFT_KEYRING_COLLECTION`, else the default collection. A named
+    /// collection is a boundary: records in other collections are neither read nor removed.
+    public var collection: String?
+    /// Whether, with no default collection in the Secret Service and none the daemon creates,
+    /// records may be written to its `session` collection, which lives in memory and is gone
+    /// at logout; `nil` means `SWIFT_KEYRING_SESSION_FALLBACK` (`true` or `false`), else `false`.
+    public var sessionFallback: Bool?
 
     /// Creates a configuration.
     /// - Parameters:
@@ -45,6 +53,10 @@ public struct KeyringConfiguration: Sendable {
     ///   - fileURL: the encrypted file; `nil` means `EncryptedFileStore.defaultURL(environment:)`.
     ///   - fileSecret: the encrypted file's passphrase or key; `nil` reads the environment when the file store is chosen.
     ///   - fileLockTimeout: the bound on waiting for another writer of the encrypted file, 10 seconds unless given.
+    ///   - collection: the Secret Service collection (alias, label or path); `nil` reads
+    ///     `SWIFT_KEYRING_COLLECTION`, then the default collection.
+    ///   - sessionFallback: whether the in-memory `session` collection may hold records when there is
+    ///     no default collection; `nil` reads `SWIFT_KEYRING_SESSION_FALLBACK`, then `false`.
     public init(
         store: StoreChoice? = nil,
         timeout: Duration = .seconds(5),
@@ -52,7 +64,9 @@ public struct KeyringConfiguration: Sendable {
         environment: [String: String] = ProcessInfo.processInfo.environment,
         fileURL: URL? = nil,
         fileSecret: FileStoreSecret? = nil,
-        fileLockTimeout: Duration = .seconds(10)
+        fileLockTimeout: Duration = .seconds(10),
+        collection: String? = nil,
+        sessionFallback: Bool? = nil
     ) {
         self.store = store
         self.timeout = timeout
@@ -61,6 +75,36 @@ public struct KeyringConfiguration: Sendable {
         self.fileURL = fileURL ?? EncryptedFileStore.defaultURL(environment: environment)
         self.fileSecret = fileSecret
         self.fileLockTimeout = fileLockTimeout
+        self.collection = collection
+        self.sessionFallback = sessionFallback
+    }
+
+    /// The collection asked for: the explicit one, else `SWIFT_KEYRING_COLLECTION`; `nil` for the default collection.
+    /// - Throws: ``KeyringError/invalidConfiguration(setting:reason:)`` naming `collection` when it is empty.
+    public func requestedCollection() throws -> String? {
+        if let collection {
+            guard !collection.isEmpty else {
+                throw KeyringError.invalidConfiguration(setting: "collection", reason: "must not be empty")
+            }
+            return collection
+        }
+        guard let name = environment["SWIFT_KEYRING_COLLECTION"], !name.isEmpty else { return nil }
+        return name
+    }
+
+    /// Whether the session collection may hold records when there is no default collection:
+    /// the explicit value, else `SWIFT_KEYRING_SESSION_FALLBACK`, else `false`.
+    /// - Throws: ``KeyringError/invalidConfiguration(setting:reason:)`` naming `SWIFT_KEYRING_SESSION_FALLBACK`
+    ///   when it is neither `true` nor `false`.
+    public func requestedSessionFallback() throws -> Bool {
+        if let sessionFallback { return sessionFallback }
+        switch environment["SWIFT_KEYRING_SESSION_FALLBACK"] {
+        case nil, "", "false": return false
+        case "true": return true
+        case let word?:
+            throw KeyringError.invalidConfiguration(
+                setting: "SWIFT_KEYRING_SESSION_FALLBACK", reason: "must be true or false, not \"\(word)\"")
+        }
     }
 
     /// The store asked for: the explicit one, else `SWIFT_KEYRING_BACKEND`, else `.auto`.

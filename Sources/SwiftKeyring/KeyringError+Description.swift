@@ -31,6 +31,10 @@ extension KeyringError: CustomStringConvertible {
             return "\(Self.capitalized(store(or: "the keyring file"))) needs a passphrase; give one through "
                 + (sources ?? []).joined(separator: ", ") + "."
         case .wrongPassphrase:
+            if place == .secretService {
+                // Only `unlock` sends the Secret Service a password: the daemon refused it.
+                return "The password does not unlock the Secret Service collection; it stays locked."
+            }
             return "The passphrase or key does not open \(store(or: "the keyring file"))."
         case .damaged:
             return "The \(place?.item ?? "stored data") is damaged: \(reason ?? ""); it was left as it is."

@@ -47,6 +47,13 @@ extension KeyringError {
         /// The shared store of a two-store ``Keyring`` did not answer within the call's bound;
         /// `detail` names the store (its ``StoreIdentity``, the cluster's endpoints for etcd).
         public static func noSharedStore(detail: String) -> Unavailability { Unavailability(.noSharedStore, detail) }
+        /// The Secret Service has no collection to read or write: the collection named
+        /// (by alias or label) does not exist, or there is no default collection, the
+        /// daemon created none, and falling back to the `session` collection was not asked for.
+        public static func noCollection(detail: String) -> Unavailability { Unavailability(.noCollection, detail) }
+        /// The Secret Service daemon cannot unlock a collection with a password given to
+        /// it (only gnome-keyring can); `detail` names the daemon.
+        public static func noPasswordUnlock(detail: String) -> Unavailability { Unavailability(.noPasswordUnlock, detail) }
     }
 }
 
@@ -95,6 +102,12 @@ extension KeyringError.Unavailability {
         /// The shared store of a two-store ``Keyring`` (``Keyring/syncStore``) did not answer
         /// within the call's bound, as a cluster that lost its quorum does not.
         public static let noSharedStore = Kind("noSharedStore", "the shared store did not answer: ")
+        /// The Secret Service has no collection to read or write: the named one does not
+        /// exist, or there is no default collection and no fallback was asked for.
+        public static let noCollection = Kind("noCollection", "no collection: ")
+        /// The daemon cannot unlock a collection with a password sent to it, as
+        /// `swift-keyring unlock` does: only gnome-keyring can (KeePassXC and KWallet cannot).
+        public static let noPasswordUnlock = Kind("noPasswordUnlock", "unlocking with a password is not supported: ")
 
         /// Equal names; the words that describe a kind follow from its name.
         public static func == (lhs: Kind, rhs: Kind) -> Bool { lhs.name == rhs.name }

@@ -20,6 +20,8 @@ enum StoreSelector {
         let requested = try configuration.requestedStore()
         // Checked whichever store is chosen, so a mistyped value is seen at once, not on the first locked day.
         _ = try configuration.requestedPromptTimeout()
+        _ = try configuration.requestedCollection()
+        _ = try configuration.requestedSessionFallback()
         let forced = configuration.store != nil ? "asked for by the caller" : "forced by SWIFT_KEYRING_BACKEND"
         if let kind = requested.kind {
             return StoreSelection(kind: kind, reason: forced)
@@ -49,7 +51,9 @@ enum StoreSelector {
                 timeout: configuration.timeout,
                 promptTimeout: configuration.requestedPromptTimeout(),
                 environment: configuration.environment,
-                logger: logger
+                logger: logger,
+                collection: configuration.requestedCollection(),
+                sessionFallback: configuration.requestedSessionFallback()
             )
         case .file:
             let secret = try KeyringError.placing(in: .keyringFile) {

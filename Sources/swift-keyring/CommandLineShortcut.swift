@@ -122,8 +122,10 @@ enum CommandLineShortcut {
     private struct Words {
         /// The options of `StoreOptions`, which every subcommand takes.
         private static let storeOptions: Set = [
-            "--service", "--backend", "--etcd-endpoints", "--sync-store", "--file", "--prompt-timeout",
+            "--service", "--backend", "--etcd-endpoints", "--sync-store", "--file", "--prompt-timeout", "--collection",
         ]
+        /// The flags of `StoreOptions`.
+        private static let storeFlags: Set = ["--session-fallback"]
 
         private(set) var key: String?
         private var flags: Set<String> = []
@@ -149,7 +151,7 @@ enum CommandLineShortcut {
                 }
                 let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 let name = String(parts[0])
-                if flagNames.contains(name) {
+                if flagNames.contains(name) || Self.storeFlags.contains(name) {
                     guard parts.count == 1, flags.insert(name).inserted else { return nil }
                     continue
                 }
@@ -182,6 +184,8 @@ enum CommandLineShortcut {
             store.syncStore = values["--sync-store"]
             store.file = values["--file"]
             store.promptTimeout = values["--prompt-timeout"]
+            store.collection = values["--collection"]
+            store.sessionFallback = flags.contains("--session-fallback")
             return store
         }
     }

@@ -18,6 +18,12 @@ struct DoctorReport: Encodable {
         var collectionLocked: Bool?
         /// The program owning `org.freedesktop.secrets`, such as `gnome-keyring-daemon (pid 812)`; `nil` when none does.
         var owner: String?
+        /// The collection records go to, such as `/org/freedesktop/secrets/collection/login`; `nil` when there is none.
+        var collection: String?
+        /// Why that collection, or what a write does when there is none; `nil` when that could not be asked.
+        var collectionReason: String?
+        /// Whether the collection was named (`--collection`, `SWIFT_KEYRING_COLLECTION`) rather than the default one.
+        var collectionNamed = false
     }
 
     /// Whether a locked keyring can ask the person for its password here.
@@ -71,11 +77,17 @@ struct DoctorReport: Encodable {
         let bus: Bus
         switch probe {
         case .available:
-            let locked = try? SecretServiceStore(timeout: configuration.timeout, environment: configuration.environment)
-                .isLocked()
+            let store = try? SecretServiceStore(
+                timeout: configuration.timeout, environment: configuration.environment,
+                collection: configuration.requestedCollection(), sessionFallback: configuration.requestedSessionFallback())
+            let inUse = try? store?.collectionInUse()
+            let locked = inUse?.path == nil ? nil : try? store?.isLocked()
             let owner = SecretServiceStore.owner(timeout: configuration.timeout, environment: configuration.environment)
             bus = Bus(
-                answers: true, secretService: true, detail: probe.description, collectionLocked: locked, owner: owner?.description
+                answers: true, secretService: true, detail: probe.description, collectionLocked: locked,
+                owner: owner?.description,
+                collection: inUse?.path, collectionReason: inUse?.reason,
+                collectionNamed: (try? configuration.requestedCollection()) != nil
             )
         case .noDaemon:
             bus = Bus(answers: true, secretService: false, detail: probe.description)
@@ -117,8 +129,9 @@ struct DoctorReport: Encodable {
                     ? "on: records with the sync flag live in \(sync.store ?? "?"), the others here (\(sync.reason))"
                     : "off (\(sync.reason))"),
             "session bus:      \(sessionBus.answers ? "answers" : "does not answer")",
-            "secret service:   \(sessionBus.secretService ? "available, default collection \(locked)" : "not available") (\(sessionBus.detail))",
+            "secret service:   \(sessionBus.secretService ? "available, \(sessionBus.collectionNamed ? "collection" : "default collection") \(locked)" : "not available") (\(sessionBus.detail))",
             "service owner:    \(sessionBus.owner ?? "none")",
+        ] + collectionLines + [
             "unlock prompt:    "
                 + (unlockPrompt.canShow
                     ? "can be shown (a display is set); waits up to \(seconds(unlockPrompt.timeoutSeconds)) s for you"
@@ -131,6 +144,13 @@ struct DoctorReport: Encodable {
             "libsecret:        \(libsecret)",
             "libgcrypt:        \(libgcrypt)",
         ] + etcdLines
+    }
+
+    /// The collection line, when the Secret Service answers.
+    private var collectionLines: [String] {
+        guard sessionBus.secretService else { return [] }
+        let reason = sessionBus.collectionReason.map { " (\($0))" } ?? ""
+        return ["collection:       " + (sessionBus.collection ?? "none") + reason]
     }
 
     private var etcdLines: [String] {

@@ -19,6 +19,8 @@ struct CLICommandLineShortcutTests {
         ["get", "github", "--service", "com.example.mail", "--backend", "file", "--file", "/tmp/keyring.swkr"],
         ["get", "--service=com.example.mail", "github"],
         ["get", "k", "--prompt-timeout", "30"],
+        ["get", "k", "--collection", "login", "--session-fallback"],
+        ["set", "k", "--username", "alice", "--url", "https://example.com", "--collection=Work keys"],
         ["get", "k", "--backend", "etcd", "--etcd-endpoints", "http://127.0.0.1:2379,http://127.0.0.1:22379"],
         ["get", "ключ", "--service", "сервис"],
         ["get", "help"],

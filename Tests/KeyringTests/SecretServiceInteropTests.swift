@@ -33,6 +33,21 @@ struct SecretServiceInteropTests {
         }
     }
 
+    @Test("unlock(password:): KeePassXC says it cannot unlock that way, naming itself; gnome-keyring takes the call")
+    func passwordUnlock() throws {
+        let store = try PrivateSecretService.makeStore()
+        switch PrivateSecretService.daemon {
+        case .gnomeKeyring:
+            // The run's collection is unlocked already, which gnome-keyring answers with success whatever the password.
+            #expect(throws: Never.self) { try store.unlock(password: "any") }
+        case .keepassxc:
+            let error = BoundedCall.keyringError(within: .seconds(30)) { try store.unlock(password: "any") }
+            #expect(error?.unavailability?.kind == .noPasswordUnlock, "\(String(describing: error))")
+            #expect(error?.description.contains("keepassxc") == true, "\(String(describing: error))")
+        }
+        #expect(try store.isLocked() == false)
+    }
+
     @Test(
         "secret-tool lookup finds what the library stored, byte for byte",
         arguments: [

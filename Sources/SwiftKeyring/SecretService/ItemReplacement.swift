@@ -83,7 +83,12 @@ enum ItemReplacement {
         }
         // A locked KeePassXC finds nothing at all (it has no database open), so an
         // empty search proves no item exists only while the collection is unlocked.
-        let hidden = existing.isEmpty ? try client.isDefaultCollectionLocked(deadline: deadline) : false
+        // The collection is found (or, with none, created) here, before the item is.
+        let hidden =
+            existing.isEmpty
+            ? try client.isLocked(
+                client.collectionForWriting(operation, deadline: &deadline, prompt: prompt).path, deadline: deadline)
+            : false
         let created = try client.createItem(record, operation, deadline: &deadline, prompt: prompt)
         // The old items go before the search below, so that the greatest path, which
         // that search keeps, is never one of them (KeePassXC's paths are not in order).

@@ -16,6 +16,7 @@ import Synchronization
 /// same attributes, and a removal of what is already gone removes nothing.
 final class ReopeningClient: Sendable {
     private let address: String
+    private let collection: CollectionChoice
     private let logger: Logger
     /// The client in use and how many times it was replaced, so that threads
     /// which saw the same client fail replace it once, not once each.
@@ -23,10 +24,11 @@ final class ReopeningClient: Sendable {
 
     /// Connects and greets the daemon before `deadline`.
     /// - Throws: as `SecretServiceClient.init`.
-    init(address: String, deadline: Deadline, logger: Logger) throws {
+    init(address: String, collection: CollectionChoice = .default, deadline: Deadline, logger: Logger) throws {
         self.address = address
+        self.collection = collection
         self.logger = logger
-        current = Mutex((try SecretServiceClient(address: address, deadline: deadline), 0))
+        current = Mutex((try SecretServiceClient(address: address, collection: collection, deadline: deadline), 0))
     }
 
     /// What the current client remembers of items (see `ItemMemory`).
@@ -57,7 +59,9 @@ final class ReopeningClient: Sendable {
             if current.generation == generation {
                 // Connecting under the lock keeps a burst of failing threads to one
                 // new session; their calls in flight on the old client are not blocked.
-                current = (try SecretServiceClient(address: address, deadline: deadline), generation + 1)
+                current = (
+                    try SecretServiceClient(address: address, collection: collection, deadline: deadline), generation + 1
+                )
             }
             return current.client
         }

@@ -22,6 +22,10 @@ final class SecretServiceClient: @unchecked Sendable {
     /// Which items hold which records, for lookups in one call; it lives and dies
     /// with this client, so a new daemon starts with nothing remembered.
     let memory: ItemMemory
+    /// The collection the caller asked for, and the one it resolved to once found
+    /// (see `SecretServiceClient+Collection.swift`); a new client resolves anew.
+    let choice: CollectionChoice
+    let resolved = Mutex<ResolvedCollection?>(nil)
 
     /// Where every call after the greeting goes: the daemon's unique name, so that all
     /// calls of an operation (and the session) reach one daemon, even while another
@@ -32,7 +36,8 @@ final class SecretServiceClient: @unchecked Sendable {
 
     /// Connects to the bus at `address` and greets the daemon (see `swift_keyring_service_greet`).
     /// - Throws: `KeyringError.serviceUnavailable` (no bus, no daemon) or `.timedOut`.
-    init(address: String, deadline: Deadline) throws {
+    init(address: String, collection: CollectionChoice = .default, deadline: Deadline) throws {
+        choice = collection
         bus = try BusConnection(address: address, deadline: deadline)
         let connection = bus.pointer
         // The greeting first, always: gnome-keyring 42 aborts when a new
@@ -48,37 +53,8 @@ final class SecretServiceClient: @unchecked Sendable {
         memory = ItemMemory(bus: bus, daemon: daemon)
     }
 
-    /// The default collection's own path, once read (see `defaultCollection(deadline:)`).
-    private let defaultCollectionPath = Mutex<String?>(nil)
-
-    /// The path of the collection the `default` alias names, asked of the daemon once
-    /// (`Service.ReadAlias`) and then remembered, as libsecret remembers its collections.
-    ///
-    /// Calls are never sent to the alias path `/org/freedesktop/secrets/aliases/default`:
-    /// gnome-keyring 42 rewrites such a call's path in its D-Bus worker thread, reading
-    /// the alias from a table its main thread replaces (freeing the old string) each
-    /// time a new client connects, so under many clients a `CreateItem` went to a path
-    /// of freed bytes ("Object does not exist at path …/collection/_81BB3FV", one `set`
-    /// in 935 of the stress suite). A daemon with no default collection answers `/`; the
-    /// alias path is used then, and its calls fail as they did before.
-    func defaultCollection(deadline: Deadline) throws -> String {
-        if let known = defaultCollectionPath.withLock({ $0 }) { return known }
-        let reply = try bus.call(
-            "read the default collection's path",
-            destination: destination,
-            path: SWIFT_KEYRING_SERVICE_PATH,
-            interface: "org.freedesktop.Secret.Service",
-            method: "ReadAlias",
-            arguments: GVariantReading.stringTuple("default"),
-            reply: "(o)",
-            deadline: deadline
-        )
-        defer { g_variant_unref(reply) }
-        let path = GVariantReading.string(reply, 0)
-        guard path != "/" else { return SWIFT_KEYRING_DEFAULT_COLLECTION_PATH }
-        defaultCollectionPath.withLock { $0 = path }
-        return path
-    }
+    /// The unique name of the daemon this client talks to; `nil` on a connection without a bus.
+    var daemonName: String? { daemon }
 
     /// Where the transfer stands: none yet, its `OpenSession` on the way, or open.
     private enum TransferState {
@@ -128,7 +104,13 @@ final class SecretServiceClient: @unchecked Sendable {
         return owner != daemon
     }
 
-    /// The paths of the items matching `attributes`, split by lock state (`Service.SearchItems`).
+    /// The paths of the items matching `attributes`, split by lock state (`Service.SearchItems`);
+    /// with a named collection, only its items.
+    ///
+    /// A named collection's items are those whose paths lie under its path, as the
+    /// specification lays item paths out (gnome-keyring, KeePassXC and KWallet all
+    /// do): one call, which keeps the split by lock state that `Collection.SearchItems`
+    /// does not give. Whatever lies elsewhere is never read, changed or deleted.
     ///
     /// Called directly rather than through libsecret's search, which needs a
     /// `SecretService` proxy (a GObject subclass, to put it on our connection) and
@@ -136,6 +118,7 @@ final class SecretServiceClient: @unchecked Sendable {
     func searchPaths(_ attributes: SecretAttributes, _ operation: String, deadline: Deadline) throws -> (
         unlocked: [String], locked: [String]
     ) {
+        let scope = try searchScope(deadline: deadline).map { $0 + "/" }
         var table: OpaquePointer? = swift_keyring_attributes_variant(attributes.table)
         let reply = try bus.call(
             operation,
@@ -148,7 +131,9 @@ final class SecretServiceClient: @unchecked Sendable {
             deadline: deadline
         )
         defer { g_variant_unref(reply) }
-        return (GVariantReading.objectPaths(reply, 0), GVariantReading.objectPaths(reply, 1))
+        let found = (unlocked: GVariantReading.objectPaths(reply, 0), locked: GVariantReading.objectPaths(reply, 1))
+        guard let scope else { return found }
+        return (found.unlocked.filter { $0.hasPrefix(scope) }, found.locked.filter { $0.hasPrefix(scope) })
     }
 
     /// Asks the daemon to unlock `paths`; returns the paths now unlocked.
@@ -165,10 +150,11 @@ final class SecretServiceClient: @unchecked Sendable {
         return unlocked
     }
 
-    /// Asks the daemon to unlock the default collection, so an item can be created
-    /// in it; the daemon may prompt, as in `unlock`.
-    func unlockDefaultCollection(_ operation: String, deadline: inout Deadline, prompt: PromptBound) throws {
-        _ = try unlock([try defaultCollection(deadline: deadline)], operation, deadline: &deadline, prompt: prompt)
+    /// Asks the daemon to unlock the collection new items go to, so an item can be
+    /// created in it; the daemon may prompt, as in `unlock`.
+    func unlockCollection(_ operation: String, deadline: inout Deadline, prompt: PromptBound) throws {
+        let collection = try collectionForWriting(operation, deadline: &deadline, prompt: prompt)
+        _ = try unlock([collection.path], operation, deadline: &deadline, prompt: prompt)
     }
 
     /// Reads one item, attributes and secret; `nil` when it is not one of ours,
@@ -279,18 +265,19 @@ final class SecretServiceClient: @unchecked Sendable {
         return paths.compactMap { read[$0].flatMap(SecretAttributes.summary(from:)) }
     }
 
-    /// Creates an item for `record` in the default collection (never replacing
+    /// Creates an item for `record` in the collection in use (never replacing
     /// one: see `ItemReplacement`); returns the item's path. A prompt the daemon
     /// asks for first (KeePassXC confirms each new item) is shown and waited for
     /// within `prompt`'s bound, and `deadline` is renewed after it, as in `unlock`.
     /// - Throws: `KeyringError.promptDismissed` when the person refuses it, or the calls' errors.
     func createItem(_ record: StoredRecord, _ operation: String, deadline: inout Deadline, prompt: PromptBound) throws -> String {
         let attributes = SecretAttributes.all(record)
+        let collection = try collectionForWriting(operation, deadline: &deadline, prompt: prompt).path
         let secret = try transfer(deadline: deadline).encode(record.secret, contentType: Self.contentType(record))
         let reply = try bus.call(
             operation,
             destination: destination,
-            path: try defaultCollection(deadline: deadline),
+            path: collection,
             interface: "org.freedesktop.Secret.Collection",
             method: "CreateItem",
             // Label and attributes, the secret as the transfer encoded it, and replace off (KeePassXC
@@ -360,12 +347,18 @@ final class SecretServiceClient: @unchecked Sendable {
         return answered
     }
 
-    /// Whether the default collection is locked now (reading its `Locked` property).
-    func isDefaultCollectionLocked(deadline: Deadline) throws -> Bool {
+    /// Whether the collection in use is locked now (reading its `Locked` property).
+    /// - Throws: `.serviceUnavailable(reason: .noCollection)` when there is none.
+    func isCollectionLocked(deadline: Deadline) throws -> Bool {
+        try isLocked(collection(deadline: deadline).path, deadline: deadline)
+    }
+
+    /// Whether the collection at `path` is locked now.
+    func isLocked(_ path: String, deadline: Deadline) throws -> Bool {
         let reply = try bus.call(
-            "read whether the default collection is locked",
+            "read whether the collection is locked",
             destination: destination,
-            path: try defaultCollection(deadline: deadline),
+            path: path,
             interface: "org.freedesktop.DBus.Properties",
             method: "Get",
             arguments: GVariantReading.propertyTuple("org.freedesktop.Secret.Collection", "Locked"),
@@ -378,7 +371,7 @@ final class SecretServiceClient: @unchecked Sendable {
         guard swift_keyring_boolean_property_reply(reply, "the collection's Locked", &locked, &error) != 0 else {
             defer { g_error_free(error) }
             throw GLibFailure.keyringError(
-                error!, operation: "read whether the default collection is locked", seconds: deadline.timeout.inSeconds,
+                error!, operation: "read whether the collection is locked", seconds: deadline.timeout.inSeconds,
                 timedOut: false, phase: .call)
         }
         return locked != 0

@@ -10,7 +10,8 @@ import Foundation
 
 /// A store in the desktop's Secret Service (gnome-keyring, KeePassXC, …), over D-Bus.
 ///
-/// One item per record in the default collection, with the attributes `tag`
+/// One item per record in the default collection (or the collection named by
+/// `collection`), with the attributes `tag`
 /// (`swift-keyring`), `service`, `key`, `kind`, `username`, `url`, `sync` and
 /// `background-access`, and a label readable in Seahorse. Every D-Bus call of a
 /// store call is bounded by the call's deadline (`timeout` long when ``Keyring``
@@ -34,17 +35,27 @@ import Foundation
 /// The store talks to the bus named by the `environment` it was given, on a
 /// connection of its own, so it can be aimed at another bus than the process's.
 ///
+/// With no default collection (WSL, a minimal session, a fresh KWallet), a write
+/// asks the daemon to create one (gnome-keyring asks for its password at a
+/// prompt), and else writes to the in-memory `session` collection only when
+/// `sessionFallback` allows it; otherwise it fails with
+/// ``KeyringError/Unavailability/Kind/noCollection``. A named `collection` (its
+/// alias, label or object path) is a boundary: reads, lists and removals see only
+/// its items, and new items go there.
+///
 /// On gnome-keyring a store remembers which item holds each record it read (the
 /// item's path and attributes, never its secret), so from its third lookup on, a
 /// record read before costs one D-Bus call instead of a search and a read. What
 /// it remembers is dropped the moment the daemon announces any change, by any
 /// process, so a lookup never returns an older value than the search would.
 public final class SecretServiceStore: CredentialStore {
-    private let client: ReopeningClient
-    private let timeout: Duration
+    let client: ReopeningClient
+    let timeout: Duration
     /// The bus this store talks to, for its identity.
     private let address: String
     private let prompt: PromptBound
+    /// The collection asked for, for the store's identity.
+    let collection: CollectionChoice
     /// Writes within this process, one at a time, so two saves of one key never
     /// interleave their create-then-clean-up steps.
     private let writes = Mutex(())
@@ -64,17 +75,28 @@ public final class SecretServiceStore: CredentialStore {
     ///   - environment: where `DBUS_SESSION_BUS_ADDRESS` (or `XDG_RUNTIME_DIR`) is read from.
     ///   - logger: where the store says, at notice level, that the daemon restarted and a new
     ///     session was opened; `nil` means nowhere.
+    ///   - collection: the collection to read and write, by its alias, label or object path;
+    ///     `nil` means the default collection. A name that matches no collection fails at
+    ///     the first call that needs it, with ``KeyringError/Unavailability/Kind/noCollection``.
+    ///   - sessionFallback: whether, with no default collection and none the daemon creates,
+    ///     records may go to the `session` collection, which the daemon keeps in memory
+    ///     only (they are gone at logout). Off unless asked for.
     /// - Throws: `KeyringError.serviceUnavailable` when there is no session bus or no
     ///   Secret Service daemon (the reason says which), `.timedOut` when they do not answer in time,
-    ///   `.invalidConfiguration` naming `timeout` or `promptTimeout` when one is not longer than zero.
+    ///   `.invalidConfiguration` naming `timeout` or `promptTimeout` when one is not longer than zero,
+    ///   or `collection` when it is empty.
     public convenience init(
         timeout: Duration = .seconds(5),
         promptTimeout: Duration = SecretServiceStore.defaultPromptTimeout,
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        logger: Logger? = nil
+        logger: Logger? = nil,
+        collection: String? = nil,
+        sessionFallback: Bool = false
     ) throws {
         do {
-            try self.init(opening: timeout, promptTimeout, environment, logger)
+            try self.init(
+                opening: timeout, promptTimeout, environment, logger,
+                CollectionChoice(name: collection, sessionFallback: sessionFallback))
         } catch let error as KeyringError {
             throw error.placed(in: .secretService)
         }
@@ -85,13 +107,19 @@ public final class SecretServiceStore: CredentialStore {
         opening timeout: Duration,
         _ promptTimeout: Duration,
         _ environment: [String: String],
-        _ logger: Logger?
+        _ logger: Logger?,
+        _ collection: CollectionChoice
     ) throws {
         for (setting, value) in [("timeout", timeout), ("promptTimeout", promptTimeout)] where value <= .zero {
             throw KeyringError.invalidConfiguration(setting: setting, reason: "must be longer than zero")
         }
+        if collection.name?.isEmpty == true {
+            throw KeyringError.invalidConfiguration(setting: "collection", reason: "must not be empty")
+        }
         let address = try SessionBusAddress.resolve(environment)
-        client = try ReopeningClient(address: address, deadline: Deadline(timeout), logger: logger ?? .keyringSilent)
+        client = try ReopeningClient(
+            address: address, collection: collection, deadline: Deadline(timeout), logger: logger ?? .keyringSilent)
+        self.collection = collection
         self.timeout = timeout
         self.address = address
         writeLock = SecretServiceWriteLock(environment: environment)
@@ -105,9 +133,11 @@ public final class SecretServiceStore: CredentialStore {
     /// `ItemMemory`), since the current session opened; for tests of that path.
     package var lookupsFromMemory: Int { client.memory.lookupsFromMemory }
 
-    /// `secret-service`, with the session bus it talks to.
+    /// `secret-service`, with the session bus it talks to (and the collection, when one is named).
     public var identity: StoreIdentity {
-        StoreIdentity(kind: .secretService, details: [StoreDetail("bus", address)])
+        StoreIdentity(
+            kind: .secretService,
+            details: [StoreDetail("bus", address)] + (collection.name.map { [StoreDetail("collection", $0)] } ?? []))
     }
 
     /// `timeout`: the bound on the D-Bus calls of one store call.
@@ -118,12 +148,14 @@ public final class SecretServiceStore: CredentialStore {
         "\(swift_keyring_libsecret_major()).\(swift_keyring_libsecret_minor()).\(swift_keyring_libsecret_micro())"
     }
 
-    /// Whether the default collection is locked now; `swift-keyring doctor` shows it.
-    /// - Throws: `KeyringError` when the daemon cannot be asked, for example `.timedOut`.
+    /// Whether the collection in use (the default one, or the one named) is locked now;
+    /// `swift-keyring doctor` shows it.
+    /// - Throws: `KeyringError` when the daemon cannot be asked, for example `.timedOut`, or
+    ///   ``KeyringError/Unavailability/Kind/noCollection`` when there is no such collection.
     public func isLocked() throws -> Bool {
         let deadline = Deadline(timeout)
-        return try client.run("read whether the default collection is locked", deadline: deadline) { client in
-            try client.isDefaultCollectionLocked(deadline: deadline)
+        return try client.run("read whether the collection is locked", deadline: deadline) { client in
+            try client.isCollectionLocked(deadline: deadline)
         }
     }
 
@@ -275,7 +307,7 @@ public final class SecretServiceStore: CredentialStore {
             return try body(deadline)
         } catch KeyringError.locked {
             var renewed = Deadline(deadline.timeout)
-            try client.unlockDefaultCollection(operation, deadline: &renewed, prompt: prompt)
+            try client.unlockCollection(operation, deadline: &renewed, prompt: prompt)
             return try body(renewed)
         }
     }

@@ -106,15 +106,22 @@ final class SecretTransfer: Sendable {
         }
     }
 
+    /// Whether secrets are encrypted on the bus (a key was agreed), rather than sent plain.
+    var isEncrypted: Bool { key != nil }
+
     /// `secret` as a "(oayays)" value for this transfer (floating, for a call's arguments).
     func encode(_ secret: [UInt8], contentType: String) throws -> OpaquePointer {
+        try secret.withUnsafeBytes { try encode($0, contentType: contentType) }
+    }
+
+    /// `secret`, lent by its owner (which wipes it), as a "(oayays)" value for this transfer:
+    /// on an encrypted transfer no copy of the plaintext is made outside secure memory.
+    func encode(_ secret: UnsafeRawBufferPointer, contentType: String) throws -> OpaquePointer {
         let (parameters, value): ([UInt8], [UInt8])
         if let key {
-            (parameters, value) = try KeyringError.translatingCrypto {
-                try secret.withUnsafeBytes { try AESCBC(key: key).seal($0) }
-            }
+            (parameters, value) = try KeyringError.translatingCrypto { try AESCBC(key: key).seal(secret) }
         } else {
-            (parameters, value) = ([], secret)
+            (parameters, value) = ([], Array(secret))
         }
         var children: [OpaquePointer?] = [
             g_variant_new_object_path(path),

@@ -13,6 +13,9 @@ final class SecretServiceSandbox {
     enum Contents {
         case busOnly
         case busAndDaemon
+        /// A daemon started without `--unlock` in a new home: no login keyring, so no
+        /// default collection (`ReadAlias("default")` answers `/`), as in WSL or a minimal session.
+        case busAndDaemonWithoutCollection
     }
 
     private let folder: URL
@@ -79,8 +82,10 @@ final class SecretServiceSandbox {
                 throw error
             }
         }
-        if contents == .busAndDaemon {
-            try startDaemon()
+        switch contents {
+        case .busOnly: break
+        case .busAndDaemon: try startDaemon()
+        case .busAndDaemonWithoutCollection: try startDaemon(unlocking: false)
         }
     }
 
@@ -88,19 +93,20 @@ final class SecretServiceSandbox {
         stop()
     }
 
-    private func startDaemon() throws {
+    private func startDaemon(unlocking: Bool = true) throws {
         var daemonEnvironment = environment
         daemonEnvironment["GNOME_KEYRING_TEST_PROMPTER"] = prompterName
         daemon = try ChildProcess.start(
-            ["gnome-keyring-daemon", "--foreground", "--unlock", "--components=secrets"],
+            ["gnome-keyring-daemon", "--foreground"] + (unlocking ? ["--unlock"] : []) + ["--components=secrets"],
             environment: daemonEnvironment,
-            input: Data(password.utf8),
+            input: unlocking ? Data(password.utf8) : Data(),
             log: folder.appendingPathComponent("gnome-keyring.log")
         )
         guard ChildProcess.poll(timeout: .seconds(15), { (try? self.secretServiceHasOwner()) == true }) else {
             stop()
             throw ChildProcess.Failure(description: "gnome-keyring-daemon did not take org.freedesktop.secrets")
         }
+        guard unlocking else { return }
         // The login collection is created on first use; make sure it exists and is unlocked.
         let store = try SecretServiceStore(timeout: .seconds(10), environment: environment)
         guard try store.isLocked() == false else {
@@ -141,6 +147,9 @@ final class SecretServiceSandbox {
             throw ChildProcess.Failure(description: "Lock failed: \(output.standardError)")
         }
     }
+
+    /// The password of the login keyring (and of a collection the mock prompter creates), for unlock tests.
+    var keyringPassword: String { password }
 
     /// Whether the daemon still runs: a prompt test checks it survived what the store did.
     var daemonIsRunning: Bool {
