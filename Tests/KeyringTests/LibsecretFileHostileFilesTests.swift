@@ -163,4 +163,23 @@ struct LibsecretFileHostileFilesTests {
         let read = try Keyring(service: "big", store: open(url)).secret(forKey: "ours")
         #expect(read == Data(big.utf8), "we read \(read?.count ?? 0) bytes, not \(big.utf8.count)")
     }
+
+    @Test("A write that fails leaves the file and the store as they were, and the next write keeps everything")
+    func failedWrite() throws {
+        let url = try LibsecretFileFixture.newFileURL()
+        let keyring = try Keyring(service: "s", store: open(url))
+        try keyring.setSecret(Data("kept".utf8), forKey: "old")
+        let before = try Data(contentsOf: url)
+        // A folder where the temporary file goes: the write cannot make it.
+        let blocker = URL(fileURLWithPath: url.path + ".tmp")
+        try FileManager.default.createDirectory(at: blocker.appendingPathComponent("inside"), withIntermediateDirectories: true)
+        #expect(throws: KeyringError.self) { try keyring.setSecret(Data("lost".utf8), forKey: "new") }
+        #expect(try Data(contentsOf: url) == before)
+        #expect(try keyring.secretKeys() == ["old"])
+        try FileManager.default.removeItem(at: blocker)
+        try keyring.setSecret(Data("arrived".utf8), forKey: "new")
+        let reopened = try Keyring(service: "s", store: open(url))
+        #expect(try reopened.secret(forKey: "old") == Data("kept".utf8))
+        #expect(try reopened.secret(forKey: "new") == Data("arrived".utf8))
+    }
 }
