@@ -35,7 +35,8 @@ struct CLILibsecretFileTests {
         let get = try CLI.run(["get", "gitlab"] + options, environment: env)
         #expect(get.stdout == "pw from secret-tool\n")
         let doctor = try CLI.run(["doctor"] + options, environment: env)
-        #expect(doctor.allOutput.contains("libsecret-file"), "\(doctor.allOutput)")
+        #expect(doctor.allOutput.contains("libsecret file:   \(url.path)"), "\(doctor.allOutput)")
+        #expect(doctor.allOutput.contains("its permissions:  0600 in a 0700 folder"), "\(doctor.allOutput)")
     }
 
     @Test("migrate moves the file store's records into libsecret's file and back, and secret-tool reads them there")
