@@ -21,10 +21,11 @@ import Foundation
 ///
 /// Writes are atomic and durable (temporary file, fsync, rename, fsync of the folder) and
 /// serialised between this library's writers, in any process, by a lock file beside the
-/// file. libsecret takes no lock: it reads the file once and, on each store, replaces it
-/// only if its modification time has not changed since, so a libsecret writer that races
-/// ours fails its write rather than losing ours, unless our rename lands between its check
-/// and its own rename, when the later rename wins and the earlier write is lost.
+/// file. libsecret takes no lock: it replaces the whole file only if it has not changed since
+/// it read it, checked when it starts writing, so a write of ours before that makes libsecret's
+/// write fail, but a write of either that lands while the other is writing (as long as one
+/// write of the file takes) is lost. Do not let a libsecret process and this store write one file at the
+/// same moment (`docs/LIBSECRET_FILE_FORMAT.md` says more).
 ///
 /// ```swift
 /// let store = try LibsecretFileStore(url: LibsecretFileStore.defaultURL(), key: try LibsecretFileKey.resolve())
