@@ -42,6 +42,9 @@ public struct KeyringConfiguration: Sendable {
     /// records may be written to its `session` collection, which lives in memory and is gone
     /// at logout; `nil` means `SWIFT_KEYRING_SESSION_FALLBACK` (`true` or `false`), else `false`.
     public var sessionFallback: Bool?
+    /// libsecret's keyring file, for ``StoreChoice/libsecretFile``; `nil` means
+    /// `LibsecretFileStore.defaultURL(environment:)`. Its password comes from `fileSecret`'s sources.
+    public var libsecretFileURL: URL?
 
     /// Creates a configuration.
     /// - Parameters:
