@@ -28,6 +28,9 @@
     X(SECRET_SEARCH_ALL)                                                                                        \
     X(SECRET_SEARCH_LOAD_SECRETS)                                                                               \
     X(SECRET_ERROR_IS_LOCKED)                                                                                   \
+    X(SECRET_SCHEMA_ATTRIBUTE_STRING)                                                                           \
+    X(SECRET_SCHEMA_NONE)                                                                                       \
+    X(SECRET_SCHEMA_DONT_MATCH_NAME)                                                                            \
     X(TRUE)                                                                                                     \
     X(FALSE)
 
@@ -37,11 +40,13 @@
     X(GError) X(GList) X(GHashTableIter) X(GVariantIter) X(GVariantBuilder) X(GTypeClass) X(GTypeInstance)          \
     X(GObject) X(GCancellable) X(GDBusProxy) X(SecretService) X(SecretItem)                                       \
     X(GDBusConnectionFlags) X(GDBusCallFlags) X(GDBusSignalFlags) X(GDBusSendMessageFlags) X(GDBusMessageType)     \
-    X(GIOErrorEnum) X(GDBusError) X(SecretServiceFlags) X(SecretSearchFlags) X(SecretError)
+    X(GIOErrorEnum) X(GDBusError) X(SecretServiceFlags) X(SecretSearchFlags) X(SecretError)      \
+    X(SecretSchemaAttributeType) X(SecretSchemaAttribute) X(SecretSchemaFlags) X(SecretSchema)
 
 #define CHECKED_FIELDS(X)                                                                                         \
     X(GError, domain) X(GError, code) X(GError, message)                                                          \
     X(GList, data) X(GList, next) X(GList, prev)                                                                  \
     X(GObject, g_type_instance) X(GObject, ref_count) X(GObject, qdata)                                          \
     X(GCancellable, parent_instance) X(GCancellable, priv) X(GDBusProxy, priv)                                   \
-    X(SecretService, pv) X(SecretItem, pv) X(GVariantBuilder, u.s.type)
+    X(SecretService, pv) X(SecretItem, pv) X(GVariantBuilder, u.s.type)                                          \
+    X(SecretSchemaAttribute, type) X(SecretSchema, flags) X(SecretSchema, attributes) X(SecretSchema, reserved)

@@ -186,7 +186,33 @@ typedef enum {
 #define G_DBUS_ERROR (g_dbus_error_quark())
 
 /* libsecret: secret-schema.h, secret-service.h, secret-item.h, secret-value.h, secret-types.h. */
-typedef struct _SecretSchema SecretSchema;
+typedef enum {
+    SECRET_SCHEMA_ATTRIBUTE_STRING = 0
+} SecretSchemaAttributeType;
+
+typedef struct {
+    const gchar *name;
+    SecretSchemaAttributeType type;
+} SecretSchemaAttribute;
+
+typedef enum {
+    SECRET_SCHEMA_NONE = 0,
+    SECRET_SCHEMA_DONT_MATCH_NAME = (1 << 1)
+} SecretSchemaFlags;
+
+typedef struct {
+    const gchar *name;
+    SecretSchemaFlags flags;
+    SecretSchemaAttribute attributes[32];
+    gint reserved;
+    gpointer reserved1;
+    gpointer reserved2;
+    gpointer reserved3;
+    gpointer reserved4;
+    gpointer reserved5;
+    gpointer reserved6;
+    gpointer reserved7;
+} SecretSchema;
 typedef struct _SecretValue SecretValue;
 typedef struct _SecretServicePrivate SecretServicePrivate;
 typedef struct _SecretService SecretService;

@@ -12,7 +12,15 @@
  * here may run before swift_keyring_libsecret_load succeeded. No variadic GLib
  * function is called (they cannot be loaded through a typed pointer): the
  * fixed-argument ones build and read every GVariant. */
+#if __has_include("CLibSecret.h")
 #include "CLibSecret.h"
+#else
+/* Outside the package: Benchmarks/Compare/libsecret-bench.c, libsecret's own C for
+ * comparison, is built with schema.c against the real headers (pkg-config libsecret-1). */
+#define SECRET_API_SUBJECT_TO_CHANGE 1
+#include <libsecret/secret.h>
+#include <gio/gio.h>
+#endif
 
 #define SWIFT_KEYRING_BUS_NAME "org.freedesktop.secrets"
 #define SWIFT_KEYRING_SERVICE_PATH "/org/freedesktop/secrets"
@@ -23,6 +31,10 @@ GHashTable *swift_keyring_attributes_new(void);
 void swift_keyring_attributes_set(GHashTable *attributes, const char *name, const char *value);
 const char *swift_keyring_attributes_get(GHashTable *attributes, const char *name);
 GVariant *swift_keyring_attributes_variant(GHashTable *attributes);
+
+/* schema.c: the schema of every item the library writes, as libsecret's password calls
+ * take it (the store itself talks D-Bus and needs none; libsecret-bench.c uses it). */
+const SecretSchema *swift_keyring_schema(void);
 
 /* error_message.c: g_set_error without its varargs (which cannot be loaded through a
  * typed pointer): formats with vsnprintf, then calls g_set_error_literal. For the C
