@@ -54,6 +54,9 @@ extension KeyringError {
         /// The Secret Service daemon cannot unlock a collection with a password given to
         /// it (only gnome-keyring can); `detail` names the daemon.
         public static func noPasswordUnlock(detail: String) -> Unavailability { Unavailability(.noPasswordUnlock, detail) }
+        /// A shared library the store needs could not be loaded; `detail` names it
+        /// (such as `libsecret-1.so.0`) and says why, as the dynamic loader did.
+        public static func libraryMissing(detail: String) -> Unavailability { Unavailability(.libraryMissing, detail) }
     }
 }
 
@@ -108,6 +111,9 @@ extension KeyringError.Unavailability {
         /// The daemon cannot unlock a collection with a password sent to it, as
         /// `swift-keyring unlock` does: only gnome-keyring can (KeePassXC and KWallet cannot).
         public static let noPasswordUnlock = Kind("noPasswordUnlock", "unlocking with a password is not supported: ")
+        /// A shared library the store needs could not be loaded: libsecret (or GIO, GObject,
+        /// GLib) for the Secret Service, libgcrypt for any store that encrypts.
+        public static let libraryMissing = Kind("libraryMissing", "a library could not be loaded: ")
 
         /// Equal names; the words that describe a kind follow from its name.
         public static func == (lhs: Kind, rhs: Kind) -> Bool { lhs.name == rhs.name }

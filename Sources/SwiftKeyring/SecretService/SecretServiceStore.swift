@@ -81,8 +81,8 @@ public final class SecretServiceStore: CredentialStore {
     ///   - sessionFallback: whether, with no default collection and none the daemon creates,
     ///     records may go to the `session` collection, which the daemon keeps in memory
     ///     only (they are gone at logout). Off unless asked for.
-    /// - Throws: `KeyringError.serviceUnavailable` when there is no session bus or no
-    ///   Secret Service daemon (the reason says which), `.timedOut` when they do not answer in time,
+    /// - Throws: `KeyringError.serviceUnavailable` when there is no session bus, no
+    ///   Secret Service daemon, or libsecret cannot be loaded (the reason says which), `.timedOut` when they do not answer in time,
     ///   `.invalidConfiguration` naming `timeout` or `promptTimeout` when one is not longer than zero,
     ///   or `collection` when it is empty.
     public convenience init(
@@ -116,6 +116,8 @@ public final class SecretServiceStore: CredentialStore {
         if collection.name?.isEmpty == true {
             throw KeyringError.invalidConfiguration(setting: "collection", reason: "must not be empty")
         }
+        // The libraries first: without them no bus or daemon could be used, whatever the environment says.
+        try LibSecretLoading.ensureLoaded()
         let address = try SessionBusAddress.resolve(environment)
         client = try ReopeningClient(
             address: address, collection: collection, deadline: Deadline(timeout), logger: logger ?? .keyringSilent)
