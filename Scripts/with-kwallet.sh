@@ -72,7 +72,7 @@ INI
 # hold them), then this process becomes kwalletd5, so its pid is the daemon's.
 # The password comes from the environment, never an argument, and is not passed on.
 launch='
-import hashlib, os, socket, sys
+import hashlib, os, socket
 password = os.environ.pop("SWIFT_KEYRING_TEST_KEYRING_PASSWORD").encode()
 folder = os.path.join(os.environ["XDG_DATA_HOME"], "kwalletd")
 os.makedirs(folder, mode=0o700, exist_ok=True)
@@ -105,10 +105,28 @@ os.execvp("kwalletd5", ["kwalletd5", "--pam-login", str(read_end), str(listener.
 daemon_log="$HOME/kwalletd5.log"
 . "$(dirname "$0")/secret-service-ready.sh"
 
-# Starts kwalletd5 on the wallet in the background; its pid in $daemon.
+# Starts kwalletd5 on the wallet in the background; its pid in $daemon. It runs in
+# the throwaway HOME with core dumps on, so that a death leaves a core there for
+# the backtrace below (where the kernel writes cores into the working directory).
 start_kwalletd() {
-    SWIFT_KEYRING_TEST_KEYRING_PASSWORD=$password python3 -c "$launch" </dev/null >>"$daemon_log" 2>&1 &
+    (
+        cd "$HOME"
+        ulimit -c unlimited 2>/dev/null || true
+        SWIFT_KEYRING_TEST_KEYRING_PASSWORD=$password exec python3 -c "$launch"
+    ) </dev/null >>"$daemon_log" 2>&1 &
     daemon=$!
+}
+
+# Prints the backtrace of every thread in kwalletd5's core, when it left one and gdb is here.
+print_backtrace() {
+    local core
+    core=$(find "$HOME" -maxdepth 1 -name 'core*' -type f 2>/dev/null | head -n 1)
+    if [ -z "$core" ] || ! command -v gdb >/dev/null; then
+        echo "(no core file of kwalletd5 in its folder, or no gdb: no backtrace)" >&2
+        return
+    fi
+    echo "kwalletd5's backtrace, from $core:" >&2
+    gdb -batch -nx -ex 'thread apply all bt' "$(command -v kwalletd5)" "$core" 2>&1 | grep -v '^\[New LWP' >&2 || true
 }
 
 # Stops kwalletd5 and waits for it to end, within three seconds, then kills it.
@@ -176,6 +194,7 @@ if ! kill -0 "$daemon" 2>/dev/null; then
     wait "$daemon" || daemon_status=$?
     echo "$0: kwalletd5 exited during the run (status ${daemon_status:-0}); the end of its log:" >&2
     grep -v '^$' "$daemon_log" | tail -n 20 >&2 || true
+    print_backtrace
     status=75
 else
     stop_kwalletd
