@@ -140,6 +140,23 @@ stop_kwalletd() {
     wait "$daemon" 2>/dev/null || true
 }
 
+# Unlocks the default collection: Service.Unlock, then the prompt it returns is shown
+# (it completes without a dialog on an open wallet), then Locked is read until false.
+unlock_collection() {
+    local collection reply prompt
+    collection=$(dbus-send --session --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets \
+        org.freedesktop.Secret.Service.ReadAlias string:default | sed -n 's/^ *object path "\(.*\)"$/\1/p')
+    [ -n "$collection" ] || return 1
+    reply=$(dbus-send --session --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets \
+        org.freedesktop.Secret.Service.Unlock "array:objpath:$collection") || return 1
+    prompt=$(printf '%s\n' "$reply" | sed -n 's/^ *object path "\(\/org\/freedesktop\/secrets\/prompt\/[^"]*\)"$/\1/p')
+    if [ -n "$prompt" ]; then
+        dbus-send --session --print-reply --dest=org.freedesktop.secrets "$prompt" \
+            org.freedesktop.Secret.Prompt.Prompt string: >/dev/null || return 1
+    fi
+    wait_for_unlocked_default_collection 100
+}
+
 password=$SWIFT_KEYRING_TEST_KEYRING_PASSWORD
 unset SWIFT_KEYRING_TEST_KEYRING_PASSWORD
 
@@ -160,10 +177,16 @@ echo "--- second start ---" >>"$daemon_log"
 start_kwalletd
 unset password
 wait_for_secret_service_name "$daemon" 200 || fail "it never took the name org.freedesktop.secrets"
-# Its collection says it is locked until a client asks to unlock it, even with the
-# wallet open: that unlock needs no person (the prompt opens an open wallet), and is
-# left to the tests, as a user's first call after login meets it.
 wait_for_default_collection 200 || fail "the default alias never named a collection"
+# Its collection reads as locked until a client asks to unlock it, even with the
+# wallet open; that unlock needs no person (the prompt opens an open wallet). It is
+# done here, as a desktop's first client does it, unless SWIFT_KEYRING_KWALLET_LOCKED=1
+# asks for the collection as pam_kwallet5 leaves it at login (CLIKWalletLoginTests):
+# of clients unlocking at once, kwalletd5 5.103 loses all prompts but one, and
+# secret-tool, which the suites use to plant items, then fails.
+if [ "${SWIFT_KEYRING_KWALLET_LOCKED:-}" != "1" ]; then
+    unlock_collection || fail "its collection did not unlock"
+fi
 
 export SWIFT_KEYRING_PRIVATE_SECRET_SERVICE=1
 export SWIFT_KEYRING_TEST_DAEMON=kwallet
