@@ -159,6 +159,9 @@ unlock_collection() {
 
 password=$SWIFT_KEYRING_TEST_KEYRING_PASSWORD
 unset SWIFT_KEYRING_TEST_KEYRING_PASSWORD
+# kwalletd5 outlives its session bus (seen here: three left running after their
+# dbus-run-session ended), so whatever ends this script ends it too.
+trap 'kill -9 "${daemon:-}" 2>/dev/null || true' EXIT
 
 # A new wallet serves nothing on its first start: kwalletd5 creates it, owns the
 # name, and then waits on a dialog nobody sees. Stopped and started again on the
