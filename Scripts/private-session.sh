@@ -1,6 +1,6 @@
-# Sourced by Scripts/with-secret-service.sh and Scripts/with-keepassxc.sh: the
-# throwaway home a private Secret Service runs in, so neither touches the
-# caller's own keyring, settings or runtime folder.
+# Sourced by Scripts/with-secret-service.sh, Scripts/with-keepassxc.sh and
+# Scripts/with-kwallet.sh: the throwaway home a private Secret Service runs in,
+# so none touches the caller's own keyring, settings or runtime folder.
 
 # Makes THROWAWAY's home and runtime folders and sets the array private_session_env
 # to the variables the private bus session starts with: HOME and every XDG folder
@@ -20,4 +20,28 @@ prepare_private_session() {
         SWIFT_KEYRING_INSIDE_PRIVATE_SESSION=1
         SWIFT_KEYRING_TEST_KEYRING_PASSWORD="throwaway-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
     )
+}
+
+# Writes to FILE a session bus configuration that activates nothing, for
+# dbus-run-session --config-file. A bus for one daemon under test must not start
+# another: with no service folders, a call to org.freedesktop.secrets after the
+# daemon died fails, rather than starting gnome-keyring in its place (or, with
+# xdg-desktop-portal installed, the portal starting it at the daemon's own start,
+# two daemons racing for the name) and the tests going on against the wrong one.
+write_quiet_bus_config() {
+    cat >"$1" <<'CONF'
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <keep_umask/>
+  <listen>unix:tmpdir=/tmp</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+CONF
 }

@@ -1,4 +1,4 @@
-# Sourced by Scripts/with-secret-service.sh and Scripts/with-keepassxc.sh: waiting,
+# Sourced by Scripts/with-secret-service.sh, with-keepassxc.sh and with-kwallet.sh: waiting,
 # within a bound, until the daemon each one started serves the Secret Service on
 # the session bus. Each check repeats every 0.1 s, at most TRIES times.
 
@@ -27,6 +27,22 @@ wait_for_unlocked_default_collection() {
         if dbus-send --session --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets/aliases/default \
             org.freedesktop.DBus.Properties.Get string:org.freedesktop.Secret.Collection string:Locked 2>/dev/null \
             | grep -q "boolean false"; then
+            return 0
+        fi
+        sleep 0.1
+    done
+    return 1
+}
+
+# Succeeds once the default alias names a collection (Service.ReadAlias answers a
+# path other than "/"), locked or not: KWallet's collection stays locked until a
+# client unlocks it, which needs no person once the wallet is open.
+wait_for_default_collection() {
+    local tries=$1
+    for _ in $(seq 1 "$tries"); do
+        if dbus-send --session --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets \
+            org.freedesktop.Secret.Service.ReadAlias string:default 2>/dev/null \
+            | grep -q 'object path "/org/freedesktop/secrets/collection/'; then
             return 0
         fi
         sleep 0.1

@@ -8,6 +8,10 @@ packages=(libsecret-1-dev libgcrypt20-dev gnome-keyring dbus libsecret-tools pkg
 packages+=(libgcr-3-dev gcc)
 # KeePassXC: the second Secret Service the tests run against (Scripts/with-keepassxc.sh); python3 edits its database export.
 packages+=(keepassxc python3)
+# KWallet: the third Secret Service the tests run against (Scripts/with-kwallet.sh); the QCA plugins give its encrypted session.
+packages+=(libkf5wallet-bin libqca-qt5-2-plugins)
+# gdb: with-kwallet.sh prints a backtrace from the core of a kwalletd5 that died during the tests.
+packages+=(gdb)
 # The etcd fleet store: libcurl for its client; a 3-node cluster on loopback for its tests (Scripts/with-etcd.sh).
 packages+=(etcd-server etcd-client libcurl4-openssl-dev)
 # valgrind: compare.sh counts the client's instructions per lookup with callgrind (CI's benchmark smoke pass runs it).

@@ -28,24 +28,8 @@ if [ "${SWIFT_KEYRING_INSIDE_PRIVATE_SESSION:-}" != "1" ]; then
     trap 'rm -rf "$throwaway"' EXIT
     . "$(dirname "$0")/private-session.sh"
     prepare_private_session "$throwaway"
-    # A session bus that activates nothing: were KeePassXC to die, a call to
-    # org.freedesktop.secrets would otherwise start gnome-keyring in its place,
-    # and the tests would go on against the wrong daemon.
-    cat >"$throwaway/session.conf" <<'CONF'
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <keep_umask/>
-  <listen>unix:tmpdir=/tmp</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-CONF
+    # A session bus that activates nothing (see write_quiet_bus_config).
+    write_quiet_bus_config "$throwaway/session.conf"
     status=0
     env "${private_session_env[@]}" \
         dbus-run-session --config-file="$throwaway/session.conf" -- "$0" "$@" || status=$?

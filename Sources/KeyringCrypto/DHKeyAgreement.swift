@@ -39,21 +39,44 @@ package final class DHKeyAgreement: @unchecked Sendable {
 
     /// A fresh private exponent and its public value.
     /// - Throws: ``CryptoError/library(code:message:)`` when libgcrypt is missing or fails.
+    ///
+    /// The exponent is drawn again (about one time in 170) until the public value is one
+    /// every daemon reads as sent (see `isReadAlike`).
     package init() throws {
         try Gcrypt.ensureReady()
         modulus = try Self.number(Self.prime)
-        do {
-            exponent = try Self.freshExponent()
-        } catch {
-            gcry_mpi_release(modulus)
-            throw error
-        }
         let base = gcry_mpi_set_ui(nil, 2)!
+        defer { gcry_mpi_release(base) }
         let value = gcry_mpi_new(1024)!
-        gcry_mpi_powm(value, base, exponent, modulus)
-        gcry_mpi_release(base)
-        publicValue = Self.bytes(of: value, length: Self.prime.count)
-        gcry_mpi_release(value)
+        defer { gcry_mpi_release(value) }
+        while true {
+            let candidate: gcry_mpi_t
+            do {
+                candidate = try Self.freshExponent()
+            } catch {
+                gcry_mpi_release(modulus)
+                throw error
+            }
+            gcry_mpi_powm(value, base, candidate, modulus)
+            let bytes = Self.bytes(of: value, length: Self.prime.count)
+            if Self.isReadAlike(bytes) {
+                exponent = candidate
+                publicValue = bytes
+                return
+            }
+            gcry_mpi_release(candidate)
+        }
+    }
+
+    /// Whether every daemon reads `publicValue` as the number we mean. The specification
+    /// sends it as bytes and says no more; KWallet (kwalletd5 5.103, through QCA) refuses
+    /// fewer than 128 ("Client public key size is invalid"), and reads the bytes as a
+    /// signed number whose shortest encoding it then hands to OpenSSL: 128 bytes starting
+    /// `FF 8x`…`FF Fx` lose their first byte on the way, and the daemon agrees a key with
+    /// another number, so each secret sent or read under it is garbage or refused
+    /// ("Can't find session"). gnome-keyring, KeePassXC and libsecret take any such value.
+    static func isReadAlike(_ publicValue: [UInt8]) -> Bool {
+        publicValue.count == prime.count && publicValue[0] != 0 && !(publicValue[0] == 0xFF && publicValue[1] >= 0x80)
     }
 
     deinit {
@@ -61,9 +84,16 @@ package final class DHKeyAgreement: @unchecked Sendable {
         gcry_mpi_release(modulus)
     }
 
-    /// The AES key agreed with the daemon's public value.
+    /// The AES key agreed with the daemon's public value; `nil` when the daemons disagree
+    /// on the key for this pair (see below), and another pair must be agreed.
+    ///
+    /// The shared value goes into HKDF as bytes, and the specification does not say how
+    /// many: gnome-keyring, libsecret and KeePassXC pad it to the prime's 128, KWallet
+    /// (OpenSSL's `DH_compute_key` through QCA) drops its leading zero bytes. The two
+    /// agree unless the first byte is zero, one pair in 256: then which the daemon did
+    /// cannot be known, and the caller opens another transfer rather than guess.
     /// - Throws: ``CryptoError/damaged(reason:)`` when `peer` is not in the group's range 2…p-2.
-    package func key(peer: UnsafeRawBufferPointer) throws -> SecureBytes {
+    package func key(peer: UnsafeRawBufferPointer) throws -> SecureBytes? {
         let theirs = try Self.number(Array(peer))
         defer { gcry_mpi_release(theirs) }
         let upper = gcry_mpi_new(1024)!
@@ -77,16 +107,19 @@ package final class DHKeyAgreement: @unchecked Sendable {
         defer { gcry_mpi_release(shared) }
         gcry_mpi_powm(shared, theirs, exponent, modulus)
         // The shared value as big-endian bytes, zero-padded to the prime's 128.
+        var padded = false
         let sharedBytes = try SecureBytes(count: Self.prime.count) { buffer in
             var written = 0
             try Gcrypt.check(
                 gcry_mpi_print(GCRYMPI_FMT_USG, buffer.baseAddress, buffer.count, &written, shared), "writing the shared value")
             if written < buffer.count {
+                padded = true
                 let start = buffer.baseAddress!
                 memmove(start + (buffer.count - written), start, written)
                 memset(start, 0, buffer.count - written)
             }
         }
+        guard !padded else { return nil }
         let prk = try KeyDerivation.extract(master: sharedBytes, salt: [UInt8](repeating: 0, count: 32))
         return try KeyDerivation.expand(prk, info: "", length: Self.keyLength)
     }

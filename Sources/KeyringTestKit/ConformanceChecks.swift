@@ -26,7 +26,8 @@ package enum ConformanceChecks {
         try Credentials(username: username, password: password, url: url, syncEnabled: sync, backgroundAccess: background)
     }
 
-    /// Passwords that must come back exactly: empty, non-ASCII, NUL inside, 64 KiB.
+    /// Passwords that must come back exactly: empty, non-ASCII, NUL inside, 64 KiB, and a
+    /// leading U+FEFF (which KWallet and KeePassXC drop from a secret sent as text).
     package static let hardPasswords: [String] = [
         "",
         "päßwörd ünïcödé",
@@ -36,6 +37,7 @@ package enum ConformanceChecks {
         "quotes \"'` and \\ backslash\n newline\ttab",
         String(repeating: "x", count: 64 * 1024),
         String(repeating: "ключ🔐", count: 64 * 1024 / 14),
+        "\u{FEFF}leading byte order mark",
     ]
 
     static func describe(_ credentials: Credentials?) -> String {

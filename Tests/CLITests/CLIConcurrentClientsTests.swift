@@ -15,7 +15,7 @@ import Testing
 /// owned it before (a crashed gnome-keyring is started again by the bus), and each key must be
 /// held by at most one item, holding a password some loop wrote.
 ///
-/// Runs on the private daemon of `Scripts/with-secret-service.sh` or `Scripts/with-keepassxc.sh`,
+/// Runs on the private daemon of `Scripts/with-secret-service.sh`, `with-keepassxc.sh` or `with-kwallet.sh`,
 /// and fails, never skips, without one.
 @Suite("CLI: concurrent clients on the Secret Service")
 struct CLIConcurrentClientsTests {
@@ -27,7 +27,7 @@ struct CLIConcurrentClientsTests {
     func eightLoops() throws {
         try #require(
             ProcessInfo.processInfo.environment["SWIFT_KEYRING_PRIVATE_SECRET_SERVICE"] == "1",
-            "run the tests through Scripts/with-secret-service.sh or Scripts/with-keepassxc.sh (Scripts/test.sh does both)"
+            "run the tests through Scripts/with-secret-service.sh, with-keepassxc.sh or with-kwallet.sh (Scripts/test.sh does all three)"
         )
         let libraryEnvironment = try PrivateSecretService.environment()
         let sandbox = try Sandbox()

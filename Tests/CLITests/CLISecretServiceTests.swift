@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// Every record subcommand on the real Secret Service (the private gnome-keyring of
-/// `Scripts/with-secret-service.sh`, or the private KeePassXC of `Scripts/with-keepassxc.sh`);
+/// `Scripts/with-secret-service.sh`, the private KeePassXC of `Scripts/with-keepassxc.sh`, or the private
+/// KWallet of `Scripts/with-kwallet.sh`);
 /// these fail, never skip, when it is not there.
 @Suite("CLI on the Secret Service")
 struct CLISecretServiceTests {
@@ -11,7 +12,7 @@ struct CLISecretServiceTests {
     func environment(_ sandbox: Sandbox, service: String) throws -> [String: String] {
         try #require(
             ProcessInfo.processInfo.environment["SWIFT_KEYRING_PRIVATE_SECRET_SERVICE"] == "1",
-            "run the tests through Scripts/with-secret-service.sh or Scripts/with-keepassxc.sh (Scripts/test.sh does both)"
+            "run the tests through Scripts/with-secret-service.sh, with-keepassxc.sh or with-kwallet.sh (Scripts/test.sh does all three)"
         )
         return sandbox.secretServiceEnvironment(["SWIFT_KEYRING_SERVICE": service])
     }

@@ -1,8 +1,9 @@
 import Foundation
 import SwiftKeyring
 
-/// The private Secret Service that `Scripts/with-secret-service.sh` (gnome-keyring)
-/// or `Scripts/with-keepassxc.sh` (KeePassXC) starts for the test run.
+/// The private Secret Service that `Scripts/with-secret-service.sh` (gnome-keyring),
+/// `Scripts/with-keepassxc.sh` (KeePassXC) or `Scripts/with-kwallet.sh` (KWallet)
+/// starts for the test run.
 ///
 /// Tests that need it fail, never skip, when it is missing: the Secret Service
 /// store must really be tested, in CI above all, and never against the
@@ -20,10 +21,11 @@ package enum PrivateSecretService {
     package enum Daemon: String, Sendable {
         case gnomeKeyring = "gnome-keyring"
         case keepassxc
+        case kwallet
     }
 
     /// The daemon of this run: `SWIFT_KEYRING_TEST_DAEMON`, which `Scripts/with-keepassxc.sh`
-    /// sets to `keepassxc`; gnome-keyring otherwise.
+    /// sets to `keepassxc` and `Scripts/with-kwallet.sh` to `kwallet`; gnome-keyring otherwise.
     package static var daemon: Daemon {
         ProcessInfo.processInfo.environment["SWIFT_KEYRING_TEST_DAEMON"].flatMap(Daemon.init(rawValue:)) ?? .gnomeKeyring
     }

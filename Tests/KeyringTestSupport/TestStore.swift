@@ -9,8 +9,9 @@ package enum TestStore: String, CaseIterable, Sendable, CustomTestStringConverti
     case memory
     /// An encrypted file in a private temporary folder, opened with a random raw key.
     case encryptedFile
-    /// The private Secret Service: gnome-keyring (`Scripts/with-secret-service.sh`)
-    /// or KeePassXC (`Scripts/with-keepassxc.sh`), as `PrivateSecretService.daemon` says.
+    /// The private Secret Service: gnome-keyring (`Scripts/with-secret-service.sh`),
+    /// KeePassXC (`Scripts/with-keepassxc.sh`) or KWallet (`Scripts/with-kwallet.sh`), as
+    /// `PrivateSecretService.daemon` says.
     case secretService
     /// The fleet store on the 3-node etcd cluster of `Scripts/with-etcd.sh` (or one this
     /// process starts), under a prefix of this process's own, sealed with a random raw key.
@@ -23,9 +24,9 @@ package enum TestStore: String, CaseIterable, Sendable, CustomTestStringConverti
     }
 
     /// The stores this run tests: all of them, but only the Secret Service in the
-    /// KeePassXC pass of `Scripts/test.sh`, since the others were tested in the first pass.
+    /// KeePassXC and KWallet passes of `Scripts/test.sh`, since the others were tested in the first pass.
     package static var underTest: [TestStore] {
-        PrivateSecretService.daemon == .keepassxc ? [.secretService] : allCases
+        PrivateSecretService.daemon == .gnomeKeyring ? allCases : [.secretService]
     }
 
     /// A keyring on a fresh store with a service name no other test uses.

@@ -15,7 +15,7 @@ import Testing
 /// record or a password nobody wrote, and each key must be held by at most one item, holding
 /// a password some client wrote.
 ///
-/// Runs on the private daemon of `Scripts/with-secret-service.sh` or `Scripts/with-keepassxc.sh`,
+/// Runs on the private daemon of `Scripts/with-secret-service.sh`, `with-keepassxc.sh` or `with-kwallet.sh`,
 /// and fails, never skips, without one.
 @Suite("Concurrent clients on the Secret Service")
 struct ConcurrentClientsTests {

@@ -4,8 +4,8 @@ import SwiftKeyring
 import Testing
 
 /// The library and `secret-tool` see the same items, on the private Secret
-/// Service of `Scripts/with-secret-service.sh` (gnome-keyring) or
-/// `Scripts/with-keepassxc.sh` (KeePassXC).
+/// Service of `Scripts/with-secret-service.sh` (gnome-keyring),
+/// `Scripts/with-keepassxc.sh` (KeePassXC) or `Scripts/with-kwallet.sh` (KWallet).
 @Suite("Secret Service interop")
 struct SecretServiceInteropTests {
     private func keyring() throws -> Keyring {
@@ -30,6 +30,7 @@ struct SecretServiceInteropTests {
         switch PrivateSecretService.daemon {
         case .gnomeKeyring: #expect(command.hasPrefix("gnome-keyring"), "the Secret Service is \(command)")
         case .keepassxc: #expect(command == "keepassxc", "the Secret Service is \(command)")
+        case .kwallet: #expect(command == "kwalletd5", "the Secret Service is \(command)")
         }
     }
 

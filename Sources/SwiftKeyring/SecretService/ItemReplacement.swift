@@ -90,6 +90,7 @@ enum ItemReplacement {
                 client.collectionForWriting(operation, deadline: &deadline, prompt: prompt).path, deadline: deadline)
             : false
         let created = try client.createItem(record, operation, deadline: &deadline, prompt: prompt)
+        try checkCreated(created, holds: record, operation, client, deadline: &deadline, prompt: prompt)
         // The old items go before the search below, so that the greatest path, which
         // that search keeps, is never one of them (KeePassXC's paths are not in order).
         for path in stale {

@@ -81,9 +81,17 @@ extension SecretServiceClient {
     /// How many `Attributes` reads `attributes(at:)` keeps in flight at once.
     private static let attributesWindow = 32
 
-    /// The content type `record`'s secret is sent with, by kind.
+    /// The content type `record`'s secret is sent with: `text/plain` for a password, unless
+    /// a daemon could change it as text; `application/octet-stream` otherwise.
+    ///
+    /// KWallet 5.103 and KeePassXC 2.7.4 keep a `text/plain` secret as a Qt string, made
+    /// with Qt 5's `QString::fromUtf8`, which drops a leading U+FEFF (both daemons) and
+    /// stops at the first NUL (KWallet): "nul\0inside" came back as "nul". Such a password
+    /// goes as bytes, which both keep byte for byte; every other password stays text, as
+    /// a password manager shows it.
     static func contentType(_ record: StoredRecord) -> String {
-        record.id.kind == .credentials ? "text/plain" : "application/octet-stream"
+        let survivesAsText = !record.secret.contains(0) && !record.secret.starts(with: [0xEF, 0xBB, 0xBF])
+        return record.id.kind == .credentials && survivesAsText ? "text/plain" : "application/octet-stream"
     }
 
     /// A string-to-string `GHashTable` as a dictionary.

@@ -77,10 +77,13 @@ final class SecretServiceClient: @unchecked Sendable {
     }
 
     /// The transfer that encrypts secrets on the bus, opened with the daemon on first use.
+    ///
+    /// A key exchange the daemons disagree on (one in 256, see `DHKeyAgreement.key(peer:)`)
+    /// is followed by another, at most `openingAttempts` in all.
     /// - Throws: `KeyringError.serviceUnavailable` when the daemon opens none, or the call's errors.
     func transfer(deadline: Deadline) throws -> SecretTransfer {
         try opened.withLock { state in
-            let opening: SecretTransfer.Opening
+            var opening: SecretTransfer.Opening
             switch state {
             case .open(let transfer):
                 return transfer
@@ -91,11 +94,23 @@ final class SecretServiceClient: @unchecked Sendable {
             }
             // The opening is spent by the call below, whatever it returns.
             state = .none
-            let transfer = try opening.finish(deadline: deadline)
-            state = .open(transfer)
-            return transfer
+            for attempt in 1...Self.openingAttempts {
+                if let transfer = try opening.finish(deadline: deadline) {
+                    state = .open(transfer)
+                    return transfer
+                }
+                if attempt < Self.openingAttempts {
+                    opening = try SecretTransfer.Opening(bus: bus, daemon: daemon, deadline: deadline)
+                }
+            }
+            throw KeyringError.serviceUnavailable(
+                reason: .noDaemon(detail: "the daemon agreed no session key both sides compute alike"))
         }
     }
+
+    /// How many key exchanges `transfer` tries: four in a row that daemons could
+    /// disagree on happen once in 2^32 openings.
+    private static let openingAttempts = 4
 
     /// Whether the daemon that opened our session is no longer the one on the
     /// bus (or the bus cannot say): then every call on this client will fail.
@@ -168,21 +183,25 @@ final class SecretServiceClient: @unchecked Sendable {
         var calls: CallsInFlight?
         var attributesCall = 0
         var secretCall = 0
-        try GLibCall.run(operation, deadline: deadline) { cancellable, error in
-            let inFlight = CallsInFlight(on: bus, cancellable: cancellable)
-            attributesCall = inFlight.send(
-                destination: destination, path: path, interface: "org.freedesktop.DBus.Properties", method: "Get",
-                arguments: GVariantReading.propertyTuple("org.freedesktop.Secret.Item", "Attributes"), reply: "(v)",
-                deadline: deadline)
-            secretCall = inFlight.send(
-                destination: destination, path: SWIFT_KEYRING_SERVICE_PATH, interface: "org.freedesktop.Secret.Service",
-                method: "GetSecrets", arguments: swift_keyring_get_secrets_argument(transfer.path, path),
-                reply: "(a{o(oayays)})", deadline: deadline)
-            inFlight.waitForAll(cancellable: nil)
-            inFlight.takeFailure(into: error)
-            calls = inFlight
+        // A failure may only mean the item was deleted since the search (KWallet's GetSecrets says so
+        // with InvalidArgs): see `absentIfGone`.
+        let answered: Void? = try absentIfGone(path, deadline: deadline) {
+            try GLibCall.run(operation, deadline: deadline) { cancellable, error in
+                let inFlight = CallsInFlight(on: bus, cancellable: cancellable)
+                attributesCall = inFlight.send(
+                    destination: destination, path: path, interface: "org.freedesktop.DBus.Properties", method: "Get",
+                    arguments: GVariantReading.propertyTuple("org.freedesktop.Secret.Item", "Attributes"), reply: "(v)",
+                    deadline: deadline)
+                secretCall = inFlight.send(
+                    destination: destination, path: SWIFT_KEYRING_SERVICE_PATH, interface: "org.freedesktop.Secret.Service",
+                    method: "GetSecrets", arguments: swift_keyring_get_secrets_argument(transfer.path, path),
+                    reply: "(a{o(oayays)})", deadline: deadline)
+                inFlight.waitForAll(cancellable: nil)
+                inFlight.takeFailure(into: error)
+                calls = inFlight
+            }
         }
-        guard let calls else { return nil }
+        guard answered != nil, let calls else { return nil }
         // Both answered, or the item vanished meanwhile (either call may be the one that says so).
         guard case .reply(let attributesReply) = calls.take(attributesCall) else { return nil }
         defer { g_variant_unref(attributesReply) }

@@ -61,8 +61,11 @@ final class SecretTransfer: Sendable {
         }
 
         /// Waits for the daemon's answer and agrees the key. The opening is spent afterwards, whatever happens.
+        /// - Returns: the transfer; `nil` when this key exchange is one of the few daemons
+        ///   disagree on (see `DHKeyAgreement.key(peer:)`): the daemon's session is closed
+        ///   then, and the caller opens another.
         /// - Throws: `KeyringError.serviceUnavailable` when the daemon opens no transfer, or the call's errors.
-        func finish(deadline: Deadline) throws -> SecretTransfer {
+        func finish(deadline: Deadline) throws -> SecretTransfer? {
             guard !finished else {
                 throw KeyringError.serviceUnavailable(reason: .noDaemon(detail: "the daemon opened no session"))
             }
@@ -97,12 +100,29 @@ final class SecretTransfer: Sendable {
             defer { g_variant_unref(value) }
             let path = GVariantReading.string(reply, 1)
             if plain { return SecretTransfer(path: path, key: nil) }
-            guard GVariantReading.isBytes(value),
-                let key = try? GVariantReading.withBytes(value, { try agreement.key(peer: $0) })
-            else {
-                throw failure("the Secret Service's answer to the session's key exchange is not valid")
+            let invalid = failure("the Secret Service's answer to the session's key exchange is not valid")
+            guard GVariantReading.isBytes(value) else { throw invalid }
+            let agreed: SecureBytes?
+            do {
+                agreed = try GVariantReading.withBytes(value) { try agreement.key(peer: $0) }
+            } catch {
+                throw invalid
+            }
+            guard let key = agreed else {
+                close(path, deadline: deadline)
+                return nil
             }
             return SecretTransfer(path: path, key: key)
+        }
+
+        /// Closes the daemon's session at `path`, which will never be used; best effort, since
+        /// the daemon also closes it when our connection ends.
+        private func close(_ path: String, deadline: Deadline) {
+            let reply = try? bus.call(
+                "close an unused Secret Service session", destination: destination, path: path,
+                interface: "org.freedesktop.Secret.Session", method: "Close", arguments: nil, reply: "()",
+                deadline: deadline)
+            reply.map { g_variant_unref($0) }
         }
     }
 

@@ -30,6 +30,38 @@ enum UnlockPrompt {
         promptTimeout: Duration,
         display: Bool
     ) throws -> [String] {
+        if let unlocked = try unlockOnce(
+            paths, on: bus, daemon: daemon, operation, deadline: deadline, promptTimeout: promptTimeout, display: display,
+            acceptingLostPrompt: true)
+        {
+            return unlocked
+        }
+        // The prompt ended before it was shown, unlocking nothing (see `unlockOnce`): the
+        // objects are asked again, which another client's unlock has usually done.
+        return try unlockOnce(
+            paths, on: bus, daemon: daemon, operation, deadline: Deadline(deadline.timeout), promptTimeout: promptTimeout,
+            display: display, acceptingLostPrompt: false) ?? []
+    }
+
+    /// One `Unlock` and its prompt; `nil` when `acceptingLostPrompt` and the prompt was
+    /// lost: gone before it was shown, or completed at once, not dismissed, with nothing.
+    ///
+    /// KWallet (kwalletd5 5.103) hands the opening of any wallet to every prompt it has
+    /// made, and a prompt not yet shown takes it as its own completion: of several clients
+    /// unlocking at once (apps starting at login), one's prompt opens the wallet and the
+    /// others' prompts end with nothing, or are gone ("No such object path
+    /// '/org/freedesktop/secrets/prompt/p1'", 1 of 32 processes here), though the
+    /// collection is now unlocked.
+    private static func unlockOnce(
+        _ paths: [String],
+        on bus: BusConnection,
+        daemon: String?,
+        _ operation: String,
+        deadline: Deadline,
+        promptTimeout: Duration,
+        display: Bool,
+        acceptingLostPrompt: Bool
+    ) throws -> [String]? {
         let reply = try bus.call(
             operation,
             destination: daemon ?? BusConnection.secretServiceName,
@@ -47,10 +79,18 @@ enum UnlockPrompt {
         // Only what was asked counts as unlocked: a path the daemon names beside them is
         // no item of this operation's, and an asked one it leaves out is still locked.
         guard prompt != "/" else { return unlocked.filter(paths.contains) }
-        let answered = try SecretPrompt.complete(
-            prompt, on: bus, daemon: daemon, operation, unlocking: true, callTimeout: deadline.timeout,
-            promptTimeout: promptTimeout
-        )
+        let answered: [String]?
+        do {
+            answered = try SecretPrompt.complete(
+                prompt, on: bus, daemon: daemon, operation, unlocking: true, callTimeout: deadline.timeout,
+                promptTimeout: promptTimeout
+            )
+        } catch let error as KeyringError
+            where acceptingLostPrompt && error.backendDomain == "org.freedesktop.DBus.Error.UnknownObject"
+        {
+            return nil
+        }
+        if acceptingLostPrompt, answered?.isEmpty == true { return nil }
         guard let answered else {
             // gnome-keyring with no display ends its prompt at once as dismissed: nobody
             // dismissed anything, the keyring simply stays locked, and says so.
