@@ -34,17 +34,18 @@ struct SecretServiceInteropTests {
         }
     }
 
-    @Test("unlock(password:): KeePassXC says it cannot unlock that way, naming itself; gnome-keyring takes the call")
+    @Test("unlock(password:): KeePassXC and KWallet say they cannot unlock that way, naming themselves; gnome-keyring takes the call")
     func passwordUnlock() throws {
         let store = try PrivateSecretService.makeStore()
         switch PrivateSecretService.daemon {
         case .gnomeKeyring:
             // The run's collection is unlocked already, which gnome-keyring answers with success whatever the password.
             #expect(throws: Never.self) { try store.unlock(password: "any") }
-        case .keepassxc:
+        case .keepassxc, .kwallet:
             let error = BoundedCall.keyringError(within: .seconds(30)) { try store.unlock(password: "any") }
+            let name = PrivateSecretService.daemon == .keepassxc ? "keepassxc" : "kwalletd5"
             #expect(error?.unavailability?.kind == .noPasswordUnlock, "\(String(describing: error))")
-            #expect(error?.description.contains("keepassxc") == true, "\(String(describing: error))")
+            #expect(error?.description.contains(name) == true, "\(String(describing: error))")
         }
         #expect(try store.isLocked() == false)
     }
