@@ -47,6 +47,9 @@ extension KeyringError {
         /// The shared store of a two-store ``Keyring`` did not answer within the call's bound;
         /// `detail` names the store (its ``StoreIdentity``, the cluster's endpoints for etcd).
         public static func noSharedStore(detail: String) -> Unavailability { Unavailability(.noSharedStore, detail) }
+        /// The Secret portal (xdg-desktop-portal's `org.freedesktop.portal.Secret`) gave no key for
+        /// libsecret's file; `detail` says why (no portal, no Secret backend, the backend failed).
+        public static func noSecretPortal(detail: String) -> Unavailability { Unavailability(.noSecretPortal, detail) }
     }
 }
 
@@ -95,6 +98,9 @@ extension KeyringError.Unavailability {
         /// The shared store of a two-store ``Keyring`` (``Keyring/syncStore``) did not answer
         /// within the call's bound, as a cluster that lost its quorum does not.
         public static let noSharedStore = Kind("noSharedStore", "the shared store did not answer: ")
+        /// The Secret portal gave no key for libsecret's file: no xdg-desktop-portal on the
+        /// session bus, a portal without a Secret backend or at another version, or a backend that failed.
+        public static let noSecretPortal = Kind("noSecretPortal", "no key from the Secret portal: ")
 
         /// Equal names; the words that describe a kind follow from its name.
         public static func == (lhs: Kind, rhs: Kind) -> Bool { lhs.name == rhs.name }

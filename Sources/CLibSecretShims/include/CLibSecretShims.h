@@ -13,6 +13,9 @@
 #define SECRET_API_SUBJECT_TO_CHANGE 1
 #include <libsecret/secret.h>
 #include <gio/gio.h>
+/* The Secret portal's call passes a pipe's write end in a descriptor list (SecretPortal.swift). */
+#include <gio/gunixfdlist.h>
+#include <glib-unix.h>
 
 #define SWIFT_KEYRING_BUS_NAME "org.freedesktop.secrets"
 #define SWIFT_KEYRING_SERVICE_PATH "/org/freedesktop/secrets"
