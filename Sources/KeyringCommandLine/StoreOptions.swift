@@ -30,7 +30,8 @@ package struct StoreOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "auto, secret-service, file, memory or etcd (default: $SWIFT_KEYRING_BACKEND, else auto).", valueName: "backend"))
+            "auto, secret-service, file, memory, libsecret-file or etcd (default: $SWIFT_KEYRING_BACKEND, else auto).",
+            valueName: "backend"))
     package var backend: String?
 
     @Option(
@@ -48,7 +49,8 @@ package struct StoreOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "The encrypted keyring file (default: $SWIFT_KEYRING_FILE, else the XDG data folder).", valueName: "path"))
+            "The encrypted keyring file (default: $SWIFT_KEYRING_FILE, else the XDG data folder); with --backend libsecret-file, libsecret's keyring file (default: $SWIFT_KEYRING_LIBSECRET_FILE, else $XDG_DATA_HOME/keyrings/default.keyring).",
+            valueName: "path"))
     package var file: String?
 
     @Option(
@@ -81,7 +83,11 @@ package struct StoreOptions: ParsableArguments {
             }
             environment["SWIFT_KEYRING_BACKEND"] = backend
         }
-        if let file { environment["SWIFT_KEYRING_FILE"] = file }
+        if let file {
+            // The file of the file store chosen: libsecret's, when that is the one.
+            let libsecret = (backend ?? environment["SWIFT_KEYRING_BACKEND"]) == StoreChoice.libsecretFile.rawValue
+            environment[libsecret ? LibsecretFileStore.fileVariable : "SWIFT_KEYRING_FILE"] = file
+        }
         if let promptTimeout {
             let checked = KeyringConfiguration(environment: ["SWIFT_KEYRING_PROMPT_TIMEOUT": promptTimeout])
             guard !promptTimeout.isEmpty, (try? checked.requestedPromptTimeout()) != nil else {

@@ -34,6 +34,9 @@ public struct KeyringConfiguration: Sendable {
     /// How long a write to the encrypted file may wait for another process's lock
     /// before ``KeyringError/timedOut(operation:seconds:)``.
     public var fileLockTimeout: Duration
+    /// libsecret's keyring file, for ``StoreChoice/libsecretFile``; `nil` means
+    /// `LibsecretFileStore.defaultURL(environment:)`. Its password comes from `fileSecret`'s sources.
+    public var libsecretFileURL: URL?
 
     /// Creates a configuration.
     /// - Parameters:

@@ -34,7 +34,7 @@ extension KeyringError {
         ///
         /// - Parameter kind: The store's kind, such as ``StoreKind/etcd``.
         public init(store kind: StoreKind) {
-            let known: [Place] = [.secretService, .keyringFile, .etcd, .memory]
+            let known: [Place] = [.secretService, .keyringFile, .etcd, .memory, .libsecretFile]
             self = known.first { $0.name == kind.rawValue } ?? Place(kind.rawValue)
         }
 
@@ -46,6 +46,9 @@ extension KeyringError {
             name: "secret-service", store: "the Secret Service", item: "Secret Service item")
         /// The encrypted keyring file (``EncryptedFileStore``).
         public static let keyringFile = Place(name: "file", store: "the keyring file", item: "keyring file")
+        /// libsecret's own keyring file (``LibsecretFileStore``), as Flatpak and Snap apps keep it.
+        public static let libsecretFile = Place(
+            name: "libsecret-file", store: "the libsecret keyring file", item: "libsecret keyring file")
         /// The etcd cluster (the `KeyringEtcd` module's `EtcdStore`).
         public static let etcd = Place(name: "etcd", store: "the etcd keyring", item: "etcd record")
         /// The in-memory store (``MemoryStore``).

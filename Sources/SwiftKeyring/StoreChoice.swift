@@ -11,6 +11,8 @@ public enum StoreChoice: String, Sendable, Hashable, CaseIterable, Codable {
     case file
     /// Records in memory, gone when the process ends.
     case memory
+    /// libsecret's own keyring file (`$XDG_DATA_HOME/keyrings/default.keyring`), as Flatpak and Snap apps keep it.
+    case libsecretFile = "libsecret-file"
 
     /// The kind this choice opens; `nil` for `.auto`, which decides when the keyring opens.
     public var kind: StoreKind? {

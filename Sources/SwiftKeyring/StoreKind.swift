@@ -29,6 +29,8 @@ public struct StoreKind: Sendable, Hashable, Codable, CustomStringConvertible, R
     public static let file = StoreKind("file")
     /// Records in memory, gone when the process ends: ``MemoryStore``.
     public static let memory = StoreKind("memory")
+    /// libsecret's own keyring file, as sandboxed apps keep it: ``LibsecretFileStore``.
+    public static let libsecretFile = StoreKind("libsecret-file")
     /// An etcd cluster shared by a fleet: `EtcdStore`, in the `KeyringEtcd` product.
     public static let etcd = StoreKind("etcd")
 

@@ -56,6 +56,13 @@ enum StoreSelector {
                 try FileStoreSecret.resolve(explicit: configuration.fileSecret, environment: configuration.environment)
             }
             return try EncryptedFileStore(url: configuration.fileURL, secret: secret, lockTimeout: configuration.fileLockTimeout)
+        case .libsecretFile:
+            let key = try KeyringError.placing(in: .libsecretFile) {
+                try LibsecretFileKey.resolve(explicit: configuration.fileSecret, environment: configuration.environment)
+            }
+            return try LibsecretFileStore(
+                url: configuration.libsecretFileURL ?? LibsecretFileStore.defaultURL(environment: configuration.environment),
+                key: key, lockTimeout: configuration.fileLockTimeout)
         default:
             // `decide` names only the kinds above; a kind of another module is opened by that module.
             throw KeyringError.invalidConfiguration(

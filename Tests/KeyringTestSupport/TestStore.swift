@@ -15,6 +15,8 @@ package enum TestStore: String, CaseIterable, Sendable, CustomTestStringConverti
     /// The fleet store on the 3-node etcd cluster of `Scripts/with-etcd.sh` (or one this
     /// process starts), under a prefix of this process's own, sealed with a random raw key.
     case etcd
+    /// libsecret's own keyring file in a private temporary folder, with a random password.
+    case libsecretFile
 
     package var testDescription: String {
         self == .secretService ? "\(rawValue) (\(PrivateSecretService.daemon.rawValue))" : rawValue
@@ -35,6 +37,8 @@ package enum TestStore: String, CaseIterable, Sendable, CustomTestStringConverti
             return try Keyring(service: service, store: FileStoreFixture.store())
         case .secretService:
             return try Keyring(service: service, store: PrivateSecretService.makeStore())
+        case .libsecretFile:
+            return try Keyring(service: service, store: LibsecretFileFixture.store())
         case .etcd:
             let configuration = try EtcdConfiguration(
                 endpoints: try EtcdCluster.shared().endpoints, prefix: Self.etcdPrefix, timeout: .seconds(5),

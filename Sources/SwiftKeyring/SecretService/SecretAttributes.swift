@@ -36,29 +36,51 @@ final class SecretAttributes {
 
     /// Every item of `service` the library wrote (of one `kind`, when given).
     static func scope(service: String, kind: RecordKind?) -> SecretAttributes {
-        let attributes = SecretAttributes()
-        attributes.set("tag", tag)
-        attributes.set("service", service)
-        if let kind { attributes.set("kind", kind.rawValue) }
-        return attributes
+        table(scopeValues(service: service, kind: kind))
     }
 
     /// The items that hold the record `id`: one, unless another program added more.
     static func identity(_ id: RecordID) -> SecretAttributes {
-        let attributes = scope(service: id.service, kind: id.kind)
-        attributes.set("key", id.key)
-        return attributes
+        table(identityValues(id))
     }
 
     /// All attributes of `record`, as stored.
     static func all(_ record: StoredRecord) -> SecretAttributes {
-        let attributes = identity(record.id)
-        attributes.set("username", record.metadata.username)
-        attributes.set("url", record.metadata.url)
-        attributes.set("sync", record.metadata.syncEnabled ? "true" : "false")
-        attributes.set("background-access", record.metadata.backgroundAccess ? "true" : "false")
+        table(allValues(record))
+    }
+
+    private static func table(_ pairs: [(String, String)]) -> SecretAttributes {
+        let attributes = SecretAttributes()
+        for (name, value) in pairs { attributes.set(name, value) }
         return attributes
     }
+
+    // The names and values alone, with no GLib table: what `scope`, `identity` and `all`
+    // put in theirs, and what stores that keep attributes themselves (libsecret's file) write.
+
+    /// The attributes of `scope(service:kind:)`.
+    static func scopeValues(service: String, kind: RecordKind?) -> [(String, String)] {
+        [("tag", tag), ("service", service)] + (kind.map { [("kind", $0.rawValue)] } ?? [])
+    }
+
+    /// The attributes of `identity(_:)`.
+    static func identityValues(_ id: RecordID) -> [(String, String)] {
+        scopeValues(service: id.service, kind: id.kind) + [("key", id.key)]
+    }
+
+    /// The attributes of `all(_:)`.
+    static func allValues(_ record: StoredRecord) -> [(String, String)] {
+        identityValues(record.id) + [
+            ("username", record.metadata.username),
+            ("url", record.metadata.url),
+            ("sync", record.metadata.syncEnabled ? "true" : "false"),
+            ("background-access", record.metadata.backgroundAccess ? "true" : "false"),
+        ]
+    }
+
+    /// The name of the schema the library writes its items with (`swift_keyring_schema` in
+    /// the C shim): libsecret adds it as `xdg:schema` to an item it sends the Secret Service.
+    static let schemaName = "org.swift-keyring.Record"
 
     /// Reads a record's identity and metadata back from an item's attribute table;
     /// `nil` for an item that is not one of ours (no tag, or a kind we do not know).

@@ -1,0 +1,54 @@
+package import KeyringCrypto
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Where the password of libsecret's keyring file comes from: the bytes PBKDF2 turns
+/// into the file's key.
+///
+/// libsecret itself takes them from the Secret portal inside a sandbox, or from
+/// `SECRET_FILE_TEST_PASSWORD`. Here they come from the secret sources the encrypted
+/// file uses (``FileStoreSecret``): a passphrase's UTF-8 bytes, or a key file's 32 raw bytes.
+/// `description` never shows the password.
+///
+/// ```swift
+/// // The file secret-tool writes with SECRET_BACKEND=file SECRET_FILE_TEST_PASSWORD=…
+/// let store = try LibsecretFileStore(url: LibsecretFileStore.defaultURL(),
+///                                    key: .secret(.passphrase("the same password")))
+/// ```
+public enum LibsecretFileKey: Sendable, Equatable, CustomStringConvertible {
+    /// A passphrase or key from the encrypted file's sources: its bytes are the password.
+    case secret(FileStoreSecret)
+
+    /// Finds the password in the encrypted file's sources: `explicit` when given, else the
+    /// environment, as ``FileStoreSecret/resolve(explicit:environment:)`` reads it.
+    /// - Throws: what `FileStoreSecret.resolve` throws, ``KeyringError/passphraseRequired(sources:)`` among them.
+    public static func resolve(
+        explicit: FileStoreSecret? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> LibsecretFileKey {
+        .secret(try FileStoreSecret.resolve(explicit: explicit, environment: environment))
+    }
+
+    /// Which source this is, never the password.
+    public var description: String {
+        switch self {
+        case .secret(let secret): return secret.description
+        }
+    }
+
+    /// The password's bytes, in secure memory.
+    /// - Throws: `.invalidConfiguration` for an empty passphrase, a key that is not 32 bytes,
+    ///   or a key or passphrase file that cannot be read.
+    package func password() throws -> SecureBytes {
+        switch self {
+        case .secret(let secret):
+            switch try SecretMaterial(secret) {
+            case .passphrase(let bytes), .key(let bytes): return bytes
+            }
+        }
+    }
+}
