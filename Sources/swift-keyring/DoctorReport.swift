@@ -56,6 +56,8 @@ struct DoctorReport: Encodable {
     var sessionBus: Bus
     var unlockPrompt: Prompt
     var file: File
+    /// libsecret's keyring file, when the libsecret-file store is selected: where it is and who may read it.
+    var libsecretFile: File?
     var libsecret: String
     var libgcrypt: String
     /// The etcd members' health and the cluster's member count, when the etcd store is selected.
@@ -85,6 +87,13 @@ struct DoctorReport: Encodable {
             bus = Bus(answers: false, secretService: false, detail: probe.description)
         }
         let location = try EncryptedFileStore.inspect(configuration.fileURL)
+        // Its permissions are found as the encrypted file's are; its header is of another format, so not read.
+        let libsecretFile = try (selection.kind == .libsecretFile ? Self.libsecretFileURL(configuration) : nil).map {
+            let found = try EncryptedFileStore.inspect($0)
+            return File(
+                path: found.path, exists: found.exists, mode: found.filePermissions.map(octal),
+                folderMode: found.folderPermissions.map(octal), problem: found.permissionProblem)
+        }
         return DoctorReport(
             store: selection.kind.rawValue,
             reason: selection.reason,
@@ -104,6 +113,7 @@ struct DoctorReport: Encodable {
                 keyDerivation: location.keyDerivation,
                 keyDerivationProblem: location.keyDerivationProblem
             ),
+            libsecretFile: libsecretFile,
             libsecret: SecretServiceStore.libsecretVersion,
             libgcrypt: EncryptedFileStore.libgcryptVersion,
             etcd: etcd.map(EtcdHealth.check)
@@ -132,11 +142,25 @@ struct DoctorReport: Encodable {
                     + (file.problem.map { " — unsafe: \($0)" } ?? ""),
                 "key derivation:   " + (file.keyDerivation ?? (file.exists ? "unknown" : "no file yet"))
                     + (file.keyDerivationProblem.map { " — warning: \($0)" } ?? ""),
+            ] + libsecretFileLines + [
                 "libsecret:        \(libsecret)",
                 "libgcrypt:        \(libgcrypt)",
             ] + etcdLines
         guard let keySource else { return report }
         return [report[0], "key source:       \(keySource)"] + report.dropFirst()
+    }
+
+    private var libsecretFileLines: [String] {
+        guard let file = libsecretFile else { return [] }
+        return [
+            "libsecret file:   \(file.path)",
+            "its permissions:  " + (file.exists ? "\(file.mode ?? "?") in a \(file.folderMode ?? "?") folder" : "no file yet")
+                + (file.problem.map { " — unsafe: \($0)" } ?? ""),
+        ]
+    }
+
+    private static func libsecretFileURL(_ configuration: KeyringConfiguration) -> URL {
+        configuration.libsecretFileURL ?? LibsecretFileStore.defaultURL(environment: configuration.environment)
     }
 
     private var etcdLines: [String] {

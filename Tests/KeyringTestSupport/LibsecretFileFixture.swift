@@ -24,7 +24,9 @@ package enum LibsecretFileFixture {
         _ arguments: [String], url: URL, password: String, stdin: String? = nil
     ) throws -> CommandResult {
         var environment = ProcessInfo.processInfo.environment
+        // No bus to find: no address, and a runtime folder with no `bus` socket in it.
         environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        environment["XDG_RUNTIME_DIR"] = try TemporaryFolder.make().path
         environment["SECRET_BACKEND"] = "file"
         environment["SECRET_FILE_TEST_PATH"] = url.path
         environment["SECRET_FILE_TEST_PASSWORD"] = password

@@ -12,7 +12,8 @@ import SwiftKeyring
 
 // Also `KeyringTestWorker async-progress …`: see AsyncProgressCheck.swift, and
 // `KeyringTestWorker secret-service …`: see SecretServiceWrites.swift, and
-// `KeyringTestWorker sync-move-kill …`: see SyncMoveKill.swift.
+// `KeyringTestWorker sync-move-kill …`: see SyncMoveKill.swift, and
+// `KeyringTestWorker libsecret-file …`: see LibsecretFileWrites.swift.
 
 let arguments = CommandLine.arguments
 if arguments.count > 1 && arguments[1] == "async-progress" {
@@ -20,6 +21,9 @@ if arguments.count > 1 && arguments[1] == "async-progress" {
 }
 if arguments.count > 1 && arguments[1] == "sync-move-kill" {
     exit(SyncMoveKill.run(Array(arguments.dropFirst(2))))
+}
+if arguments.count > 1 && arguments[1] == "libsecret-file" {
+    exit(LibsecretFileWrites.run(Array(arguments.dropFirst(2))))
 }
 if arguments.count > 1 && arguments[1] == "secret-service" {
     exit(SecretServiceWrites.run(Array(arguments.dropFirst(2))))

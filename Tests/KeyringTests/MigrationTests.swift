@@ -9,6 +9,8 @@ import Testing
 struct MigrationTests {
     static let pairs: [(TestStore, TestStore)] = [
         (.encryptedFile, .secretService), (.secretService, .encryptedFile), (.memory, .encryptedFile),
+        (.encryptedFile, .libsecretFile), (.libsecretFile, .encryptedFile), (.secretService, .libsecretFile),
+        (.libsecretFile, .secretService),
     ]
 
     @Test("Every record of the service arrives exactly", arguments: pairs)

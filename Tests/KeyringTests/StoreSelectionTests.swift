@@ -14,6 +14,7 @@ struct StoreSelectionTests {
         let keyFile = try FileStoreFixture.keyFile()
         environment["SWIFT_KEYRING_FILE"] = folder.appendingPathComponent("keyring.skr").path
         environment["SWIFT_KEYRING_KEY_FILE"] = keyFile.path
+        environment["SWIFT_KEYRING_LIBSECRET_FILE"] = folder.appendingPathComponent("keyrings/default.keyring").path
         environment.removeValue(forKey: "SWIFT_KEYRING_BACKEND")
         environment.removeValue(forKey: "SWIFT_KEYRING_PASSPHRASE")
         return environment
@@ -64,7 +65,7 @@ struct StoreSelectionTests {
         #expect(BoundedCall.keyringError { try keyring.set(try Samples.credentials("alice"), forKey: "k") } == .locked)
     }
 
-    @Test("SWIFT_KEYRING_BACKEND forces each store", arguments: [StoreKind.memory, .file, .secretService])
+    @Test("SWIFT_KEYRING_BACKEND forces each store", arguments: [StoreKind.memory, .file, .secretService, .libsecretFile])
     func forced(kind: StoreKind) throws {
         var environment = try fileEnvironment(PrivateSecretService.environment(), folder: TemporaryFolder.make())
         environment["SWIFT_KEYRING_BACKEND"] = kind.rawValue
@@ -79,7 +80,7 @@ struct StoreSelectionTests {
         #expect(
             throws: KeyringError.invalidConfiguration(
                 setting: "SWIFT_KEYRING_BACKEND",
-                reason: "must be one of auto, secret-service, file, memory, not \"carrier-pigeon\"")
+                reason: "must be one of auto, secret-service, file, memory, libsecret-file, not \"carrier-pigeon\"")
         ) {
             try Keyring(service: "s", configuration: KeyringConfiguration(environment: environment))
         }

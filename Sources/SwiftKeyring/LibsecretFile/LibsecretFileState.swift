@@ -63,13 +63,15 @@ struct LibsecretFileState: Sendable {
         guard let (descriptor, _) = try POSIX.openRegularFileIfPresent(paths.file) else {
             return try refresh(paths)
         }
-        self = try Self.load(PinnedFile(descriptor), paths, password: password, known: (file, key))
+        self = try Self.load(PinnedFile(descriptor), paths, password: password, known: self)
     }
 
     /// Reads, authenticates and decrypts the version behind `pinned`.
-    /// - Parameter known: a file and its key, reused when the salt and iteration count are the same.
+    /// - Parameter known: the version read before: its key is reused when the salt and iteration
+    ///   count are the same, and then so is every item whose bytes are unchanged, so a rewrite by
+    ///   another writer costs the items it added, not every item.
     private static func load(
-        _ pinned: PinnedFile, _ paths: StorePaths, password: SecureBytes, known: (LibsecretKeyringFile, SecureBytes)?
+        _ pinned: PinnedFile, _ paths: StorePaths, password: SecureBytes, known: LibsecretFileState?
     ) throws -> LibsecretFileState {
         let info = try POSIX.fstat(pinned.descriptor, path: paths.file)
         try FilePermissions.require(paths.file, FilePermissions.fileProblem(info))
@@ -89,14 +91,19 @@ struct LibsecretFileState: Sendable {
             throw damaged(paths, error.reason)
         }
         let key: SecureBytes
-        if let known, known.0.salt == file.salt, known.0.iterations == file.iterations {
-            key = known.1
+        var opened: [[UInt8]: (LibsecretKeyringFile.Item, Entry)] = [:]
+        if let known, known.file.salt == file.salt, known.file.iterations == file.iterations {
+            key = known.key
+            // Keyed by each blob's MAC; an item is reused only when all its bytes are the same.
+            for (item, entry) in zip(known.file.items, known.entries) {
+                opened[Array(item.blob.suffix(LibsecretItemSealing.macLength))] = (item, entry)
+            }
         } else {
             key = try KeyringError.translatingCrypto {
                 try LibsecretItemSealing.key(password: password, salt: file.salt, iterations: file.iterations)
             }
         }
-        let entries = try KeyringError.translatingCrypto { try openAll(file, key: key, paths) }
+        let entries = try KeyringError.translatingCrypto { try openAll(file, key: key, known: opened, paths) }
         return LibsecretFileState(
             password: password, file: file, key: key, entries: entries, identity: FileIdentity(info), pinned: pinned)
     }
@@ -106,12 +113,19 @@ struct LibsecretFileState: Sendable {
     /// The format has no key check, so a key that authenticates none of the items is
     /// taken for a wrong password (or a changed salt or iteration count, which look the
     /// same); a key that authenticates some but not all means changed bytes.
-    private static func openAll(_ file: LibsecretKeyringFile, key: SecureBytes, _ paths: StorePaths) throws -> [Entry] {
+    private static func openAll(
+        _ file: LibsecretKeyringFile, key: SecureBytes, known: [[UInt8]: (LibsecretKeyringFile.Item, Entry)],
+        _ paths: StorePaths
+    ) throws -> [Entry] {
         let sealing = LibsecretItemSealing(key: key)
         var entries: [Entry] = []
         entries.reserveCapacity(file.items.count)
         var unauthenticated: [Int] = []
         for (index, item) in file.items.enumerated() {
+            if let (knownItem, entry) = known[Array(item.blob.suffix(LibsecretItemSealing.macLength))], knownItem == item {
+                entries.append(entry)
+                continue
+            }
             let content: LibsecretItemSealing.Content
             do {
                 content = try sealing.open(item.blob, withSecret: false).0

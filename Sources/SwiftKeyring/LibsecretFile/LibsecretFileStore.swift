@@ -21,10 +21,11 @@ import Foundation
 ///
 /// Writes are atomic and durable (temporary file, fsync, rename, fsync of the folder) and
 /// serialised between this library's writers, in any process, by a lock file beside the
-/// file. libsecret takes no lock: it reads the file once and, on each store, replaces it
-/// only if it has not changed since (by its modification time), so a libsecret writer that
-/// races ours fails its write rather than losing ours — unless both land within the same
-/// timestamp, when the later rename wins and the earlier write is lost.
+/// file. libsecret takes no lock: it replaces the whole file only if it has not changed since
+/// it read it, checked when it starts writing, so a write of ours before that makes libsecret's
+/// write fail, but a write of either that lands while the other is writing (as long as one
+/// write of the file takes) is lost. Do not let a libsecret process and this store write one file at the
+/// same moment (`docs/LIBSECRET_FILE_FORMAT.md` says more).
 ///
 /// ```swift
 /// let store = try LibsecretFileStore(url: LibsecretFileStore.defaultURL(), key: try LibsecretFileKey.resolve())
@@ -42,7 +43,7 @@ public final class LibsecretFileStore: CredentialStore {
     /// Opens libsecret's keyring file at `url`; a missing file is an empty keyring, written on the first change.
     ///
     /// A missing folder is made with mode 0700 and the file with mode 0600. Opening runs
-    /// PBKDF2 once (100,000 rounds, about 50 ms) and decrypts every item's attributes.
+    /// PBKDF2 once (100,000 rounds, about 30 ms) and decrypts every item's attributes.
     /// - Parameters:
     ///   - url: the file; ``defaultURL(environment:)`` is libsecret's own place.
     ///   - key: where the password comes from.

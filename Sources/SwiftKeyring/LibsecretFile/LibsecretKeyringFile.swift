@@ -11,7 +11,7 @@ struct LibsecretKeyringFile: Sendable, Equatable {
     /// The iteration count libsecret writes for a new file.
     static let defaultIterations: UInt32 = 100_000
     /// The iteration counts read: libsecret's, and up to ten times more; below or above is
-    /// a changed or crafted file, refused before any key is derived (1,000,000 rounds take about half a second).
+    /// a changed or crafted file, refused before any key is derived (1,000,000 rounds take about 0.3 s).
     static let iterationRange: ClosedRange<UInt32> = 1_000...1_000_000
     /// The salt lengths read.
     static let saltLengthRange = 8...1_024

@@ -14,14 +14,17 @@ struct TestWorker {
     }
 
     /// Starts a worker saving `count` records (0: until killed) named `prefix-N` to `file`.
-    /// - Parameter launcher: a command line that runs the worker (such as `prlimit …`), or none.
-    init(file: URL, keyFile: URL, prefix: String, count: Int, launcher: [String] = []) throws {
+    /// - Parameters:
+    ///   - launcher: a command line that runs the worker (such as `prlimit …`), or none.
+    ///   - mode: the worker's first argument when it is not to write the encrypted file (`libsecret-file`).
+    init(file: URL, keyFile: URL, prefix: String, count: Int, launcher: [String] = [], mode: String? = nil) throws {
         let executable = Self.executable
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: executable.path])
         }
         process = Process()
-        let arguments = launcher + [executable.path, file.path, keyFile.path, prefix, String(count)]
+        let arguments =
+            launcher + [executable.path] + (mode.map { [$0] } ?? []) + [file.path, keyFile.path, prefix, String(count)]
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         output = Pipe()
