@@ -10,14 +10,17 @@ import Foundation
 /// into the file's key.
 ///
 /// libsecret itself takes them from the Secret portal inside a sandbox, or from
-/// `SECRET_FILE_TEST_PASSWORD`. Here they come from the secret sources the encrypted
-/// file uses (``FileStoreSecret``): a passphrase's UTF-8 bytes, or a key file's 32 raw bytes.
-/// `description` never shows the password.
+/// `SECRET_FILE_TEST_PASSWORD`. Here they come from the Secret portal too (``portal``), or
+/// from the secret sources the encrypted file uses (``FileStoreSecret``): a passphrase's UTF-8
+/// bytes, or a key file's 32 raw bytes. `description` never shows the password.
 ///
 /// ```swift
 /// // The file secret-tool writes with SECRET_BACKEND=file SECRET_FILE_TEST_PASSWORD=…
 /// let store = try LibsecretFileStore(url: LibsecretFileStore.defaultURL(),
 ///                                    key: .secret(.passphrase("the same password")))
+///
+/// // The file an app's libsecret keeps inside a Flatpak or Snap
+/// let sandboxed = try LibsecretFileStore(url: LibsecretFileStore.defaultURL(), key: .portal)
 /// ```
 public enum LibsecretFileKey: Sendable, Equatable, CustomStringConvertible {
     /// A passphrase or key from the encrypted file's sources: its bytes are the password.
