@@ -23,25 +23,30 @@ extension StoreSelector {
             return (nil, "inside a sandbox (\(sandbox)) but \(portal), so not libsecret's file, as libsecret decides")
         }
         let selection = try libsecretFileSelection(
-            configuration, reason: "inside a sandbox (\(sandbox)) with a Secret portal, as libsecret chooses", portal: portal)
+            configuration, reason: "inside a sandbox (\(sandbox)) with a Secret portal, as libsecret chooses", portal: portal,
+            sandboxed: true)
         return (selection, nil)
     }
 
-    /// libsecret's file, with its key source decided: `portal` when the decision already asked the portal.
+    /// libsecret's file, with its key source decided (`portal`: what the decision already asked
+    /// the portal). `reason` alone when asked for; with the file's path when chosen in a sandbox.
     static func libsecretFileSelection(
-        _ configuration: KeyringConfiguration, reason: String, portal: SecretPortal.Availability? = nil
+        _ configuration: KeyringConfiguration, reason: String, portal: SecretPortal.Availability? = nil,
+        sandboxed: Bool = false
     ) throws -> StoreSelection {
-        var selection = StoreSelection(
-            kind: .libsecretFile, reason: "\(reason): libsecret's file at \(libsecretFileURL(configuration).path)")
-        selection.libsecretKey = try libsecretKeySource(configuration, portal: portal)
+        let place = sandboxed ? ": libsecret's file at \(libsecretFileURL(configuration).path)" : ""
+        var selection = StoreSelection(kind: .libsecretFile, reason: reason + place)
+        selection.libsecretKey = try libsecretKeySource(configuration, portal: portal, sandboxed: sandboxed)
         return selection
     }
 
-    /// Which secret keys libsecret's file: the setting, else a caller's own secret, else the
-    /// portal when it answers, else the encrypted file's sources.
-    static func libsecretKeySource(_ configuration: KeyringConfiguration, portal known: SecretPortal.Availability?) throws
-        -> LibsecretKeySource
-    {
+    /// Which secret keys libsecret's file. The setting decides; under `auto`, inside a sandbox
+    /// the portal, as libsecret keys its file there (so libsecret in the same app reads ours);
+    /// elsewhere a passphrase or key that is set, else the portal when it answers, else the
+    /// encrypted file's sources (whose error then names them all).
+    static func libsecretKeySource(
+        _ configuration: KeyringConfiguration, portal known: SecretPortal.Availability?, sandboxed: Bool
+    ) throws -> LibsecretKeySource {
         let setting = configuration.libsecretKey != nil ? "libsecretKey" : KeyringConfiguration.libsecretKeyVariable
         switch try configuration.requestedLibsecretKey() {
         case .portal:
@@ -49,17 +54,34 @@ extension StoreSelector {
         case .passphrase:
             return LibsecretKeySource(origin: .fileSecret, reason: "\(setting) is passphrase")
         case .auto:
-            if configuration.fileSecret != nil {
-                return LibsecretKeySource(origin: .fileSecret, reason: "the caller gave a passphrase or key")
+            if sandboxed {
+                return LibsecretKeySource(origin: .portal, reason: "libsecret keys its file so inside a sandbox")
+            }
+            if let secret = configuredSecret(configuration) {
+                return LibsecretKeySource(origin: .fileSecret, reason: "one is set (\(secret))")
             }
             let portal =
                 known
                 ?? SecretPortal.probe(
                     timeout: min(configuration.timeout, portalProbeTimeout), environment: configuration.environment)
             if case .available = portal {
-                return LibsecretKeySource(origin: .portal, reason: "the Secret portal answers")
+                return LibsecretKeySource(origin: .portal, reason: "no passphrase or key is set and the Secret portal answers")
             }
             return LibsecretKeySource(origin: .fileSecret, reason: "\(portal)")
+        }
+    }
+
+    /// Which passphrase or key the caller or the environment sets, as its description (never
+    /// the secret); `nil` when no source gives one. A source that is set but cannot be read
+    /// counts as set: opening the store then reports what is wrong with it.
+    private static func configuredSecret(_ configuration: KeyringConfiguration) -> String? {
+        do {
+            return try FileStoreSecret.resolve(explicit: configuration.fileSecret, environment: configuration.environment)
+                .description
+        } catch let error as KeyringError where error.code == .passphraseRequired {
+            return nil
+        } catch {
+            return "a source that cannot be read"
         }
     }
 

@@ -107,7 +107,8 @@ struct LibsecretPortalInteropTests {
         let keyring = try Keyring(service: "com.example.host", configuration: KeyringConfiguration(environment: host))
         #expect(keyring.selection.kind == .libsecretFile)
         #expect(keyring.selection.reason.hasPrefix("forced by SWIFT_KEYRING_BACKEND"))
-        #expect(keyring.selection.keySource?.contains("because the Secret portal answers") == true)
+        #expect(
+            keyring.selection.keySource?.contains("because no passphrase or key is set and the Secret portal answers") == true)
         try keyring.setSecret(Data("from the host".utf8), forKey: "k")
         var snap = host
         snap["SNAP_NAME"] = "x"

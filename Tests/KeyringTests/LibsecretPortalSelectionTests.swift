@@ -41,8 +41,8 @@ struct LibsecretPortalSelectionTests {
         environment["SWIFT_KEYRING_PASSPHRASE"] = "correct horse battery"
         let keyring = try Keyring(service: "com.example.pw", configuration: KeyringConfiguration(environment: environment))
         #expect(keyring.selection.kind == .libsecretFile)
-        #expect(keyring.selection.keySource?.hasPrefix("the encrypted file's passphrase or key") == true)
-        #expect(keyring.selection.keySource?.contains("no Secret portal") == true)
+        #expect(keyring.selection.keySource?.hasPrefix("a passphrase or key, as the encrypted file finds one") == true)
+        #expect(keyring.selection.keySource?.hasSuffix("because one is set (passphrase (hidden))") == true)
         try keyring.setSecret(Data("pw-keyed".utf8), forKey: "k")
         let file = URL(fileURLWithPath: environment["XDG_DATA_HOME"]!).appendingPathComponent("keyrings/default.keyring")
         var tool = ProcessInfo.processInfo.environment
@@ -88,14 +88,30 @@ struct LibsecretPortalSelectionTests {
         }
     }
 
-    @Test("A caller's own passphrase wins over the portal under auto")
-    func explicitSecretWins() throws {
+    @Test("In a sandbox the portal keys the file even with a passphrase set, as libsecret keys it; the setting can say otherwise")
+    func sandboxKeyedByPortal() throws {
         let sandbox = try PortalSandbox()
         defer { sandbox.stop() }
-        var configuration = KeyringConfiguration(environment: try sandbox.appEnvironment())
+        var environment = try sandbox.appEnvironment()
+        environment["SWIFT_KEYRING_PASSPHRASE"] = "set for the encrypted file"
+        let selection = try Keyring.selection(for: KeyringConfiguration(environment: environment))
+        #expect(selection.kind == .libsecretFile)
+        #expect(selection.keySource?.hasSuffix("because libsecret keys its file so inside a sandbox") == true)
+        environment["SWIFT_KEYRING_LIBSECRET_KEY"] = "passphrase"
+        let asked = try Keyring.selection(for: KeyringConfiguration(environment: environment))
+        #expect(asked.kind == .libsecretFile)
+        #expect(asked.keySource?.hasSuffix("because SWIFT_KEYRING_LIBSECRET_KEY is passphrase") == true)
+    }
+
+    @Test("Asked for outside a sandbox, a passphrase the app gives wins over a portal that answers")
+    func givenSecretWins() throws {
+        let sandbox = try PortalSandbox()
+        defer { sandbox.stop() }
+        var configuration = KeyringConfiguration(environment: try sandbox.appEnvironment(snap: nil))
+        configuration.store = .libsecretFile
         configuration.fileSecret = .passphrase("given by the app")
         let selection = try Keyring.selection(for: configuration)
-        #expect(selection.kind == .libsecretFile)
-        #expect(selection.keySource?.contains("because the caller gave a passphrase or key") == true)
+        #expect(selection.reason == "asked for by the caller")
+        #expect(selection.keySource?.hasSuffix("because one is set (passphrase (hidden))") == true)
     }
 }

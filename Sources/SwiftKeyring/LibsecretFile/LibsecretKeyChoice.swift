@@ -3,8 +3,10 @@
 ///
 /// The raw values are the setting's words.
 public enum LibsecretKeyChoice: String, Sendable, Hashable, CaseIterable, Codable {
-    /// The Secret portal when one answers, as libsecret does in a sandbox; otherwise the
-    /// encrypted file's sources. A passphrase or key given in ``KeyringConfiguration/fileSecret`` wins.
+    /// Inside a sandbox, the Secret portal, as libsecret keys its file there. Elsewhere a
+    /// passphrase or key that is set (``KeyringConfiguration/fileSecret`` or the environment,
+    /// as ``FileStoreSecret/resolve(explicit:environment:)`` finds it), else the Secret portal
+    /// when one answers, else the encrypted file's sources, whose error names them all.
     case auto
     /// The Secret portal's secret for this app, and an error when no portal gives one.
     case portal

@@ -18,8 +18,8 @@ struct LibsecretKeySource: Sendable, Hashable {
         case .portal:
             return "the Secret portal's secret for this app (org.freedesktop.portal.Secret), because \(reason)"
         case .fileSecret:
-            return "the encrypted file's passphrase or key (\(FileStoreSecret.sources.dropFirst().joined(separator: ", "))), "
-                + "because \(reason)"
+            return "a passphrase or key, as the encrypted file finds one "
+                + "(\(FileStoreSecret.sources.joined(separator: ", "))), because \(reason)"
         }
     }
 }
