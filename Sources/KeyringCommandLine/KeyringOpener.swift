@@ -28,7 +28,12 @@ package enum KeyringOpener {
             return try Keyring(
                 service: options.resolvedService, configuration: configuration, syncStore: shared, logger: logger)
         } catch let error as KeyringError where error.code == .passphraseRequired && Terminal.isInteractive {
-            configuration.fileSecret = try askPassphrase(for: configuration.fileURL, sources: error.sources ?? [])
+            // The file whose passphrase is asked for: libsecret's, when that store is the one chosen.
+            let file =
+                (try? configuration.requestedStore()) == .libsecretFile
+                ? configuration.libsecretFileURL ?? LibsecretFileStore.defaultURL(environment: configuration.environment)
+                : configuration.fileURL
+            configuration.fileSecret = try askPassphrase(for: file, sources: error.sources ?? [])
             return try Keyring(
                 service: options.resolvedService, configuration: configuration, syncStore: shared, logger: logger)
         }

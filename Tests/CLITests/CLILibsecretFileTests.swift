@@ -62,4 +62,24 @@ struct CLILibsecretFileTests {
         #expect(back.status == 0, "\(back.stderr)")
         #expect(try CLI.run(["get", "w"], environment: env).stdout == "second\n")
     }
+
+    @Test("With no password source, the tool asks on a terminal for the password of libsecret's file, naming it")
+    func asksOnTerminal() throws {
+        let sandbox = try Sandbox()
+        let url = sandbox.folder.appendingPathComponent("keyrings/default.keyring")
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        _ = try secretTool(
+            [
+                "store", "--label=x", "tag", "swift-keyring", "service", "default", "key", "typed", "kind", "credentials",
+                "username", "u", "url", "https://example.com",
+            ], sandbox, url, stdin: "value from secret-tool")
+        var env = sandbox.fileEnvironment(["SWIFT_KEYRING_BACKEND": "libsecret-file", "SWIFT_KEYRING_LIBSECRET_FILE": url.path])
+        env["SWIFT_KEYRING_KEY_FILE"] = nil
+        let terminal = try TerminalSession(["get", "typed"], environment: env)
+        try #require(terminal.waitFor("Passphrase for \(url.path): ") && terminal.waitForEchoOff(), "no passphrase prompt")
+        terminal.type(Array(sandbox.passphrase.utf8) + [0x0A])
+        #expect(terminal.exitStatus() == 0)
+        #expect(String(decoding: terminal.output, as: UTF8.self).contains("value from secret-tool"))
+    }
 }

@@ -1,4 +1,5 @@
 import KeyringCrypto
+import Synchronization
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -157,16 +158,30 @@ struct LibsecretFileState: Sendable {
     /// Writes `next` (with `nextEntries`, one per item) as the new version of the file, and
     /// makes it the state. The caller holds the file lock and has refreshed first; when this
     /// throws, nothing changed, on disk or here.
+    /// - Throws: ``ChangedMeanwhile`` when a writer that takes no lock (libsecret) replaced the file
+    ///   after it was read: the caller reads it again and redoes its change, so that write is kept.
     mutating func write(_ next: LibsecretKeyringFile, entries nextEntries: [Entry], _ paths: StorePaths) throws {
         var next = next
         next.modified = Self.now()
         next.usageCount &+= 1
-        let pinned = try AtomicFileWriter.replace(paths, with: next.encoded())
+        let read = identity
+        let pinned = try AtomicFileWriter.replace(paths, with: next.encoded()) {
+            Self.beforeRenameHooks.withLock { $0[paths.file] }?()
+            let now = try POSIX.lstatIfPresent(paths.file).map(FileIdentity.init)
+            guard now == read else { throw ChangedMeanwhile() }
+        }
         identity = FileIdentity(try POSIX.fstat(pinned.descriptor, path: paths.file))
         self.pinned = pinned
         file = next
         entries = nextEntries
     }
+
+    /// The file was replaced, outside our lock, between our reading it and our rename.
+    struct ChangedMeanwhile: Error {}
+
+    /// What runs just before each check that the file at a path is still the version read: a test
+    /// stands in for libsecret there, replacing the file at the worst moment. Empty outside those tests.
+    static let beforeRenameHooks = Mutex<[String: @Sendable () -> Void]>([:])
 
     /// The first item that holds `id`: reads and writes pick the same one among duplicates.
     func index(of id: RecordID) -> Int? {

@@ -23,9 +23,10 @@ import Foundation
 /// serialised between this library's writers, in any process, by a lock file beside the
 /// file. libsecret takes no lock: it replaces the whole file only if it has not changed since
 /// it read it, checked when it starts writing, so a write of ours before that makes libsecret's
-/// write fail, but a write of either that lands while the other is writing (as long as one
-/// write of the file takes) is lost. Do not let a libsecret process and this store write one file at the
-/// same moment (`docs/LIBSECRET_FILE_FORMAT.md` says more).
+/// write fail, but a write of ours that lands while libsecret is writing is lost. This store
+/// checks just before its own rename that libsecret did not replace the file meanwhile, and
+/// redoes its write on libsecret's version when it did. Do not let a libsecret process and this
+/// store write one file at the same moment (`docs/LIBSECRET_FILE_FORMAT.md` says more).
 ///
 /// ```swift
 /// let store = try LibsecretFileStore(url: LibsecretFileStore.defaultURL(), key: try LibsecretFileKey.resolve())
@@ -219,6 +220,9 @@ public final class LibsecretFileStore: CredentialStore {
 
     /// Runs a read-modify-write under the file lock and the store's mutex, on the current
     /// version of the file, and writes the result when `change` says so.
+    ///
+    /// libsecret replaces the file without our lock; when it did so while we wrote, the write
+    /// is dropped before its rename and done again on the new version, a few times at most.
     private func modify<Result>(
         _ call: StoreCall,
         _ change: (inout LibsecretKeyringFile, inout [LibsecretFileState.Entry], SecureBytes) throws -> (Result, Bool)
@@ -227,18 +231,31 @@ public final class LibsecretFileStore: CredentialStore {
             try FileLock.withExclusiveLock(
                 paths, call: call, operation: "a write to \(paths.file) while another writer held its lock"
             ) {
-                try call.checkCancellation()
-                return try state.withLock { state in
-                    try state.refresh(paths)
-                    var file = state.file
-                    var entries = state.entries
-                    let (result, changed) = try change(&file, &entries, state.key)
-                    if changed { try state.write(file, entries: entries, paths) }
-                    return result
+                var attempts = 0
+                while true {
+                    try call.checkCancellation()
+                    do {
+                        return try state.withLock { state in
+                            try state.refresh(paths)
+                            var file = state.file
+                            var entries = state.entries
+                            let (result, changed) = try change(&file, &entries, state.key)
+                            if changed { try state.write(file, entries: entries, paths) }
+                            return result
+                        }
+                    } catch is LibsecretFileState.ChangedMeanwhile where attempts < Self.maximumRetries {
+                        attempts += 1
+                    } catch is LibsecretFileState.ChangedMeanwhile {
+                        throw call.deadline.timedOut(
+                            "a write to \(paths.file) that another program replaced \(attempts + 1) times meanwhile")
+                    }
                 }
             }
         }
     }
+
+    /// How often a write is redone because libsecret replaced the file meanwhile.
+    private static let maximumRetries = 5
 
     /// Names this store in the errors that leave it, and turns the crypto layer's errors into keyring errors.
     private func guarded<Result>(_ body: () throws -> Result) throws -> Result {
