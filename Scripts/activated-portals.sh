@@ -11,7 +11,7 @@ stop_activated_portals() {
     local name pid pids=()
     for name in org.freedesktop.portal.Desktop org.freedesktop.portal.Documents org.freedesktop.impl.portal.PermissionStore; do
         pid=$(dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
-            org.freedesktop.DBus.GetConnectionUnixProcessID "string:$name" 2>/dev/null | awk '/uint32/ { print $2 }')
+            org.freedesktop.DBus.GetConnectionUnixProcessID "string:$name" 2>/dev/null | awk '/uint32/ { print $2 }' || true)
         if [ -n "$pid" ]; then pids+=("$pid"); fi
     done
     if [ ${#pids[@]} -eq 0 ]; then return 0; fi
