@@ -18,6 +18,9 @@ packages+=(etcd-server etcd-client libcurl4-openssl-dev)
 packages+=(valgrind)
 # git: the git credential helper's tests drive the real client (credential fill/approve/reject, a clone over HTTP).
 packages+=(git)
+# xdg-desktop-portal: the Secret portal that keys libsecret's file store in a sandbox; the portal tests start it
+# inside the private gnome-keyring session (gnome-keyring ships its backend). Its recommends are not needed.
+packages+=(xdg-desktop-portal)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

@@ -91,6 +91,8 @@ unset SWIFT_KEYRING_TEST_KEYRING_PASSWORD
 export SWIFT_KEYRING_PRIVATE_SECRET_SERVICE=1
 status=0
 "$@" || status=$?
+. "$(dirname "$0")/activated-portals.sh"
+stop_activated_portals
 if ! kill -0 "$daemon" 2>/dev/null; then
     # A daemon that died mid-run turns every later Secret Service call into a
     # failure; say so plainly rather than leave it to be guessed from them.

@@ -10,6 +10,7 @@
     X(G_DBUS_CALL_FLAGS_NONE)                                                                                   \
     X(G_DBUS_CALL_FLAGS_NO_AUTO_START)                                                                          \
     X(G_DBUS_SIGNAL_FLAGS_NONE)                                                                                 \
+    X(G_DBUS_SIGNAL_FLAGS_NO_MATCH_RULE)                                                                        \
     X(G_DBUS_SEND_MESSAGE_FLAGS_NONE)                                                                           \
     X(G_DBUS_MESSAGE_TYPE_SIGNAL)                                                                               \
     X(G_IO_ERROR_FAILED)                                                                                        \
@@ -35,10 +36,10 @@
     X(FALSE)
 
 #define CHECKED_TYPES(X)                                                                                          \
-    X(gchar) X(guchar) X(gint) X(guint) X(glong) X(gulong) X(gboolean) X(gpointer) X(gconstpointer) X(guint32)      \
+    X(gchar) X(guchar) X(gint) X(guint) X(glong) X(gulong) X(gboolean) X(gpointer) X(gconstpointer) X(guint32) X(gint32)      \
     X(gsize) X(gssize) X(GQuark) X(GType)                                                                         \
     X(GError) X(GList) X(GHashTableIter) X(GVariantIter) X(GVariantBuilder) X(GTypeClass) X(GTypeInstance)          \
-    X(GObject) X(GCancellable) X(GDBusProxy) X(SecretService) X(SecretItem)                                       \
+    X(GObject) X(GCancellable) X(GDBusProxy) X(GUnixFDList) X(SecretService) X(SecretItem)                                       \
     X(GDBusConnectionFlags) X(GDBusCallFlags) X(GDBusSignalFlags) X(GDBusSendMessageFlags) X(GDBusMessageType)     \
     X(GIOErrorEnum) X(GDBusError) X(SecretServiceFlags) X(SecretSearchFlags) X(SecretError)      \
     X(SecretSchemaAttributeType) X(SecretSchemaAttribute) X(SecretSchemaFlags) X(SecretSchema)
@@ -47,6 +48,6 @@
     X(GError, domain) X(GError, code) X(GError, message)                                                          \
     X(GList, data) X(GList, next) X(GList, prev)                                                                  \
     X(GObject, g_type_instance) X(GObject, ref_count) X(GObject, qdata)                                          \
-    X(GCancellable, parent_instance) X(GCancellable, priv) X(GDBusProxy, priv)                                   \
+    X(GCancellable, parent_instance) X(GCancellable, priv) X(GDBusProxy, priv) X(GUnixFDList, priv)                                   \
     X(SecretService, pv) X(SecretItem, pv) X(GVariantBuilder, u.s.type)                                          \
     X(SecretSchemaAttribute, type) X(SecretSchema, flags) X(SecretSchema, attributes) X(SecretSchema, reserved)

@@ -3,6 +3,8 @@
  * second time below) fails to compile when a listed prototype differs from the real one. */
 #define SECRET_API_SUBJECT_TO_CHANGE 1
 #include <gio/gio.h>
+#include <gio/gunixfdlist.h>
+#include <glib-unix.h>
 #include <libsecret/secret.h>
 #include <stddef.h>
 #include <stdio.h>

@@ -5,6 +5,9 @@ extension Keyring {
     /// Service is there: if so, the Secret Service; otherwise the encrypted file.
     /// A locked Secret Service is still chosen: locking is reported as
     /// ``KeyringError/locked`` by the calls, never a reason to fall back.
+    /// Inside a Flatpak or Snap (`/.flatpak-info` exists or `SNAP_NAME` is set) it first
+    /// asks the Secret portal (within two seconds), and chooses libsecret's file when the
+    /// portal answers, as libsecret does; ``StoreSelection/keySource`` then says the portal keys it.
     ///
     /// ```swift
     /// let selection = try Keyring.selection(for: KeyringConfiguration())

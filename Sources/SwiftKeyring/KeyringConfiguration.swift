@@ -45,6 +45,9 @@ public struct KeyringConfiguration: Sendable {
     /// libsecret's keyring file, for ``StoreChoice/libsecretFile``; `nil` means
     /// `LibsecretFileStore.defaultURL(environment:)`. Its password comes from `fileSecret`'s sources.
     public var libsecretFileURL: URL?
+    /// Which secret keys libsecret's file; `nil` means `SWIFT_KEYRING_LIBSECRET_KEY`, else `.auto`
+    /// (the Secret portal when one answers, else `fileSecret`'s sources). See ``LibsecretKeyChoice``.
+    public var libsecretKey: LibsecretKeyChoice?
 
     /// Creates a configuration.
     /// - Parameters:

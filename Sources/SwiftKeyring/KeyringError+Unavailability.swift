@@ -57,6 +57,9 @@ extension KeyringError {
         /// A shared library the store needs could not be loaded; `detail` names it
         /// (such as `libsecret-1.so.0`) and says why, as the dynamic loader did.
         public static func libraryMissing(detail: String) -> Unavailability { Unavailability(.libraryMissing, detail) }
+        /// The Secret portal (xdg-desktop-portal's `org.freedesktop.portal.Secret`) gave no key for
+        /// libsecret's file; `detail` says why (no portal, no Secret backend, the backend failed).
+        public static func noSecretPortal(detail: String) -> Unavailability { Unavailability(.noSecretPortal, detail) }
     }
 }
 
@@ -114,6 +117,9 @@ extension KeyringError.Unavailability {
         /// A shared library the store needs could not be loaded: libsecret (or GIO, GObject,
         /// GLib) for the Secret Service, libgcrypt for any store that encrypts.
         public static let libraryMissing = Kind("libraryMissing", "a library could not be loaded: ")
+        /// The Secret portal gave no key for libsecret's file: no xdg-desktop-portal on the
+        /// session bus, a portal without a Secret backend or at another version, or a backend that failed.
+        public static let noSecretPortal = Kind("noSecretPortal", "no key from the Secret portal: ")
 
         /// Equal names; the words that describe a kind follow from its name.
         public static func == (lhs: Kind, rhs: Kind) -> Bool { lhs.name == rhs.name }

@@ -3,7 +3,8 @@
 /// The raw values are the words of `SWIFT_KEYRING_BACKEND` and the tool's `--backend`.
 /// (Before the stores said what they are, this was `KeyringBackend`.)
 public enum StoreChoice: String, Sendable, Hashable, CaseIterable, Codable {
-    /// The Secret Service when a session bus and `org.freedesktop.secrets` answer, otherwise the encrypted file.
+    /// The Secret Service when a session bus and `org.freedesktop.secrets` answer, otherwise the encrypted file;
+    /// inside a Flatpak or Snap whose Secret portal answers, libsecret's file, as libsecret chooses it.
     case auto
     /// The desktop's Secret Service (gnome-keyring, KeePassXC, …).
     case secretService = "secret-service"

@@ -4,6 +4,11 @@ public struct StoreSelection: Sendable, Hashable {
     public var kind: StoreKind
     /// One sentence on why this store was chosen.
     public var reason: String
+    /// Which secret keys the store, and why, for a store whose key the decision chooses
+    /// (libsecret's file: the Secret portal, or the encrypted file's sources); `nil` otherwise.
+    public var keySource: String? { libsecretKey?.description }
+    /// The key source chosen for libsecret's file, which `open` uses.
+    var libsecretKey: LibsecretKeySource?
 
     /// Creates a selection record.
     public init(kind: StoreKind, reason: String) {

@@ -22,20 +22,30 @@ enum StoreSelector {
         _ = try configuration.requestedPromptTimeout()
         _ = try configuration.requestedCollection()
         _ = try configuration.requestedSessionFallback()
+        _ = try configuration.requestedLibsecretKey()
         let forced = configuration.store != nil ? "asked for by the caller" : "forced by SWIFT_KEYRING_BACKEND"
+        if requested == .libsecretFile {
+            return try libsecretFileSelection(configuration, reason: forced)
+        }
         if let kind = requested.kind {
             return StoreSelection(kind: kind, reason: forced)
         }
+        // Inside a Flatpak or Snap, libsecret's file where libsecret would use it.
+        let (sandboxed, sandboxNote) = try sandboxSelection(configuration)
+        if let sandboxed { return sandboxed }
+        let note = sandboxNote.map { "; \($0)" } ?? ""
         let probe = SecretServiceStore.probe(
             timeout: min(configuration.timeout, probeTimeout),
             environment: configuration.environment
         )
         switch probe {
         case .available:
-            return StoreSelection(kind: .secretService, reason: "a session bus answers and org.freedesktop.secrets is there")
+            return StoreSelection(
+                kind: .secretService, reason: "a session bus answers and org.freedesktop.secrets is there\(note)")
         case .noBus, .noDaemon:
             // A locked Secret Service still probes as available: locking is an error, never a reason to fall back.
-            return StoreSelection(kind: .file, reason: "\(probe), so the encrypted file at \(configuration.fileURL.path)")
+            return StoreSelection(
+                kind: .file, reason: "\(probe), so the encrypted file at \(configuration.fileURL.path)\(note)")
         }
     }
 
@@ -61,12 +71,7 @@ enum StoreSelector {
             }
             return try EncryptedFileStore(url: configuration.fileURL, secret: secret, lockTimeout: configuration.fileLockTimeout)
         case .libsecretFile:
-            let key = try KeyringError.placing(in: .libsecretFile) {
-                try LibsecretFileKey.resolve(explicit: configuration.fileSecret, environment: configuration.environment)
-            }
-            return try LibsecretFileStore(
-                url: configuration.libsecretFileURL ?? LibsecretFileStore.defaultURL(environment: configuration.environment),
-                key: key, lockTimeout: configuration.fileLockTimeout)
+            return try openLibsecretFile(selection, configuration)
         default:
             // `decide` names only the kinds above; a kind of another module is opened by that module.
             throw KeyringError.invalidConfiguration(

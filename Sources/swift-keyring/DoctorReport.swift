@@ -56,6 +56,8 @@ struct DoctorReport: Encodable {
 
     var store: String
     var reason: String
+    /// Which secret keys the store, and why (libsecret's file: the Secret portal or a passphrase); `nil` for other stores.
+    var keySource: String?
     var sync: Sync
     var sessionBus: Bus
     var unlockPrompt: Prompt
@@ -107,6 +109,7 @@ struct DoctorReport: Encodable {
         return DoctorReport(
             store: selection.kind.rawValue,
             reason: selection.reason,
+            keySource: selection.keySource,
             sync: Sync(enabled: sync.isOn, reason: sync.reason, store: sync.store?.rawValue),
             sessionBus: bus,
             unlockPrompt: Prompt(
@@ -132,7 +135,7 @@ struct DoctorReport: Encodable {
     /// The report as a person reads it, one fact a line.
     var lines: [String] {
         let locked = sessionBus.collectionLocked.map { $0 ? "locked" : "unlocked" } ?? "unknown"
-        return [
+        let report = [
             "store:            \(store) (\(reason))",
             "sync:             "
                 + (sync.enabled
@@ -155,6 +158,8 @@ struct DoctorReport: Encodable {
             "libsecret:        \(libsecret)",
             "libgcrypt:        \(libgcrypt)",
         ] + etcdLines
+        guard let keySource else { return report }
+        return [report[0], "key source:       \(keySource)"] + report.dropFirst()
     }
 
     /// The collection line, when the Secret Service answers.

@@ -124,15 +124,25 @@ struct LibsecretFileHostileFilesTests {
         #expect(try Data(contentsOf: url) == before)
     }
 
-    @Test("A folder others can enter (libsecret makes its folder 0755 under the usual umask) is refused, naming the fix")
-    func openFolder() throws {
+    @Test("A folder others may only enter (libsecret makes its folder 0755 under the usual umask) is closed to 0700")
+    func readableFolder() throws {
         let folder = try TemporaryFolder.make().appendingPathComponent("keyrings")
         #expect(mkdir(folder.path, 0o755) == 0)
-        let reason = "its mode 0755 lets group or other users in (it must be 0700); chmod 700 it"
+        _ = try open(folder.appendingPathComponent("default.keyring"))
+        let mode = try FileManager.default.attributesOfItem(atPath: folder.path)[.posixPermissions] as? Int
+        #expect(mode == 0o700)
+    }
+
+    @Test("A folder others may write is refused, naming the fix, and left as it was", arguments: [0o775, 0o757, 0o777])
+    func writableFolder(mode: Int) throws {
+        let folder = try TemporaryFolder.make().appendingPathComponent("keyrings")
+        #expect(mkdir(folder.path, 0o700) == 0 && chmod(folder.path, mode_t(mode)) == 0)
+        let reason = "its mode 0\(String(mode, radix: 8)) lets group or other users in (it must be 0700); chmod 700 it"
         #expect(throws: KeyringError.insecurePermissions(path: folder.path, reason: reason)) {
             try open(folder.appendingPathComponent("default.keyring"))
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        #expect(try FileManager.default.attributesOfItem(atPath: folder.path)[.posixPermissions] as? Int == mode)
     }
 
     @Test("A missing file is an error when creating is not allowed, and nothing is made")

@@ -29,6 +29,7 @@ typedef gint gboolean;
 typedef void *gpointer;
 typedef const void *gconstpointer;
 typedef unsigned int guint32;
+typedef signed int gint32;
 typedef unsigned long gsize;
 typedef signed long gssize;
 typedef guint32 GQuark;
@@ -136,6 +137,13 @@ struct _GDBusProxy {
 typedef struct _GDBusConnection GDBusConnection;
 typedef struct _GDBusMessage GDBusMessage;
 typedef struct _GDBusAuthObserver GDBusAuthObserver;
+/* gunixfdlist.h: the descriptors a call passes (the Secret portal's pipe). */
+typedef struct _GUnixFDListPrivate GUnixFDListPrivate;
+typedef struct _GUnixFDList GUnixFDList;
+struct _GUnixFDList {
+    GObject parent_instance;
+    GUnixFDListPrivate *priv;
+};
 typedef GDBusMessage *(*GDBusMessageFilterFunction)(GDBusConnection *connection, GDBusMessage *message,
                                                     gboolean incoming, gpointer user_data);
 typedef void (*GDBusSignalCallback)(GDBusConnection *connection, const gchar *sender_name, const gchar *object_path,
@@ -155,7 +163,8 @@ typedef enum {
 } GDBusCallFlags;
 
 typedef enum {
-    G_DBUS_SIGNAL_FLAGS_NONE = 0
+    G_DBUS_SIGNAL_FLAGS_NONE = 0,
+    G_DBUS_SIGNAL_FLAGS_NO_MATCH_RULE = (1 << 0)
 } GDBusSignalFlags;
 
 typedef enum {

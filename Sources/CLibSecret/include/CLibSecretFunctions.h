@@ -59,6 +59,13 @@ SWIFT_KEYRING_FUNCTION(GIO, GVariant *, g_dbus_connection_call_sync,
      GError **error),
     (connection, bus_name, object_path, interface_name, method_name, parameters, reply_type, flags,
      timeout_msec, cancellable, error))
+SWIFT_KEYRING_FUNCTION(GIO, GVariant *, g_dbus_connection_call_with_unix_fd_list_sync,
+    (GDBusConnection *connection, const gchar *bus_name, const gchar *object_path,
+     const gchar *interface_name, const gchar *method_name, GVariant *parameters,
+     const GVariantType *reply_type, GDBusCallFlags flags, gint timeout_msec, GUnixFDList *fd_list,
+     GUnixFDList **out_fd_list, GCancellable *cancellable, GError **error),
+    (connection, bus_name, object_path, interface_name, method_name, parameters, reply_type, flags,
+     timeout_msec, fd_list, out_fd_list, cancellable, error))
 SWIFT_KEYRING_PROCEDURE(GIO, g_dbus_connection_close,
     (GDBusConnection *connection, GCancellable *cancellable, GAsyncReadyCallback callback,
      gpointer user_data),
@@ -98,6 +105,8 @@ SWIFT_KEYRING_FUNCTION(GIO, gboolean, g_dbus_message_to_gerror,
     (GDBusMessage *message, GError **error),
     (message, error))
 SWIFT_KEYRING_FUNCTION(GIO, GQuark, g_io_error_quark, (void), ())
+SWIFT_KEYRING_FUNCTION(GIO, gint, g_unix_fd_list_append, (GUnixFDList *list, gint fd, GError **error), (list, fd, error))
+SWIFT_KEYRING_FUNCTION(GIO, GUnixFDList *, g_unix_fd_list_new, (void), ())
 SWIFT_KEYRING_FUNCTION(GOBJECT, gpointer, g_object_ref, (gpointer object), (object))
 SWIFT_KEYRING_PROCEDURE(GOBJECT, g_object_unref, (gpointer object), (object))
 SWIFT_KEYRING_PROCEDURE(GLIB, g_clear_error, (GError **err), (err))
@@ -135,6 +144,7 @@ SWIFT_KEYRING_PROCEDURE(GLIB, g_main_context_wakeup, (GMainContext *context), (c
 SWIFT_KEYRING_FUNCTION(GLIB, gpointer, g_malloc0_n, (gsize n_blocks, gsize n_block_bytes), (n_blocks, n_block_bytes))
 SWIFT_KEYRING_PROCEDURE(GLIB, g_propagate_error, (GError **dest, GError *src), (dest, src))
 SWIFT_KEYRING_FUNCTION(GLIB, const gchar *, g_quark_to_string, (GQuark quark), (quark))
+SWIFT_KEYRING_FUNCTION(GLIB, gboolean, g_unix_open_pipe, (gint *fds, gint flags, GError **error), (fds, flags, error))
 SWIFT_KEYRING_PROCEDURE(GLIB, g_set_error_literal,
     (GError **err, GQuark domain, gint code, const gchar *message),
     (err, domain, code, message))
@@ -178,6 +188,7 @@ SWIFT_KEYRING_FUNCTION(GLIB, GVariant *, g_variant_new_fixed_array,
     (element_type, elements, n_elements, element_size))
 SWIFT_KEYRING_FUNCTION(GLIB, GVariant *, g_variant_new_object_path, (const gchar *object_path), (object_path))
 SWIFT_KEYRING_FUNCTION(GLIB, GVariant *, g_variant_new_objv, (const gchar * const *strv, gssize length), (strv, length))
+SWIFT_KEYRING_FUNCTION(GLIB, GVariant *, g_variant_new_handle, (gint32 value), (value))
 SWIFT_KEYRING_FUNCTION(GLIB, GVariant *, g_variant_new_string, (const gchar *string), (string))
 SWIFT_KEYRING_FUNCTION(GLIB, GVariant *, g_variant_new_tuple,
     (GVariant * const *children, gsize n_children),

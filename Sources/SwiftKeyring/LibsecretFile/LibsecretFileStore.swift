@@ -84,6 +84,7 @@ public final class LibsecretFileStore: CredentialStore {
         let paths = StorePaths(url)
         let initial = try KeyringError.placing(in: .libsecretFile) {
             try KeyringError.translatingCrypto {
+                try LibsecretFolderMode.closeIfOnlyReadable(paths.folder)
                 try FilePermissions.prepareFolder(paths.folder, create: createIfMissing)
                 if let existing = try LibsecretFileState.read(paths, password: password) {
                     return existing

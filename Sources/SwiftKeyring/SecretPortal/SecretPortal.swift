@@ -1,0 +1,191 @@
+internal import CLibSecretShims
+internal import KeyringCrypto
+import Glibc
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// xdg-desktop-portal's Secret portal (`org.freedesktop.portal.Secret`): the key of
+/// libsecret's own file store inside a Flatpak or Snap sandbox.
+///
+/// The portal hands each app a secret of its own (64 random bytes, kept by the
+/// portal's backend, gnome-keyring's login keyring here; one shared secret for an
+/// app outside a sandbox, whose app id is empty). It is written to a pipe the caller
+/// passes with `RetrieveSecret`; the portal then answers on a request object with
+/// `Response`. libsecret uses the 64 bytes as the password of
+/// `$XDG_DATA_HOME/keyrings/default.keyring`, so the same bytes open the same file here.
+enum SecretPortal {
+    static let busName = "org.freedesktop.portal.Desktop"
+    static let objectPath = "/org/freedesktop/portal/desktop"
+    static let interface = "org.freedesktop.portal.Secret"
+    /// The one interface version libsecret (0.20.5 on) uses the portal at; any other and it keeps to the Secret Service.
+    static let version: UInt32 = 1
+    /// How many bytes the portal writes, and libsecret insists on.
+    static let keyLength = 64
+    /// What a person or a log reads for the portal.
+    static let name = "the Secret portal (org.freedesktop.portal.Secret on org.freedesktop.portal.Desktop)"
+
+    /// Whether the Secret portal answers on a bus, as libsecret asks it before choosing its file.
+    enum Availability: Sendable, Hashable, CustomStringConvertible {
+        /// The portal answers, at the version libsecret uses; `owner` is its unique bus name.
+        case available(owner: String)
+        /// No portal to use; `reason` says why (no bus, no portal, no Secret backend, another version).
+        case unavailable(reason: String)
+
+        var description: String {
+            switch self {
+            case .available: return "\(SecretPortal.name) answers at version \(SecretPortal.version)"
+            case .unavailable(let reason): return "no Secret portal: \(reason)"
+            }
+        }
+    }
+
+    /// Asks the session bus of `environment` whether the Secret portal answers, within `timeout`.
+    ///
+    /// The bus may start the portal to answer (D-Bus activation), as libsecret lets it.
+    static func probe(timeout: Duration, environment: [String: String]) -> Availability {
+        let deadline = Deadline(timeout)
+        do {
+            let bus = try BusConnection(address: try SessionBusAddress.resolve(environment), deadline: deadline)
+            return .available(owner: try owner(on: bus, deadline: deadline))
+        } catch {
+            return .unavailable(reason: (error as? KeyringError)?.unavailability?.detail ?? "\(error)")
+        }
+    }
+
+    /// The portal's unique bus name, after checking it serves the Secret interface at `version`.
+    /// - Throws: `.serviceUnavailable(.noSecretPortal)` saying why not, or `.timedOut`.
+    static func owner(on bus: BusConnection, deadline: Deadline) throws -> String {
+        let reply: OpaquePointer
+        do {
+            reply = try bus.call(
+                "ask \(name) for its version",
+                destination: busName,
+                path: objectPath,
+                interface: "org.freedesktop.DBus.Properties",
+                method: "Get",
+                arguments: GVariantReading.propertyTuple(interface, "version"),
+                reply: "(v)",
+                deadline: deadline
+            )
+        } catch let error as KeyringError where error.code == .serviceUnavailable {
+            throw unavailable("no xdg-desktop-portal on the session bus (\(error.unavailability?.detail ?? "\(error)"))")
+        } catch let error as KeyringError where error.code == .backend {
+            // xdg-desktop-portal leaves the interface out when no backend implements
+            // org.freedesktop.impl.portal.Secret, and the bus answers InvalidArgs.
+            throw unavailable(
+                "xdg-desktop-portal answers but has no Secret backend (\(error.backendMessage ?? "\(error)")); "
+                    + "gnome-keyring provides one")
+        }
+        defer { g_variant_unref(reply) }
+        let boxed = GVariantReading.child(reply, 0)
+        defer { g_variant_unref(boxed) }
+        let value = g_variant_get_variant(boxed)!
+        defer { g_variant_unref(value) }
+        guard GVariantReading.type(of: value) == "u" else {
+            throw unavailable("its version is of type \(GVariantReading.type(of: value)), not u")
+        }
+        let answered = g_variant_get_uint32(value)
+        guard answered == version else {
+            throw unavailable("it is at version \(answered); libsecret and this library use version \(version) only")
+        }
+        guard let owner = try bus.nameOwner(busName, deadline: deadline) else {
+            throw unavailable("xdg-desktop-portal left the session bus")
+        }
+        return owner
+    }
+
+    /// The portal's secret for this app: `keyLength` bytes in secure memory.
+    ///
+    /// Every wait has a bound: connecting and the calls wait at most `timeout`; the
+    /// portal's answer and the bytes on the pipe at most `responseTimeout`, since a
+    /// backend may ask the person first (gnome-keyring's unlocks its login keyring
+    /// without asking). The pipe is never read to its end: the descriptor list of
+    /// the call keeps a copy of the write end, so the end may never come.
+    /// - Throws: `.serviceUnavailable(.noSessionBus)`; `.serviceUnavailable(.noSecretPortal)`
+    ///   naming the reason (no portal, no Secret backend, the backend failed, too few bytes);
+    ///   `.promptDismissed` when the person cancelled; `.timedOut` naming the portal.
+    static func retrieveKey(timeout: Duration, responseTimeout: Duration, environment: [String: String]) throws
+        -> SecureBytes
+    {
+        let deadline = Deadline(timeout)
+        let bus = try BusConnection(address: try SessionBusAddress.resolve(environment), deadline: deadline)
+        let owner = try owner(on: bus, deadline: deadline)
+        let pipe = try PortalPipe()
+        // Subscribed before the call: the answer may come as soon as the call returns.
+        let watch = PortalResponseWatch(on: bus, portal: owner)
+        let request = try retrieveSecret(on: bus, writeEnd: pipe.takeWriteEnd(), deadline: deadline)
+        let answerDeadline = Deadline(responseTimeout)
+        let answer: UInt32?
+        do {
+            answer = try GLibCall.run("wait for \(name) to answer", deadline: answerDeadline) { cancellable, error in
+                watch.wait(for: request, cancellable: cancellable, error: error)
+            }
+        } catch {
+            closeRequest(request, on: bus)
+            throw error
+        }
+        guard let response = answer else {
+            throw unavailable("xdg-desktop-portal left the session bus before it answered")
+        }
+        switch response {
+        case 0:
+            return try pipe.read(count: keyLength, deadline: answerDeadline, what: name)
+        case 1:
+            throw KeyringError.promptDismissed
+        default:
+            throw unavailable(
+                "its Secret backend gave no secret (response \(response)); the portal's log says why, "
+                    + "such as a missing or locked login keyring")
+        }
+    }
+
+    /// Sends `RetrieveSecret` with the pipe's write end; returns the request's object path.
+    private static func retrieveSecret(on bus: BusConnection, writeEnd: Int32, deadline: Deadline) throws -> String {
+        let descriptors = g_unix_fd_list_new()!
+        defer { g_object_unref(descriptors) }
+        var appendError: UnsafeMutablePointer<GError>?
+        let index = g_unix_fd_list_append(descriptors, writeEnd, &appendError)
+        // The list holds its own copy now; ours must not keep the pipe open.
+        close(writeEnd)
+        if let appendError {
+            defer { g_error_free(appendError) }
+            throw KeyringError.backend(
+                domain: "GUnixFDList", code: Int(appendError.pointee.code),
+                message: "could not pass the pipe to the portal: \(String(cString: appendError.pointee.message))")
+        }
+        // The token names the request object, so the answer can be told from others'.
+        let token = "swift_keyring_\(UInt32.random(in: .min ... .max))"
+        let arguments = GVariantReading.tuple([
+            g_variant_new_handle(index), GVariantReading.dictionary([("handle_token", g_variant_new_string(token))]),
+        ])
+        let replyType = g_variant_type_new("(o)")
+        defer { g_variant_type_free(replyType) }
+        let operation = "ask \(name) for the app's secret"
+        let reply: OpaquePointer? = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
+            g_dbus_connection_call_with_unix_fd_list_sync(
+                bus.pointer, busName, objectPath, interface, "RetrieveSecret", arguments, replyType, G_DBUS_CALL_FLAGS_NONE,
+                deadline.remainingMilliseconds, descriptors, nil, cancellable, error)
+        }
+        guard let reply else {
+            throw KeyringError.backend(domain: interface, code: 0, message: "RetrieveSecret gave no reply")
+        }
+        defer { g_variant_unref(reply) }
+        return GVariantReading.string(reply, 0)
+    }
+
+    /// Asks the portal to drop a request we stopped waiting for, without waiting long for it.
+    private static func closeRequest(_ request: String, on bus: BusConnection) {
+        let reply = try? bus.call(
+            "close the portal's request", destination: busName, path: request, interface: "org.freedesktop.portal.Request",
+            method: "Close", arguments: nil, reply: "()", autoStart: false, deadline: Deadline(.milliseconds(500)))
+        if let reply { g_variant_unref(reply) }
+    }
+
+    private static func unavailable(_ reason: String) -> KeyringError {
+        .serviceUnavailable(reason: .noSecretPortal(detail: reason))
+    }
+}
