@@ -135,29 +135,30 @@ struct DoctorReport: Encodable {
     /// The report as a person reads it, one fact a line.
     var lines: [String] {
         let locked = sessionBus.collectionLocked.map { $0 ? "locked" : "unlocked" } ?? "unknown"
-        let report = [
-            "store:            \(store) (\(reason))",
-            "sync:             "
-                + (sync.enabled
-                    ? "on: records with the sync flag live in \(sync.store ?? "?"), the others here (\(sync.reason))"
-                    : "off (\(sync.reason))"),
-            "session bus:      \(sessionBus.answers ? "answers" : "does not answer")",
-            "secret service:   \(sessionBus.secretService ? "available, \(sessionBus.collectionNamed ? "collection" : "default collection") \(locked)" : "not available") (\(sessionBus.detail))",
-            "service owner:    \(sessionBus.owner ?? "none")",
-        ] + collectionLines + [
-            "unlock prompt:    "
-                + (unlockPrompt.canShow
-                    ? "can be shown (a display is set); waits up to \(seconds(unlockPrompt.timeoutSeconds)) s for you"
-                    : "cannot be shown (neither DISPLAY nor WAYLAND_DISPLAY is set): a locked keyring cannot ask for its password"),
-            "file:             \(file.path)",
-            "file permissions: " + (file.exists ? "\(file.mode ?? "?") in a \(file.folderMode ?? "?") folder" : "no file yet")
-                + (file.problem.map { " — unsafe: \($0)" } ?? ""),
-            "key derivation:   " + (file.keyDerivation ?? (file.exists ? "unknown" : "no file yet"))
-                + (file.keyDerivationProblem.map { " — warning: \($0)" } ?? ""),
-        ] + libsecretFileLines + [
-            "libsecret:        \(libsecret)",
-            "libgcrypt:        \(libgcrypt)",
-        ] + etcdLines
+        let report =
+            [
+                "store:            \(store) (\(reason))",
+                "sync:             "
+                    + (sync.enabled
+                        ? "on: records with the sync flag live in \(sync.store ?? "?"), the others here (\(sync.reason))"
+                        : "off (\(sync.reason))"),
+                "session bus:      \(sessionBus.answers ? "answers" : "does not answer")",
+                "secret service:   \(sessionBus.secretService ? "available, \(sessionBus.collectionNamed ? "collection" : "default collection") \(locked)" : "not available") (\(sessionBus.detail))",
+                "service owner:    \(sessionBus.owner ?? "none")",
+            ] + collectionLines + [
+                "unlock prompt:    "
+                    + (unlockPrompt.canShow
+                        ? "can be shown (a display is set); waits up to \(seconds(unlockPrompt.timeoutSeconds)) s for you"
+                        : "cannot be shown (neither DISPLAY nor WAYLAND_DISPLAY is set): a locked keyring cannot ask for its password"),
+                "file:             \(file.path)",
+                "file permissions: " + (file.exists ? "\(file.mode ?? "?") in a \(file.folderMode ?? "?") folder" : "no file yet")
+                    + (file.problem.map { " — unsafe: \($0)" } ?? ""),
+                "key derivation:   " + (file.keyDerivation ?? (file.exists ? "unknown" : "no file yet"))
+                    + (file.keyDerivationProblem.map { " — warning: \($0)" } ?? ""),
+            ] + libsecretFileLines + [
+                "libsecret:        \(libsecret)",
+                "libgcrypt:        \(libgcrypt)",
+            ] + etcdLines
         guard let keySource else { return report }
         return [report[0], "key source:       \(keySource)"] + report.dropFirst()
     }

@@ -34,7 +34,9 @@ struct SecretServiceInteropTests {
         }
     }
 
-    @Test("unlock(password:): KeePassXC and KWallet say they cannot unlock that way, naming themselves; gnome-keyring takes the call")
+    @Test(
+        "unlock(password:): KeePassXC and KWallet say they cannot unlock that way, naming themselves; gnome-keyring takes the call"
+    )
     func passwordUnlock() throws {
         let store = try PrivateSecretService.makeStore()
         switch PrivateSecretService.daemon {

@@ -1,6 +1,6 @@
 internal import CLibSecretShims
-internal import KeyringCrypto
 import Glibc
+internal import KeyringCrypto
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
