@@ -4,21 +4,23 @@
 # inside a private Secret Service, with the programs compare.sh builds:
 #
 #   bash Scripts/with-secret-service.sh bash Benchmarks/Compare/start-targets.sh \
-#       TOOL HELPER EMPTY GIT-CREDENTIAL-LIBSECRET [ROUNDS]
+#       TOOL HELPER EMPTY GIT-CREDENTIAL-LIBSECRET [ROUNDS [OLD-TOOL OLD-HELPER]]
 #
 # TOOL and HELPER are `swift-keyring` and `git-credential-swift-keyring` as the README builds
-# them (release, --static-swift-stdlib); EMPTY is `print("0")` built the same way; ROUNDS is
-# 60 unless given. The pairs:
+# them (release, --static-swift-stdlib -Xlinker --no-export-dynamic); EMPTY is `print("0")`
+# built the same way; ROUNDS is 60 unless given. The pairs:
 #   - `swift-keyring --version` against EMPTY;
 #   - `swift-keyring get` on the encrypted file, opened with a key file, against EMPTY;
 #   - `swift-keyring get` on the Secret Service (no --backend: the store chosen as for a
 #     person at a desktop) against `secret-tool lookup` of the same item;
 #   - `git credential fill` through HELPER against the same through git-credential-libsecret,
 #     each having stored its own credential in the same daemon.
-# Then `--version`'s and EMPTY's instructions, whole process (callgrind).
+# Then `--version`'s and EMPTY's instructions, whole process (callgrind). With OLD-TOOL and
+# OLD-HELPER (an earlier build), their runs join the same rounds, named `old-…`, for
+# before/after figures measured under the same load.
 # Prints RESULT<TAB>NAME<TAB>VALUE lines: `time` NAME median-µs, `instructions` NAME count.
 set -euo pipefail
-tool=$1 helper=$2 empty=$3 libsecret_helper=$4 rounds=${5:-60}
+tool=$1 helper=$2 empty=$3 libsecret_helper=$4 rounds=${5:-60} old_tool=${6:-} old_helper=${7:-}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/swift-keyring-start.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -79,9 +81,16 @@ spec = [
     {"name": "git-fill-libsecret", "argv": fill + ["-c", "credential.helper=$libsecret_helper", "credential", "fill"],
      "stdin": "$work/fill.txt", "env": git_env},
 ]
+old_tool, old_helper = "$old_tool", "$old_helper"
+if old_tool and old_helper:
+    for command in list(spec):
+        if command["name"] in ("version", "get-file", "get-secret-service", "git-fill-ours"):
+            old = json.loads(json.dumps(command).replace("$tool", old_tool).replace("$helper", old_helper))
+            old["name"] = "old-" + command["name"]
+            spec.append(old)
 json.dump(spec, open(sys.argv[1], "w"))
 EOF
-echo "  $rounds interleaved rounds of 7 processes …" >&2
+echo "  $rounds interleaved rounds …" >&2
 /usr/bin/python3 "$here/process-rounds.py" "$work/spec.json" "$rounds" | while IFS=$'\t' read -r name runs median least; do
     printf 'time\t%s\t%s\n' "$name" "$median"
     echo "  $name: median $median µs, least $least µs, $runs runs" >&2
