@@ -12,19 +12,6 @@ import Foundation
 package struct StoreOptions: ParsableArguments {
     package init() {}
 
-    /// Options given on no command line: every value from the environment. Each property is
-    /// assigned, as ArgumentParser would, since a property wrapper never set cannot be read.
-    package static func unset() -> StoreOptions {
-        var options = StoreOptions()
-        options.service = nil
-        options.backend = nil
-        options.etcdEndpoints = nil
-        options.syncStore = nil
-        options.file = nil
-        options.promptTimeout = nil
-        return options
-    }
-
     @Option(help: ArgumentHelp("The app's namespace (default: $SWIFT_KEYRING_SERVICE, else \"default\").", valueName: "name"))
     package var service: String?
 
