@@ -27,19 +27,17 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        // System libraries, each behind a thin shim.h.
-        .systemLibrary(
-            name: "CLibSecret",
-            pkgConfig: "libsecret-1",
-            providers: [.apt(["libsecret-1-dev"])]
-        ),
+        // libsecret, GIO, GObject and GLib, declared in the package (no -dev package needed to
+        // build) and loaded (dlopen) when the Secret Service store first opens, not linked:
+        // the tool and apps that use only the file store never load the desktop's libraries.
+        // The functions are listed once, in Sources/CLibSecret/include/CLibSecretFunctions.h.
+        .target(name: "CLibSecret", linkerSettings: [.linkedLibrary("dl")]),
         // The libsecret glue that is more than a call wrapper, in C files of its own.
         .target(name: "CLibSecretShims", dependencies: ["CLibSecret"]),
-        .systemLibrary(
-            name: "CGcrypt",
-            pkgConfig: "libgcrypt",
-            providers: [.apt(["libgcrypt20-dev"])]
-        ),
+        // libgcrypt, loaded (dlopen) when crypto is first needed, not linked; its functions
+        // are listed in Sources/CGcrypt/include/CGcryptFunctions.h. Building needs <gcrypt.h>
+        // (libgcrypt20-dev).
+        .target(name: "CGcrypt", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "KeyringValidation"),
         // libgcrypt set-up, secure buffers, HKDF, HMAC, AES-GCM, Argon2id, record sealing and the
         // keyed header: what the file store, the etcd store and the Secret Service transfer share.

@@ -15,7 +15,7 @@ const char *swift_keyring_attributes_get(GHashTable *attributes, const char *nam
     return (const char *)g_hash_table_lookup(attributes, name);
 }
 
-/* A string table as a floating "a{ss}" GVariant (g_variant_builder_add is varargs). */
+/* A string table as a floating "a{ss}" GVariant, one floating {ss} entry at a time. */
 GVariant *swift_keyring_attributes_variant(GHashTable *attributes) {
     GVariantBuilder builder;
     GHashTableIter iter;
@@ -23,6 +23,7 @@ GVariant *swift_keyring_attributes_variant(GHashTable *attributes) {
     g_variant_builder_init(&builder, G_VARIANT_TYPE("a{ss}"));
     g_hash_table_iter_init(&iter, attributes);
     while (g_hash_table_iter_next(&iter, &name, &value))
-        g_variant_builder_add(&builder, "{ss}", (const char *)name, (const char *)value);
+        g_variant_builder_add_value(&builder, g_variant_new_dict_entry(g_variant_new_string((const char *)name),
+                                                                       g_variant_new_string((const char *)value)));
     return g_variant_builder_end(&builder);
 }

@@ -25,14 +25,14 @@ static GDBusMessage *swift_keyring_change_watch_filter(GDBusConnection *connecti
     if (g_strcmp0(sender, watch->daemon) == 0) {
         /* Any signal at all, not only ItemCreated, ItemDeleted and ItemChanged:
          * counting one too many only costs a search. */
-        g_atomic_int_inc(&watch->changes);
+        __atomic_fetch_add(&watch->changes, 1, __ATOMIC_SEQ_CST);
     } else if (g_strcmp0(sender, "org.freedesktop.DBus") == 0
                && g_strcmp0(g_dbus_message_get_member(message), "NameOwnerChanged") == 0
                && g_strcmp0(g_dbus_message_get_arg0(message), SWIFT_KEYRING_BUS_NAME) == 0) {
         /* A new daemon's signals come from another unique name, which this
          * watch does not count: from now on nothing it counted can be trusted. */
-        g_atomic_int_set(&watch->daemon_gone, 1);
-        g_atomic_int_inc(&watch->changes);
+        __atomic_store_n(&watch->daemon_gone, 1, __ATOMIC_SEQ_CST);
+        __atomic_fetch_add(&watch->changes, 1, __ATOMIC_SEQ_CST);
     }
     return message;
 }
@@ -45,7 +45,7 @@ static void swift_keyring_change_watch_free(gpointer data) {
 
 SwiftKeyringChangeWatch *swift_keyring_change_watch_new(GDBusConnection *connection, const gchar *daemon,
                                                         guint *filter) {
-    SwiftKeyringChangeWatch *watch = g_new0(SwiftKeyringChangeWatch, 1);
+    SwiftKeyringChangeWatch *watch = g_malloc0_n(1, sizeof(SwiftKeyringChangeWatch));
     watch->daemon = g_strdup(daemon);
     /* GDBus frees the watch once the filter is removed and no longer running. */
     *filter = g_dbus_connection_add_filter(connection, swift_keyring_change_watch_filter, watch,
@@ -55,6 +55,6 @@ SwiftKeyringChangeWatch *swift_keyring_change_watch_new(GDBusConnection *connect
 
 gboolean swift_keyring_change_watch_count(SwiftKeyringChangeWatch *watch, guint *changes) {
     /* The count first: a filter that marks the daemon gone marks it before counting. */
-    *changes = (guint)g_atomic_int_get(&watch->changes);
-    return !g_atomic_int_get(&watch->daemon_gone);
+    *changes = (guint)__atomic_load_n(&watch->changes, __ATOMIC_SEQ_CST);
+    return !__atomic_load_n(&watch->daemon_gone, __ATOMIC_SEQ_CST);
 }

@@ -7,9 +7,10 @@ gboolean swift_keyring_read_label_and_attributes(GDBusConnection *connection, co
         const gchar *path, gint timeout_ms,
         GCancellable *cancellable, gchar **label, GHashTable **attributes, GError **error) {
     GError *failure = NULL;
+    GVariant *interface = g_variant_new_string("org.freedesktop.Secret.Item");
     GVariant *reply = g_dbus_connection_call_sync(connection, destination, path,
                                                   "org.freedesktop.DBus.Properties", "GetAll",
-                                                  g_variant_new("(s)", "org.freedesktop.Secret.Item"),
+                                                  g_variant_new_tuple(&interface, 1),
                                                   G_VARIANT_TYPE("(a{sv})"), G_DBUS_CALL_FLAGS_NONE, timeout_ms,
                                                   cancellable, &failure);
     *label = NULL;
@@ -31,8 +32,8 @@ gboolean swift_keyring_read_label_and_attributes(GDBusConnection *connection, co
         *attributes = swift_keyring_attributes_from_variant(table);
     } else {
         /* Missing, or of another type: not readable, which is no proof that the item is foreign. */
-        g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_SIGNATURE,
-                    "the Secret Service sent no attributes of type a{ss} for %s", path);
+        swift_keyring_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_SIGNATURE,
+                                "the Secret Service sent no attributes of type a{ss} for %s", path);
     }
     if (table != NULL)
         g_variant_unref(table);

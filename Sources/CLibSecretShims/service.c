@@ -20,7 +20,9 @@ gboolean swift_keyring_service_greet(GDBusConnection *connection, gint timeout_m
                                      gchar **daemon, GError **error) {
     GDBusMessage *call = g_dbus_message_new_method_call(SWIFT_KEYRING_BUS_NAME, SWIFT_KEYRING_SERVICE_PATH,
                                                         "org.freedesktop.DBus.Properties", "Get");
-    g_dbus_message_set_body(call, g_variant_new("(ss)", "org.freedesktop.Secret.Service", "Collections"));
+    GVariant *arguments[] = { g_variant_new_string("org.freedesktop.Secret.Service"),
+                              g_variant_new_string("Collections") };
+    g_dbus_message_set_body(call, g_variant_new_tuple(arguments, 2));
     GDBusMessage *reply = g_dbus_connection_send_message_with_reply_sync(
         connection, call, G_DBUS_SEND_MESSAGE_FLAGS_NONE, timeout_ms, NULL, cancellable, error);
     g_object_unref(call);

@@ -2,17 +2,26 @@
 
 /* Sets `error` to say that `what` came back as `value`'s type instead of `expected`. */
 static void swift_keyring_wrong_type(GError **error, const gchar *what, GVariant *value, const gchar *expected) {
-    g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_SIGNATURE, "the Secret Service sent %s of type %s, not %s",
-                what, value != NULL ? g_variant_get_type_string(value) : "()", expected);
+    swift_keyring_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_SIGNATURE,
+                            "the Secret Service sent %s of type %s, not %s", what,
+                            value != NULL ? g_variant_get_type_string(value) : "()", expected);
+}
+
+/* The value inside a "(v)" reply (the caller's), NULL for a reply of any other type. */
+static GVariant *swift_keyring_variant_in_reply(GVariant *reply) {
+    if (!g_variant_is_of_type(reply, G_VARIANT_TYPE("(v)")))
+        return NULL;
+    GVariant *boxed = g_variant_get_child_value(reply, 0);
+    GVariant *inner = g_variant_get_variant(boxed);
+    g_variant_unref(boxed);
+    return inner;
 }
 
 /* The "(v)" reply of Properties.Get, read as a boolean into `value`; FALSE with
  * `error` set when it holds anything else (a "Locked" sent as a string must not
  * read as unlocked). */
 gboolean swift_keyring_boolean_property_reply(GVariant *reply, const gchar *what, gboolean *value, GError **error) {
-    GVariant *inner = NULL;
-    if (g_variant_is_of_type(reply, G_VARIANT_TYPE("(v)")))
-        g_variant_get(reply, "(v)", &inner);
+    GVariant *inner = swift_keyring_variant_in_reply(reply);
     gboolean ok = inner != NULL && g_variant_is_of_type(inner, G_VARIANT_TYPE_BOOLEAN);
     if (ok)
         *value = g_variant_get_boolean(inner);
@@ -28,9 +37,7 @@ gboolean swift_keyring_boolean_property_reply(GVariant *reply, const gchar *what
  * anything else: an item whose attributes cannot be read is no item we can
  * tell apart from ours, and must not pass for a foreign one. */
 GHashTable *swift_keyring_attributes_property_reply(GVariant *reply, GError **error) {
-    GVariant *value = NULL;
-    if (g_variant_is_of_type(reply, G_VARIANT_TYPE("(v)")))
-        g_variant_get(reply, "(v)", &value);
+    GVariant *value = swift_keyring_variant_in_reply(reply);
     GHashTable *attributes = NULL;
     if (value != NULL && g_variant_is_of_type(value, G_VARIANT_TYPE("a{ss}")))
         attributes = swift_keyring_attributes_from_variant(value);
@@ -46,10 +53,16 @@ GHashTable *swift_keyring_attributes_from_variant(GVariant *value) {
     GHashTable *attributes = swift_keyring_attributes_new();
     if (value != NULL && g_variant_is_of_type(value, G_VARIANT_TYPE("a{ss}"))) {
         GVariantIter iter;
-        const gchar *name, *text;
+        GVariant *entry;
         g_variant_iter_init(&iter, value);
-        while (g_variant_iter_next(&iter, "{&s&s}", &name, &text))
-            swift_keyring_attributes_set(attributes, name, text);
+        while ((entry = g_variant_iter_next_value(&iter)) != NULL) {
+            GVariant *name = g_variant_get_child_value(entry, 0);
+            GVariant *text = g_variant_get_child_value(entry, 1);
+            swift_keyring_attributes_set(attributes, g_variant_get_string(name, NULL), g_variant_get_string(text, NULL));
+            g_variant_unref(text);
+            g_variant_unref(name);
+            g_variant_unref(entry);
+        }
     }
     return attributes;
 }
@@ -75,24 +88,26 @@ gboolean swift_keyring_error_is_vanished_object(const GError *error) {
 /* The arguments of Service.GetSecrets for one item ("(aoo)"), for the transfer at `transfer_path`. */
 GVariant *swift_keyring_get_secrets_argument(const gchar *transfer_path, const gchar *path) {
     const gchar *paths[] = { path, NULL };
-    return g_variant_new("(^aoo)", paths, transfer_path);
+    GVariant *arguments[] = { g_variant_new_objv(paths, -1), g_variant_new_object_path(transfer_path) };
+    return g_variant_new_tuple(arguments, 2);
 }
 
 /* GetSecrets' reply for one path: the "(oayays)" secret there (the caller's), NULL when
  * the daemon left the item out (gone, or locked) or on `error` (a reply of another type). */
 GVariant *swift_keyring_secret_from_reply(GVariant *reply, const gchar *path, GError **error) {
     if (!g_variant_is_of_type(reply, G_VARIANT_TYPE("(a{o(oayays)})"))) {
-        g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_SIGNATURE,
-                    "the Secret Service answered GetSecrets with type %s, not (a{o(oayays)})",
-                    g_variant_get_type_string(reply));
+        swift_keyring_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_SIGNATURE,
+                                "the Secret Service answered GetSecrets with type %s, not (a{o(oayays)})",
+                                g_variant_get_type_string(reply));
         return NULL;
     }
     GVariant *secrets = g_variant_get_child_value(reply, 0);
     GVariant *secret = g_variant_lookup_value(secrets, path, NULL);
     g_variant_unref(secrets);
     if (secret != NULL && !g_variant_is_of_type(secret, G_VARIANT_TYPE("(oayays)"))) {
-        g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_SIGNATURE,
-                    "the Secret Service sent a secret of type %s, not (oayays)", g_variant_get_type_string(secret));
+        swift_keyring_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_SIGNATURE,
+                                "the Secret Service sent a secret of type %s, not (oayays)",
+                                g_variant_get_type_string(secret));
         g_variant_unref(secret);
         return NULL;
     }

@@ -8,22 +8,32 @@ package enum Gcrypt {
     /// The first secure-memory pool; libgcrypt adds pools of this size when many stores are open.
     static let securePoolBytes = 256 * 1024
 
-    /// The library's version once it is initialised, or `nil` when it is older than `minimumVersion`.
+    /// The library's version once it is loaded and initialised, or why it is not.
     ///
-    /// A static `let` runs its initialiser exactly once, and threads that race to
-    /// it wait, so libgcrypt is initialised before any thread of ours uses it.
-    package static let initialisedVersion: String? = {
-        guard let version = swift_keyring_gcry_initialise(minimumVersion, securePoolBytes) else { return nil }
-        return String(cString: version)
+    /// libgcrypt is loaded here, on the first call that needs crypto, never at start. A
+    /// static `let` runs its initialiser exactly once, and threads that race to it wait,
+    /// so libgcrypt is initialised before any thread of ours uses it.
+    private static let readiness: Result<String, CryptoError> = {
+        if let failure = swift_keyring_gcry_load() {
+            return .failure(.libraryMissing(detail: String(cString: failure)))
+        }
+        guard let version = swift_keyring_gcry_initialise(minimumVersion, securePoolBytes) else {
+            let found = swift_keyring_gcry_running_version().map { String(cString: $0) } ?? "unknown"
+            return .failure(
+                .library(code: 0, message: "libgcrypt \(minimumVersion) or newer is needed; this process has \(found)"))
+        }
+        return .success(String(cString: version))
     }()
 
-    /// Initialises libgcrypt when that has not happened yet.
-    /// - Throws: ``CryptoError/library(code:message:)`` when the installed libgcrypt is too old.
+    /// The library's version once it is initialised, or `nil` when it is missing or older than `minimumVersion`.
+    package static var initialisedVersion: String? { try? readiness.get() }
+
+    /// Loads and initialises libgcrypt when that has not happened yet: every crypto entry point calls it
+    /// (or ``openCipher(_:_:key:name:)``) before any `gcry_` function, whose stubs stop the program until then.
+    /// - Throws: ``CryptoError/libraryMissing(detail:)`` when libgcrypt cannot be loaded,
+    ///   ``CryptoError/library(code:message:)`` when it is too old.
     package static func ensureReady() throws {
-        guard initialisedVersion == nil else { return }
-        let found = swift_keyring_gcry_running_version().map { String(cString: $0) } ?? "unknown"
-        throw CryptoError.library(
-            code: 0, message: "libgcrypt \(minimumVersion) or newer is needed; this process has \(found)")
+        _ = try readiness.get()
     }
 
     /// Throws when `code` is an error.

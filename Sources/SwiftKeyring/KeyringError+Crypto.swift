@@ -5,6 +5,7 @@ extension KeyringError {
     package init(_ error: CryptoError) {
         switch error {
         case .library(let code, let message): self = .backend(domain: "libgcrypt", code: code, message: message)
+        case .libraryMissing(let detail): self = .serviceUnavailable(reason: .libraryMissing(detail: detail))
         case .damaged(let reason): self = .damaged(reason: reason)
         case .wrongKey: self = .wrongPassphrase
         }

@@ -47,6 +47,9 @@ extension KeyringError {
         /// The shared store of a two-store ``Keyring`` did not answer within the call's bound;
         /// `detail` names the store (its ``StoreIdentity``, the cluster's endpoints for etcd).
         public static func noSharedStore(detail: String) -> Unavailability { Unavailability(.noSharedStore, detail) }
+        /// A shared library the store needs could not be loaded; `detail` names it
+        /// (such as `libsecret-1.so.0`) and says why, as the dynamic loader did.
+        public static func libraryMissing(detail: String) -> Unavailability { Unavailability(.libraryMissing, detail) }
     }
 }
 
@@ -95,6 +98,9 @@ extension KeyringError.Unavailability {
         /// The shared store of a two-store ``Keyring`` (``Keyring/syncStore``) did not answer
         /// within the call's bound, as a cluster that lost its quorum does not.
         public static let noSharedStore = Kind("noSharedStore", "the shared store did not answer: ")
+        /// A shared library the store needs could not be loaded: libsecret (or GIO, GObject,
+        /// GLib) for the Secret Service, libgcrypt for any store that encrypts.
+        public static let libraryMissing = Kind("libraryMissing", "a library could not be loaded: ")
 
         /// Equal names; the words that describe a kind follow from its name.
         public static func == (lhs: Kind, rhs: Kind) -> Bool { lhs.name == rhs.name }

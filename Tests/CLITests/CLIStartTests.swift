@@ -19,7 +19,7 @@ struct CLIStartTests {
         // The dynamic loader lists what the binary needs at start, and exits before main.
         let result = try CLI.run([], environment: ["LD_TRACE_LOADED_OBJECTS": "1", "PATH": "/usr/bin:/bin"])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("libsecret-1.so"), "the loader's list is not there: \(result.allOutput)")
+        #expect(result.stdout.contains("libc.so.6"), "the loader's list is not there: \(result.allOutput)")
         for library in ["libcurl", "libssl", "libgnutls", "libkrb5", "libldap", "libnghttp2"] {
             #expect(!result.stdout.contains(library), "\(library) is loaded at start:\n\(result.stdout)")
         }

@@ -13,9 +13,11 @@ final class BusConnection: @unchecked Sendable {
     /// The `GDBusConnection *`.
     let pointer: OpaquePointer
 
-    /// Connects and authenticates (the bus's `Hello`) before the deadline.
-    /// - Throws: `KeyringError.serviceUnavailable(reason: .noSessionBus)` or `.timedOut`.
+    /// Loads libsecret and GIO when no connection did yet, then connects and authenticates
+    /// (the bus's `Hello`) before the deadline.
+    /// - Throws: `KeyringError.serviceUnavailable(reason: .noSessionBus)` or `.libraryMissing`, or `.timedOut`.
     init(address: String, deadline: Deadline) throws {
+        try LibSecretLoading.ensureLoaded()
         let flags = GDBusConnectionFlags(
             G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue
         )

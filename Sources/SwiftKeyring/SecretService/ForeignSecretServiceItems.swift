@@ -20,6 +20,7 @@ package enum ForeignSecretServiceItems {
     /// - Throws: ``KeyringError/serviceUnavailable(reason:)`` without a Secret Service,
     ///   ``KeyringError/timedOut(operation:seconds:)`` past `timeout`, or another libsecret failure.
     package static func search(_ attributes: [String: String], timeout: Duration) throws -> [Item] {
+        try LibSecretLoading.ensureLoaded()
         let deadline = Deadline(timeout)
         let operation = "search for other programs' items"
         let service = try GLibCall.run(operation, deadline: deadline, phase: .connect) { cancellable, error in

@@ -13,7 +13,8 @@ public enum SecretServiceProbe: Sendable, Hashable, CustomStringConvertible {
     /// There is no session bus to talk to, or it does not answer; `reason` says which.
     case noBus(reason: String)
     /// The bus answers but no Secret Service daemon owns `org.freedesktop.secrets`,
-    /// none can be activated, or the owner does not answer; `reason` says which.
+    /// none can be activated, or the owner does not answer, or libsecret (or GIO)
+    /// cannot be loaded to ask; `reason` says which.
     case noDaemon(reason: String)
 
     /// One line for logs and `doctor`.
@@ -31,7 +32,9 @@ extension SecretServiceStore {
     ///
     /// It never starts a daemon itself: an owned name is pinged without
     /// auto-start, and a missing one only counts as available when the bus says
-    /// it can activate it.
+    /// it can activate it. Where the address alone shows that no bus listens (no
+    /// address, or Unix sockets nobody accepts a connection on), it answers without
+    /// loading libsecret or GIO.
     ///
     /// ```swift
     /// if case .available = SecretServiceStore.probe() { … }
@@ -44,9 +47,23 @@ extension SecretServiceStore {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> SecretServiceProbe {
         let deadline = Deadline(timeout)
+        let address: String
+        do {
+            address = try SessionBusAddress.resolve(environment)
+        } catch {
+            return .noBus(reason: reason(error))
+        }
+        if let silence = SessionBusSocket.silence(address) {
+            return .noBus(reason: silence)
+        }
+        do {
+            try LibSecretLoading.ensureLoaded()
+        } catch {
+            return .noDaemon(reason: reason(error))
+        }
         let bus: BusConnection
         do {
-            bus = try BusConnection(address: try SessionBusAddress.resolve(environment), deadline: deadline)
+            bus = try BusConnection(address: address, deadline: deadline)
         } catch {
             return .noBus(reason: reason(error))
         }

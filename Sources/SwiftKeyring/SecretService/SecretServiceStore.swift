@@ -64,8 +64,8 @@ public final class SecretServiceStore: CredentialStore {
     ///   - environment: where `DBUS_SESSION_BUS_ADDRESS` (or `XDG_RUNTIME_DIR`) is read from.
     ///   - logger: where the store says, at notice level, that the daemon restarted and a new
     ///     session was opened; `nil` means nowhere.
-    /// - Throws: `KeyringError.serviceUnavailable` when there is no session bus or no
-    ///   Secret Service daemon (the reason says which), `.timedOut` when they do not answer in time,
+    /// - Throws: `KeyringError.serviceUnavailable` when there is no session bus, no
+    ///   Secret Service daemon, or libsecret cannot be loaded (the reason says which), `.timedOut` when they do not answer in time,
     ///   `.invalidConfiguration` naming `timeout` or `promptTimeout` when one is not longer than zero.
     public convenience init(
         timeout: Duration = .seconds(5),
@@ -90,6 +90,8 @@ public final class SecretServiceStore: CredentialStore {
         for (setting, value) in [("timeout", timeout), ("promptTimeout", promptTimeout)] where value <= .zero {
             throw KeyringError.invalidConfiguration(setting: setting, reason: "must be longer than zero")
         }
+        // The libraries first: without them no bus or daemon could be used, whatever the environment says.
+        try LibSecretLoading.ensureLoaded()
         let address = try SessionBusAddress.resolve(environment)
         client = try ReopeningClient(address: address, deadline: Deadline(timeout), logger: logger ?? .keyringSilent)
         self.timeout = timeout

@@ -1,0 +1,56 @@
+#ifndef SWIFT_KEYRING_CGCRYPT_H
+#define SWIFT_KEYRING_CGCRYPT_H
+
+/* libgcrypt, loaded when crypto is first needed rather than linked, so `--version`,
+ * `--help` and a program that never seals a record do not load it. <gcrypt.h> gives the
+ * types, constants and prototypes; the functions of CGcryptFunctions.h are stubs in this
+ * target that call the loaded library (and abort, naming themselves, before it is).
+ * Every other symbol has the swift_keyring_ prefix. */
+
+#include <gcrypt.h>
+#include <stddef.h>
+/* getrandom, for the Secret Service transfer's exponent (DHKeyAgreement.swift). */
+#include <sys/random.h>
+
+/* Loads libgcrypt.so.20 and finds every function of CGcryptFunctions.h, once a process;
+ * later calls return the first answer. Returns NULL when they are ready, or a sentence
+ * naming the library and the loader's reason (static storage). Safe from any thread. */
+const char *swift_keyring_gcry_load(void);
+
+/*
+ * Initialises libgcrypt for the encrypted file store, once per process, after
+ * swift_keyring_gcry_load returned NULL.
+ *
+ * When another part of the process (libsecret, for one) has already finished
+ * libgcrypt's initialisation, it is left as it is and only the version is
+ * checked. Otherwise: version check, a secure-memory pool of `secure_pool_bytes`
+ * that grows in chunks of the same size when many stores are open, no warning
+ * when the pool cannot be locked in RAM (containers without CAP_IPC_LOCK), and
+ * the end of initialisation, so other threads may use the library.
+ *
+ * Returns the library's version, or NULL when it is older than `required`.
+ */
+const char *swift_keyring_gcry_initialise(const char *required, size_t secure_pool_bytes);
+
+/* The version of the libgcrypt this process runs, after a successful load. */
+const char *swift_keyring_gcry_running_version(void);
+
+/*
+ * Overwrites `count` bytes with zeros through a volatile pointer, so the
+ * compiler cannot drop the stores as dead before the memory is freed.
+ * Needs no library.
+ */
+void swift_keyring_wipe(void *bytes, size_t count);
+
+/*
+ * Keeps this process's memory out of core dumps and away from other processes
+ * of the same user: a core-file limit of zero, and PR_SET_DUMPABLE 0, which
+ * also stops ptrace attaches and reads of /proc/PID/mem by anyone without
+ * CAP_SYS_PTRACE. prctl is variadic, which Swift cannot call, hence this shim.
+ * Needs no library.
+ *
+ * Returns 0 when both took effect, else the errno of the first that failed.
+ */
+int swift_keyring_process_forbid_dumps(void);
+
+#endif

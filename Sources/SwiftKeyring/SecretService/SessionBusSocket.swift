@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Whether a session bus address can be seen to lead nowhere without GIO: store
+/// selection asks this first, so a machine with no bus never loads libsecret, GIO,
+/// GObject and GLib to learn it.
+enum SessionBusSocket {
+    /// Why nobody listens at `address`, or `nil` when somebody may: then only GIO can tell.
+    ///
+    /// Only an address made of `unix:path=` and `unix:abstract=` entries is judged:
+    /// each is tried with a non-blocking connect (which a Unix socket answers at once),
+    /// and the connection closed. Any other transport, a socket that takes the
+    /// connection, or one too busy to answer counts as "somebody may listen".
+    static func silence(_ address: String) -> String? {
+        var refusals: [String] = []
+        for entry in address.split(separator: ";") where !entry.isEmpty {
+            guard let socket = UnixSocketName(entry: String(entry)) else { return nil }
+            guard let failure = socket.refusal() else { return nil }
+            refusals.append(failure)
+        }
+        guard !refusals.isEmpty else { return nil }
+        return refusals.joined(separator: "; ")
+    }
+}
+
+/// One `unix:` entry of a D-Bus address: a socket file's path, or an abstract name.
+private struct UnixSocketName {
+    /// The bytes of the name, unescaped; abstract names without their leading NUL.
+    let bytes: [UInt8]
+    let isAbstract: Bool
+
+    /// `nil` for any entry but `unix:path=…` or `unix:abstract=…`, or one badly escaped.
+    init?(entry: String) {
+        guard entry.hasPrefix("unix:") else { return nil }
+        var found: (bytes: [UInt8], abstract: Bool)?
+        for pair in entry.dropFirst("unix:".count).split(separator: ",") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2 else { return nil }
+            switch parts[0] {
+            case "path", "abstract":
+                guard found == nil, let value = Self.unescape(parts[1]) else { return nil }
+                found = (value, parts[0] == "abstract")
+            case "guid":
+                continue
+            default:
+                // tmpdir=, dir=, runtime= name servers, not sockets to try.
+                return nil
+            }
+        }
+        guard let found, !found.bytes.isEmpty else { return nil }
+        bytes = found.bytes
+        isAbstract = found.abstract
+    }
+
+    /// D-Bus address unescaping: `%XX` is a byte; `nil` for a `%` not followed by two hex digits.
+    private static func unescape(_ text: Substring) -> [UInt8]? {
+        var result: [UInt8] = []
+        var utf8 = text.utf8.makeIterator()
+        while let byte = utf8.next() {
+            guard byte == UInt8(ascii: "%") else {
+                result.append(byte)
+                continue
+            }
+            guard let high = utf8.next().flatMap(hexValue), let low = utf8.next().flatMap(hexValue) else { return nil }
+            result.append(high << 4 | low)
+        }
+        return result
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
+    /// Why a connection is refused (no such socket, nobody listening), or `nil` when
+    /// it was accepted or the answer is unclear (a full backlog, a name too long).
+    func refusal() -> String? {
+        let kind = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        let descriptor = socket(AF_UNIX, kind, 0)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var name = sockaddr_un()
+        name.sun_family = sa_family_t(AF_UNIX)
+        let capacity = MemoryLayout.size(ofValue: name.sun_path)
+        // An abstract name starts with a NUL; a path needs room for its closing NUL.
+        let offset = isAbstract ? 1 : 0
+        guard bytes.count + offset < capacity else { return nil }
+        withUnsafeMutableBytes(of: &name.sun_path) { path in
+            // sockaddr_un() is all zeros: the abstract name's leading NUL and a path's closing one are there.
+            for (index, byte) in bytes.enumerated() { path[index + offset] = byte }
+        }
+        let length = MemoryLayout<sa_family_t>.size + bytes.count + offset + (isAbstract ? 0 : 1)
+        let result = withUnsafePointer(to: &name) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(length)) }
+        }
+        guard result != 0 else { return nil }
+        let code = errno
+        guard code == ECONNREFUSED || code == ENOENT || code == ENOTDIR else { return nil }
+        let shown = String(decoding: bytes, as: UTF8.self)
+        let place = isAbstract ? "abstract socket \(shown)" : shown
+        return "nobody listens at \(place) (\(String(cString: strerror(code))))"
+    }
+}
