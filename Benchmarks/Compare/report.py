@@ -209,6 +209,11 @@ def start_table(results):
         ratio = mine / theirs
         met = "yes" if ratio <= limit else "**no**"
         rows.append(f"| {label} | {number(mine)} | {number(theirs)} | {ratio:.2f}× | ≤ {limit}× | {met} |")
+    forced, lookup = time("get-secret-service-forced"), time("secret-tool-lookup")
+    if forced is not None and lookup:
+        rows.append("")
+        rows.append(f"`swift-keyring get --backend secret-service` (no selection probe): {number(forced)} µs, "
+                    f"{forced / lookup:.2f}× `secret-tool lookup`.")
     version, empty = instructions("version"), instructions("empty")
     if version is not None and empty is not None:
         rows.append("")

@@ -12,7 +12,8 @@
 #   - `swift-keyring --version` against EMPTY;
 #   - `swift-keyring get` on the encrypted file, opened with a key file, against EMPTY;
 #   - `swift-keyring get` on the Secret Service (no --backend: the store chosen as for a
-#     person at a desktop) against `secret-tool lookup` of the same item;
+#     person at a desktop) against `secret-tool lookup` of the same item; also timed with
+#     --backend secret-service (`get-secret-service-forced`), which skips the selection's probe;
 #   - `git credential fill` through HELPER against the same through git-credential-libsecret,
 #     each having stored its own credential in the same daemon.
 # Then `--version`'s and EMPTY's instructions, whole process (callgrind). With OLD-TOOL and
@@ -74,6 +75,8 @@ spec = [
     {"name": "get-file", "argv": ["$tool", "get", "account-0", "--service", "start.file", "--backend", "file", "--file", "$file"],
      "env": {"SWIFT_KEYRING_KEY_FILE": "$work/key"}},
     {"name": "get-secret-service", "argv": ["$tool", "get", "account-0", "--service", "$service"]},
+    {"name": "get-secret-service-forced",
+     "argv": ["$tool", "get", "account-0", "--service", "$service", "--backend", "secret-service"]},
     {"name": "secret-tool-lookup",
      "argv": ["/usr/bin/secret-tool", "lookup", "tag", "swift-keyring", "service", "$service", "key", "account-0", "kind", "credentials"]},
     {"name": "git-fill-ours", "argv": fill + ["-c", "credential.helper=$helper", "credential", "fill"],
