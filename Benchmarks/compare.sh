@@ -2,7 +2,8 @@
 # The comparison of issue 5, one command: swift-keyring against the tools users
 # would pick instead, on one machine in one run, inside a private Secret Service.
 #
-#   bash Benchmarks/compare.sh [--count N] [--large-count N] [--cli-runs N] [--instruction-count N] [--no-write]
+#   bash Benchmarks/compare.sh [--count N] [--large-count N] [--cli-runs N] [--instruction-count N]
+#       [--start-rounds N] [--start-only] [--no-write]
 #
 # Workload: store N records, look each up, remove them all (N = 1,000 unless
 # given), against
@@ -18,6 +19,12 @@
 # processes (hyperfine), and the client's instructions per lookup against C's (callgrind; each
 # program looks up N records and 1 record, and the difference over N - 1 leaves out the
 # process start, the connection and the session: --instruction-count N, 100 unless given).
+# Issue 27's start targets (Compare/start-targets.sh): `swift-keyring --version` and a `get`
+# on the encrypted file against an empty Swift program built the same way in the same run,
+# `get` on the Secret Service against `secret-tool lookup`, and `git credential fill` through
+# git-credential-swift-keyring against git-credential-libsecret (built here from the source
+# Debian's git ships), in --start-rounds N interleaved rounds (60 unless given); --start-only
+# runs these alone (nothing written).
 # Prints the tables and writes them, with the machine, date and command, into
 # Benchmarks/BENCHMARKS.md (the hand-written analysis there is kept).
 set -euo pipefail
@@ -29,6 +36,8 @@ count=1000
 large_count=100000
 cli_runs=50
 instruction_count=100
+start_rounds=60
+start_only=0
 write=1
 # Every tool run is bounded: a stuck D-Bus call fails the run instead of hanging it.
 step_timeout=${SWIFT_KEYRING_COMPARE_STEP_TIMEOUT:-3600}
@@ -39,8 +48,10 @@ while [ $# -gt 0 ]; do
         --large-count) large_count=$2; shift 2 ;;
         --cli-runs) cli_runs=$2; shift 2 ;;
         --instruction-count) instruction_count=$2; shift 2 ;;
+        --start-rounds) start_rounds=$2; shift 2 ;;
+        --start-only) start_only=1; write=0; shift ;;
         --no-write) write=0; shift ;;
-        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
         *) echo "$0: unknown argument $1 (try --help)" >&2; exit 64 ;;
     esac
 done
@@ -63,6 +74,14 @@ if [ "${SWIFT_KEYRING_COMPARE_INSIDE:-}" = "1" ]; then
             printf '%s\t%s\t%s\n' "$tool" "$backend" "$line" | tee -a "$results" >&2
         done
     }
+
+    echo "Start (issue 27): whole processes, $start_rounds interleaved rounds" >&2
+    timeout "$step_timeout" bash "$here/Compare/start-targets.sh" "$SWIFT_KEYRING_COMPARE_CLI" \
+        "$SWIFT_KEYRING_COMPARE_HELPER" "$SWIFT_KEYRING_COMPARE_EMPTY" "$work/git-credential-libsecret" "$start_rounds" |
+        while IFS=$'\t' read -r kind name value; do
+            printf 'start\t%s\t%s\t0\t%s\n' "$kind" "$name" "$value" | tee -a "$results" >&2
+        done
+    [ "${SWIFT_KEYRING_COMPARE_START_ONLY:-0}" = 1 ] && exit 0
 
     echo "Secret Service, N = $count" >&2
     measure swift-keyring secret-service "$compare" secret-service "$count" \
@@ -173,26 +192,51 @@ trap 'rm -rf "$work"' EXIT
 
 echo "Building (release) …" >&2
 shims="$here/../Sources/CLibSecretShims"
-cc -O2 -Wall -I "$shims/include" -o "$work/libsecret-bench" "$here/Compare/libsecret-bench.c" "$shims/schema.c" \
-    $(pkg-config --cflags --libs libsecret-1)
-(cd "$here" && swift build -c release --product keyring-compare >&2)
-compare_bin="$(cd "$here" && swift build -c release --show-bin-path)/keyring-compare"
-# Built as the README says: the Swift runtime linked in (a build flag, never in Package.swift,
-# where it would reach every package that depends on this one), in a folder of its own.
-swift build -c release --static-swift-stdlib --scratch-path .build-static --product swift-keyring >&2
-cli_bin="$(swift build -c release --static-swift-stdlib --scratch-path .build-static --show-bin-path)/swift-keyring"
+compare_bin=""
+if [ "$start_only" = 0 ]; then
+    cc -O2 -Wall -I "$shims/include" -o "$work/libsecret-bench" "$here/Compare/libsecret-bench.c" "$shims/schema.c" \
+        $(pkg-config --cflags --libs libsecret-1)
+    (cd "$here" && swift build -c release --product keyring-compare >&2)
+    compare_bin="$(cd "$here" && swift build -c release --show-bin-path)/keyring-compare"
+fi
+# Built as the README says: the Swift runtime linked in, and no symbol exported (build flags,
+# never in Package.swift, where they would reach every package that depends on this one),
+# in a folder of its own.
+release=(-c release --static-swift-stdlib -Xlinker --no-export-dynamic)
+swift build "${release[@]}" --scratch-path .build-static --product swift-keyring >&2
+swift build "${release[@]}" --scratch-path .build-static --product git-credential-swift-keyring >&2
+bin_path=$(swift build "${release[@]}" --scratch-path .build-static --show-bin-path)
+cli_bin="$bin_path/swift-keyring"
+helper_bin="$bin_path/git-credential-swift-keyring"
+# The floor of issue 27: an empty Swift program, a package of its own built with the same command.
+mkdir -p "$work/empty/Sources/empty"
+printf '// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: "empty", targets: [.executableTarget(name: "empty")])\n' \
+    >"$work/empty/Package.swift"
+printf 'print("0")\n' >"$work/empty/Sources/empty/main.swift"
+(cd "$work/empty" && swift build "${release[@]}" >&2)
+empty_bin="$(cd "$work/empty" && swift build "${release[@]}" --show-bin-path)/empty"
+# git's own libsecret helper, from the source Debian's git package ships, built as its Makefile does.
+libsecret_helper_source=/usr/share/doc/git/contrib/credential/libsecret/git-credential-libsecret.c
+if [ ! -f "$libsecret_helper_source" ]; then
+    echo "$0: $libsecret_helper_source is missing (Debian's git package ships it; an image that drops /usr/share/doc does not)" >&2
+    exit 1
+fi
+cc -O2 -Wall -o "$work/git-credential-libsecret" "$libsecret_helper_source" $(pkg-config --cflags --libs libsecret-1 glib-2.0)
 
 : >"$work/results.tsv"
 started=$(date -u +"%Y-%m-%d %H:%M UTC")
 revision=$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)
 env SWIFT_KEYRING_COMPARE_INSIDE=1 SWIFT_KEYRING_COMPARE_WORK="$work" \
     SWIFT_KEYRING_COMPARE_BIN="$compare_bin" SWIFT_KEYRING_COMPARE_CLI="$cli_bin" \
+    SWIFT_KEYRING_COMPARE_HELPER="$helper_bin" SWIFT_KEYRING_COMPARE_EMPTY="$empty_bin" \
+    SWIFT_KEYRING_COMPARE_START_ONLY="$start_only" \
     bash Scripts/with-secret-service.sh bash "$here/compare.sh" \
-    --count "$count" --large-count "$large_count" --cli-runs "$cli_runs" --instruction-count "$instruction_count"
+    --count "$count" --large-count "$large_count" --cli-runs "$cli_runs" --instruction-count "$instruction_count" \
+    --start-rounds "$start_rounds"
 
 {
-    printf 'command\tbash Benchmarks/compare.sh --count %s --large-count %s --cli-runs %s --instruction-count %s\n' \
-        "$count" "$large_count" "$cli_runs" "$instruction_count"
+    printf 'command\tbash Benchmarks/compare.sh --count %s --large-count %s --cli-runs %s --instruction-count %s --start-rounds %s\n' \
+        "$count" "$large_count" "$cli_runs" "$instruction_count" "$start_rounds"
     printf 'date\t%s\n' "$started"
     printf 'revision\t%s\n' "$revision"
     printf 'nproc\t%s\n' "$(nproc)"
@@ -204,6 +248,7 @@ env SWIFT_KEYRING_COMPARE_INSIDE=1 SWIFT_KEYRING_COMPARE_WORK="$work" \
         "$(dpkg-query -W -f='${Version}' gnome-keyring)" "$(dpkg-query -W -f='${Version}' python3-keyring)"
     printf 'count\t%s\n' "$count"
     printf 'large-count\t%s\n' "$large_count"
+    printf 'start-only\t%s\n' "$start_only"
 } >"$work/meta.tsv"
 
 if [ "$write" = 1 ]; then

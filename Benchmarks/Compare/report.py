@@ -183,6 +183,45 @@ def instructions_table(results):
     return "\n".join(rows)
 
 
+def start_table(results):
+    """Issue 27's targets: medians of interleaved whole-process runs (Compare/start-targets.sh)."""
+    def time(name):
+        return results.get(("start", "time", name, 0))
+
+    def instructions(name):
+        return results.get(("start", "instructions", name, 0))
+
+    if time("empty") is None:
+        return "Start (issue 27): not measured."
+    rows = ["| goal (issue 27), whole processes | ours (µs) | against (µs) | measured | target | met |",
+            "| --- | ---: | ---: | ---: | --- | --- |"]
+    for label, ours, against, limit in [
+        ("`swift-keyring --version` vs an empty `-static-stdlib` Swift program", "version", "empty", 1.2),
+        ("`swift-keyring get`, encrypted file with a key file, vs the empty program", "get-file", "empty", 1.5),
+        ("`swift-keyring get` on the Secret Service vs `secret-tool lookup`", "get-secret-service", "secret-tool-lookup", 0.9),
+        ("`git credential fill` through our helper vs through git-credential-libsecret", "git-fill-ours",
+         "git-fill-libsecret", 0.9),
+    ]:
+        mine, theirs = time(ours), time(against)
+        if mine is None or theirs is None or theirs == 0:
+            rows.append(f"| {label} | {number(mine)} | {number(theirs)} | n/a | ≤ {limit}× | not measured |")
+            continue
+        ratio = mine / theirs
+        met = "yes" if ratio <= limit else "**no**"
+        rows.append(f"| {label} | {number(mine)} | {number(theirs)} | {ratio:.2f}× | ≤ {limit}× | {met} |")
+    forced, lookup = time("get-secret-service-forced"), time("secret-tool-lookup")
+    if forced is not None and lookup:
+        rows.append("")
+        rows.append(f"`swift-keyring get --backend secret-service` (no selection probe): {number(forced)} µs, "
+                    f"{forced / lookup:.2f}× `secret-tool lookup`.")
+    version, empty = instructions("version"), instructions("empty")
+    if version is not None and empty is not None:
+        rows.append("")
+        rows.append(f"Instructions, whole process (callgrind): `swift-keyring --version` {version:,.0f}, "
+                    f"the empty program {empty:,.0f} ({version / empty:.2f}×).")
+    return "\n".join(rows)
+
+
 def main():
     results = load(sys.argv[1])
     meta = {}
@@ -192,6 +231,9 @@ def main():
             meta[name] = value
     count = int(meta.get("count", "1000"))
     large = int(meta.get("large-count", "100000"))
+    if meta.get("start-only") == "1":
+        print(start_table(results))
+        return
     generated = "\n".join([
         BEGIN,
         "## Latest run",
@@ -205,6 +247,10 @@ def main():
         "### Goals (issue 5)",
         "",
         goals_table(results, count, large),
+        "",
+        "### Start (issue 27)",
+        "",
+        start_table(results),
         "",
         "### Microseconds per operation",
         "",

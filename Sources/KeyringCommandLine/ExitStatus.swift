@@ -47,10 +47,19 @@ extension ParsableCommand {
     /// Runs `body`, turning every error into one line on standard error and the matching exit status.
     /// Errors are `KeyringError` descriptions, which never carry a secret.
     package func reportingFailures(_ body: () throws -> Void) throws {
+        try CommandFailures.reporting(body)
+    }
+}
+
+/// How a command reports its failures, for commands with or without a `ParsableCommand`.
+package enum CommandFailures {
+    /// Runs `body`, turning every error into one line on standard error and the matching exit status.
+    /// Errors are `KeyringError` descriptions, which never carry a secret.
+    package static func reporting(_ body: () throws -> Void) throws {
         do {
             try body()
         } catch let error as KeyringError {
-            Console.error(error.description + Self.advice(for: error))
+            Console.error(error.description + advice(for: error))
             throw ExitStatus.of(error)
         } catch let failure as CommandFailure {
             Console.error(failure.message)

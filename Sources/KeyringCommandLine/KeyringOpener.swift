@@ -12,10 +12,14 @@ import Foundation
 /// terminal when none of the sources gives one.
 package enum KeyringOpener {
     /// The tool's log: the library logs nowhere unless given a logger, and the tool
-    /// wants its lines on standard error at `SWIFT_KEYRING_LOG_LEVEL` (see `SwiftKeyring.main`).
-    package static let logger = Logger(label: "swift-keyring")
+    /// wants its lines on standard error at `SWIFT_KEYRING_LOG_LEVEL` (`ProcessStart.makeLogger`).
+    package static let logger = ProcessStart.makeLogger()
 
     package static func open(_ options: StoreOptions) throws -> Keyring {
+        try open(options.settings)
+    }
+
+    package static func open(_ options: StoreSettings) throws -> Keyring {
         let sync = try options.syncSetting()
         if options.selectsEtcd {
             return try Keyring(

@@ -12,21 +12,6 @@ import Foundation
 package struct StoreOptions: ParsableArguments {
     package init() {}
 
-    /// Options given on no command line: every value from the environment. Each property is
-    /// assigned, as ArgumentParser would, since a property wrapper never set cannot be read.
-    package static func unset() -> StoreOptions {
-        var options = StoreOptions()
-        options.service = nil
-        options.backend = nil
-        options.etcdEndpoints = nil
-        options.syncStore = nil
-        options.file = nil
-        options.promptTimeout = nil
-        options.collection = nil
-        options.sessionFallback = false
-        return options
-    }
-
     @Option(help: ArgumentHelp("The app's namespace (default: $SWIFT_KEYRING_SERVICE, else \"default\").", valueName: "name"))
     package var service: String?
 
@@ -78,106 +63,51 @@ package struct StoreOptions: ParsableArguments {
     package var sessionFallback = false
 
     /// The Secret Service collection named: the option, else `SWIFT_KEYRING_COLLECTION`; `nil` for the default one.
-    package var configurationCollection: String? {
-        collection ?? nonEmpty(environment["SWIFT_KEYRING_COLLECTION"])
+    package var configurationCollection: String? { settings.configurationCollection }
+
+    /// Options with the values of `settings`, as ArgumentParser would set them.
+    package init(_ settings: StoreSettings) {
+        service = settings.service
+        backend = settings.backend
+        etcdEndpoints = settings.etcdEndpoints
+        syncStore = settings.syncStore
+        file = settings.file
+        promptTimeout = settings.promptTimeout
+        collection = settings.collection
+        sessionFallback = settings.sessionFallback
+    }
+
+    /// The same options as a plain value, which the commands hand to the keyring code.
+    package var settings: StoreSettings {
+        StoreSettings(
+            service: service, backend: backend, etcdEndpoints: etcdEndpoints, syncStore: syncStore, file: file,
+            promptTimeout: promptTimeout, collection: collection, sessionFallback: sessionFallback)
     }
 
     /// The service: the option, else `SWIFT_KEYRING_SERVICE`, else `default`.
-    package var resolvedService: String {
-        service ?? nonEmpty(environment["SWIFT_KEYRING_SERVICE"]) ?? "default"
-    }
+    package var resolvedService: String { settings.resolvedService }
 
-    /// The process's environment, read once: each read of ProcessInfo's `environment` copies
-    /// every variable into a new dictionary, and one command asks several times.
-    package var environment: [String: String] { Self.processEnvironment }
-
-    private static let processEnvironment = ProcessInfo.processInfo.environment
+    /// The process's environment, read once.
+    package var environment: [String: String] { StoreSettings.processEnvironment }
 
     /// The configuration for `Keyring`, with the options written over the environment.
-    package func configuration() throws -> KeyringConfiguration {
-        var environment = self.environment
-        if let backend {
-            guard backend == Self.etcdBackend || StoreChoice(rawValue: backend) != nil else {
-                let words = (StoreChoice.allCases.map(\.rawValue) + [Self.etcdBackend]).joined(separator: ", ")
-                throw ValidationError("--backend must be one of \(words), not \"\(backend)\"")
-            }
-            environment["SWIFT_KEYRING_BACKEND"] = backend
-        }
-        if let file {
-            // The file of the file store chosen: libsecret's, when that is the one.
-            let libsecret = (backend ?? environment["SWIFT_KEYRING_BACKEND"]) == StoreChoice.libsecretFile.rawValue
-            environment[libsecret ? LibsecretFileStore.fileVariable : "SWIFT_KEYRING_FILE"] = file
-        }
-        if let collection {
-            guard !collection.isEmpty else { throw ValidationError("--collection must not be empty") }
-            environment["SWIFT_KEYRING_COLLECTION"] = collection
-        }
-        if sessionFallback { environment["SWIFT_KEYRING_SESSION_FALLBACK"] = "true" }
-        if let promptTimeout {
-            let checked = KeyringConfiguration(environment: ["SWIFT_KEYRING_PROMPT_TIMEOUT": promptTimeout])
-            guard !promptTimeout.isEmpty, (try? checked.requestedPromptTimeout()) != nil else {
-                throw ValidationError(
-                    "--prompt-timeout must be a number of seconds greater than zero, such as 120, not \"\(promptTimeout)\"")
-            }
-            environment["SWIFT_KEYRING_PROMPT_TIMEOUT"] = promptTimeout
-        }
-        return KeyringConfiguration(environment: environment)
-    }
+    package func configuration() throws -> KeyringConfiguration { try settings.configuration() }
 
     /// The `--backend` word the tool handles itself: the etcd store lives in `KeyringEtcd`, which `Keyring` does not know.
-    package static let etcdBackend = StoreKind.etcd.rawValue
+    package static let etcdBackend = StoreSettings.etcdBackend
 
-    /// Which store the options select, and why, without opening it (so without a secret): `Keyring`'s
-    /// own decision, or the etcd store, which the tool opens itself.
-    package func selection() throws -> StoreSelection {
-        guard selectsEtcd else { return try Keyring.selection(for: configuration()) }
-        let etcd = try etcdConfiguration()
-        let source = backend != nil ? "asked for by --backend" : "forced by SWIFT_KEYRING_BACKEND"
-        return StoreSelection(kind: .etcd, reason: "\(source); prefix \(etcd.prefix)")
-    }
+    /// Which store the options select, and why, without opening it (so without a secret).
+    package func selection() throws -> StoreSelection { try settings.selection() }
 
     /// Whether the option, else `SWIFT_KEYRING_BACKEND`, asks for the etcd store.
-    package var selectsEtcd: Bool {
-        (backend ?? nonEmpty(environment["SWIFT_KEYRING_BACKEND"])) == Self.etcdBackend
-    }
+    package var selectsEtcd: Bool { settings.selectsEtcd }
 
     /// The etcd store's configuration, with `--etcd-endpoints` written over `SWIFT_KEYRING_ETCD_ENDPOINTS`.
-    package func etcdConfiguration() throws -> EtcdConfiguration {
-        var environment = self.environment
-        if let etcdEndpoints { environment[EtcdConfiguration.endpointsVariable] = etcdEndpoints }
-        return try EtcdConfiguration(environment: environment)
-    }
+    package func etcdConfiguration() throws -> EtcdConfiguration { try settings.etcdConfiguration() }
 
     /// The `--sync-store` word that turns sharing off, also over `SWIFT_KEYRING_SYNC_STORE`.
-    package static let noSyncStore = "none"
+    package static let noSyncStore = StoreSettings.noSyncStore
 
-    /// Whether records with the sync flag live in a shared store, which, and why: the option, else
-    /// `SWIFT_KEYRING_SYNC_STORE`; `nil` store when sharing is off.
-    /// - Throws: `ValidationError` for an unknown word, or a shared store that is the local store too.
-    package func syncSetting() throws -> SyncSetting {
-        let source = syncStore != nil ? "--sync-store" : "SWIFT_KEYRING_SYNC_STORE"
-        guard let word = syncStore ?? nonEmpty(environment["SWIFT_KEYRING_SYNC_STORE"]), word != Self.noSyncStore else {
-            if selectsEtcd {
-                return SyncSetting(store: nil, reason: "the store itself is etcd, which every host shares")
-            }
-            return SyncSetting(
-                store: nil,
-                reason:
-                    "no shared store is set (--sync-store etcd or SWIFT_KEYRING_SYNC_STORE=etcd): records with the sync flag stay on this machine"
-            )
-        }
-        guard word == Self.etcdBackend else {
-            throw ValidationError("\(source) must be \(Self.etcdBackend) or \(Self.noSyncStore), not \"\(word)\"")
-        }
-        guard !selectsEtcd else {
-            throw ValidationError(
-                "\(source) \(word) needs a local store (--backend secret-service, file, memory or auto), not etcd itself")
-        }
-        return SyncSetting(store: .etcd, reason: "set by \(source)")
-    }
-
-    private func nonEmpty(_ value: String?) -> String? {
-        guard let value, !value.isEmpty else { return nil }
-        return value
-    }
+    /// Whether records with the sync flag live in a shared store, which, and why.
+    package func syncSetting() throws -> SyncSetting { try settings.syncSetting() }
 }

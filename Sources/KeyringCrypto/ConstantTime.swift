@@ -9,7 +9,14 @@ package enum ConstantTime {
         return difference == 0
     }
 
-    package static func equal(_ left: some Collection<UInt8>, _ right: some Collection<UInt8>) -> Bool {
-        Array(left).withUnsafeBytes { mine in Array(right).withUnsafeBytes { theirs in equal(mine, theirs) } }
+    // The callers' types, not `some Collection<UInt8>`: called from another module, the generic
+    // version ran unspecialised, and its first call looked up a conformance by scanning every
+    // conformance record of the binary (about 0.15M instructions of a process's start).
+    package static func equal(_ left: [UInt8], _ right: ArraySlice<UInt8>) -> Bool {
+        left.withUnsafeBytes { mine in right.withUnsafeBytes { theirs in equal(mine, theirs) } }
+    }
+
+    package static func equal(_ left: [UInt8], _ right: [UInt8]) -> Bool {
+        left.withUnsafeBytes { mine in right.withUnsafeBytes { theirs in equal(mine, theirs) } }
     }
 }

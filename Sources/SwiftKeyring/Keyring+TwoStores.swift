@@ -107,7 +107,9 @@ extension Keyring {
         if place != .shared {
             for summary in try fromStore({ try store.summaries(service: service, kind: kind, call: call) }) {
                 merged.append((summary, .local))
-                localIDs.insert(exact(summary.id))
+                // Only a second store needs them: the set's first use costs a conformance lookup
+                // over the whole binary (0.47M instructions), which a one-store `list` need not pay.
+                if syncStore != nil { localIDs.insert(exact(summary.id)) }
             }
         }
         if let syncStore, place != .local {

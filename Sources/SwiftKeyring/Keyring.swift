@@ -121,7 +121,7 @@ public struct Keyring: Sendable {
         self.selection = selection
         self.logger = logger ?? .keyringSilent
         self.executor = BlockingExecutor(label: "swift-keyring \(store.identity.kind) \(service)")
-        self.immediateReads = store as? any ImmediateReads
+        self.immediateReads = Self.immediateReads(of: store)
         if let syncStore {
             self.logger.debug(
                 "records with the sync flag live in the shared store",

@@ -82,11 +82,22 @@ enum RecordValidation {
     private static let key = Validator<String>().field("key", \.self, rules: nameRules())
 
     static func checkService(_ service: String) throws {
+        guard !isValidName(service) else { return }
         try check(service, with: Self.service)
+    }
+
+    /// Whether `name` passes `nameRules`, without the validator: building one and running it
+    /// the first time costs about half a million instructions (generic metadata, key paths,
+    /// conformance lookups), a twentieth of a whole `swift-keyring get`. A name that fails
+    /// goes through the validator, which words the error.
+    private static func isValidName(_ name: String) -> Bool {
+        let bytes = name.utf8
+        return !bytes.isEmpty && bytes.count <= maximumNameBytes && !bytes.contains(0)
     }
 
     /// Checks a key that is read, written or removed.
     static func checkKey(_ key: String) throws {
+        guard !isValidName(key) else { return }
         try check(key, with: Self.key)
     }
 

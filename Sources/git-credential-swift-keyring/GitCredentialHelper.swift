@@ -60,8 +60,9 @@ struct GitCredentialHelper {
 
     /// The store options git's `credential.helper` value gives (`--name value` or
     /// `--name=value`), and the action git appends last.
-    static func arguments(_ words: [String]) throws -> (StoreOptions, String) {
-        var options = StoreOptions.unset()
+    static func arguments(_ words: [String]) throws -> (StoreSettings, String) {
+        // Plain settings, not `StoreOptions`: its property wrappers' set-up is start time git waits for.
+        var options = StoreSettings()
         options.service = GitCredentialRecords.service
         guard let action = words.last, !action.hasPrefix("-") else { throw usage("no action (get, store or erase) was given") }
         var index = 0

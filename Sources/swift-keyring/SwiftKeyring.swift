@@ -30,13 +30,17 @@ struct SwiftKeyring: ParsableCommand {
             69 store unavailable, locked, a prompt dismissed, or timed out, 74 damaged stored data, \
             77 wrong or missing passphrase, or unsafe file permissions.
             """,
-        version: "0.1.0",
+        version: version,
         subcommands: [
             SetCommand.self, GetCommand.self, RemoveCommand.self, ListCommand.self,
             RemoveAllCommand.self, DoctorCommand.self, PasswdCommand.self, MigrateCommand.self, ImportCommand.self,
             SyncCommand.self, UnlockCommand.self,
         ]
     )
+
+    /// The tool's version, on its own: `--version` prints it without building `configuration`
+    /// (its subcommands' metadata and help texts).
+    static let version = "0.1.0"
 
     static func main() {
         ProcessStart.begin()
@@ -47,7 +51,10 @@ struct SwiftKeyring: ParsableCommand {
         var command: any ParsableCommand
         switch CommandLineShortcut.parse(Array(CommandLine.arguments.dropFirst())) {
         case .version:
-            Console.output(configuration.version)
+            Console.output(version)
+            return
+        case .get(let request):
+            finish { try request.run() }
             return
         case .command(let parsed):
             command = parsed
@@ -58,8 +65,13 @@ struct SwiftKeyring: ParsableCommand {
                 exit(withError: error)
             }
         }
+        finish { try command.run() }
+    }
+
+    /// Runs a command, and exits with the status of its failure, if any.
+    private static func finish(_ run: () throws -> Void) {
         do {
-            try command.run()
+            try run()
         } catch let status as ExitCode {
             // The status of a failure `run` has already reported: ArgumentParser's
             // `exit(withError:)` would build the usage text first, only to print nothing.

@@ -87,6 +87,12 @@ struct CLICommandLineShortcutTests {
 
     @Test("The shortcut makes the same command as ArgumentParser", arguments: readByShortcut)
     func sameCommand(line: [String]) throws {
+        if case .get(let request) = CommandLineShortcut.parse(line) {
+            // `get` is read into plain values, which must equal what ArgumentParser's `GetCommand` holds.
+            let parsed = try #require(try SwiftKeyring.parseAsRoot(line) as? GetCommand, "\(line) is no get command")
+            #expect(request == parsed.request)
+            return
+        }
         guard case .command(let shortcut) = CommandLineShortcut.parse(line) else {
             Issue.record("the shortcut left \(line) to ArgumentParser")
             return

@@ -1,3 +1,4 @@
+import Foundation
 import SwiftKeyring
 import Testing
 
@@ -29,5 +30,21 @@ struct PathNameTests {
     )
     func join(folder: String, name: String, path: String) {
         #expect(PathName.join(folder, name) == path)
+    }
+
+    /// The store reads a file URL's path without FoundationEssentials when nothing in it is
+    /// encoded or to standardise; where something is, it asks FoundationEssentials. Either
+    /// way the path must be FoundationEssentials' own.
+    @Test(
+        "A file URL's path, and the store's standardised path, are FoundationEssentials' own",
+        arguments: [
+            "/tmp/keyring.skr", "/tmp/a b/k", "/tmp/ключ", "/tmp/a%b", "/tmp/a?b#c", "/tmp/dir/", "/",
+            "/a/./b/../c", "/a//b", "/a/..", "/a/.hidden/k", "/a/..b/k",
+        ]
+    )
+    func pathOfURL(path: String) {
+        let url = URL(fileURLWithPath: path)
+        #expect(PathName.path(of: url) == url.path)
+        #expect(StorePaths(url).file == url.standardizedFileURL.path)
     }
 }

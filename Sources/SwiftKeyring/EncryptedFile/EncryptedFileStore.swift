@@ -203,7 +203,13 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
         return try KeyringError.translatingCrypto {
             let (matches, keys, header) = try state.withLock { state in
                 try state.refresh(paths)
-                let matches = state.records.filter { id, _ in id.service == service && (kind == nil || id.kind == kind) }
+                // An array, not `Dictionary.filter`: a new dictionary of these types made the
+                // runtime look up `RecordID: Hashable` by scanning every conformance record of
+                // the binary (0.24M instructions, a git credential `get` pays it).
+                var matches: [(RecordID, SealedRecord)] = []
+                for (id, sealed) in state.records where id.service == service && (kind == nil || id.kind == kind) {
+                    matches.append((id, sealed))
+                }
                 return (matches, state.keys, state.headerBytes)
             }
             let cipher = try AESGCM(key: keys.entry)

@@ -21,14 +21,15 @@ package enum SecretMaterial: Sendable {
             }
             self = .passphrase(try KeyringError.translatingCrypto { try SecureBytes(composing: text) })
         case .passphraseFile(let url):
-            self = .passphrase(try FileStoreSecret.passphrase(inFile: url.path, field: "passphrase file"))
+            self = .passphrase(try FileStoreSecret.passphrase(inFile: PathName.path(of: url), field: "passphrase file"))
         case .key(let data):
             var bytes = Array(data)
             defer { bytes.wipe() }
             self = .key(try Self.checkedKey(bytes, field: "key", origin: "the key"))
         case .keyFile(let url):
-            let key = try SecretFile.read(url.path, field: "key file")
-            try Self.checkLength(key.count, field: "key file", origin: url.path)
+            let path = PathName.path(of: url)
+            let key = try SecretFile.read(path, field: "key file")
+            try Self.checkLength(key.count, field: "key file", origin: path)
             self = .key(key)
         }
     }

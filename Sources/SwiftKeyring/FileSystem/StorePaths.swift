@@ -17,7 +17,20 @@ package struct StorePaths: Sendable {
 
     /// The keyring file's paths: `<file>.lock` and `<file>.tmp` beside it.
     package init(_ url: URL) {
-        self.init(file: url.standardizedFileURL.path, lockName: nil)
+        self.init(file: Self.standardizedPath(url), lockName: nil)
+    }
+
+    /// `url.standardizedFileURL.path`, without FoundationEssentials when there is nothing to
+    /// standardise: an absolute path with no `.` or `..` component and no `//` is its own
+    /// standard form (`PathName.path(of:)` says why FoundationEssentials is avoided).
+    private static func standardizedPath(_ url: URL) -> String {
+        let path = PathName.path(of: url)
+        let plain =
+            path.utf8.count > 1 && path.utf8.first == UInt8(ascii: "/")
+            && path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst().allSatisfy {
+                !$0.isEmpty && !$0.elementsEqual(".".utf8) && !$0.elementsEqual("..".utf8)
+            }
+        return plain ? path : url.standardizedFileURL.path
     }
 
     /// The paths of `file`, with the lock file named `lockName` in the same folder

@@ -27,8 +27,23 @@ struct GetCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
+    /// What this command was asked, as plain values.
+    var request: GetRequest { GetRequest(key: key, json: json, store: store.settings) }
+
     func run() throws {
-        try reportingFailures {
+        try request.run()
+    }
+}
+
+/// What `swift-keyring get` does, for a `GetCommand` or a command line the tool read itself
+/// (`CommandLineShortcut`), which never makes a `GetCommand`.
+struct GetRequest: Equatable {
+    var key: String?
+    var json: Bool
+    var store: StoreSettings
+
+    func run() throws {
+        try CommandFailures.reporting {
             let key = key ?? Keyring.defaultKey
             let keyring = try KeyringOpener.open(store)
             if json {

@@ -21,7 +21,7 @@ extension RecordSealing {
         try openEntry(sealedEntry, cipher: cipher, header: header) { reader in
             let kindByte = try reader.uint8()
             let flags = try reader.uint8()
-            guard let kind = kinds.first(where: { $0.value == kindByte })?.key, flags & ~0b11 == 0 else {
+            guard let kind = kind(of: kindByte), flags & ~0b11 == 0 else {
                 throw CryptoError.damaged(reason: "a record has an unknown kind or flags")
             }
             let serviceBytes = try reader.lengthPrefixed()
@@ -56,10 +56,26 @@ extension RecordSealing {
             id: id, metadata: metadata, secret: try openSecret(record, keys: keys, header: header, what: "\(id)"))
     }
 
-    private static let kinds: [RecordKind: UInt8] = [.credentials: 1, .secret: 2]
+    // Switches, not a `[RecordKind: UInt8]` table: building that dictionary on first use cost a
+    // quarter of a million instructions (its generic metadata and a conformance lookup), a few
+    // per cent of a whole `swift-keyring get`.
+    private static func byte(of kind: RecordKind) -> UInt8 {
+        switch kind {
+        case .credentials: 1
+        case .secret: 2
+        }
+    }
+
+    private static func kind(of byte: UInt8) -> RecordKind? {
+        switch byte {
+        case 1: .credentials
+        case 2: .secret
+        default: nil
+        }
+    }
 
     private static func encodeEntry(_ id: RecordID, _ metadata: RecordMetadata) -> [UInt8] {
-        var bytes: [UInt8] = [kinds[id.kind]!, (metadata.syncEnabled ? 0b01 : 0) | (metadata.backgroundAccess ? 0b10 : 0)]
+        var bytes: [UInt8] = [byte(of: id.kind), (metadata.syncEnabled ? 0b01 : 0) | (metadata.backgroundAccess ? 0b10 : 0)]
         for field in [id.service, id.key, metadata.username, metadata.url] {
             bytes.appendLengthPrefixed(field.utf8)
         }
