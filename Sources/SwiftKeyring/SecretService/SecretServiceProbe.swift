@@ -77,17 +77,17 @@ extension SecretServiceStore {
             return (.noBus(reason: reason(error)), nil)
         }
         let name = BusConnection.secretServiceName
-        let owned: Bool
         do {
-            owned = try bus.nameHasOwner(name, deadline: deadline)
+            // Ping first, without asking the bus who owns the name: for a name nobody owns,
+            // the bus itself answers ServiceUnknown at once, so an owned name costs one round trip.
+            try bus.ping(name, deadline: deadline)
+            return (.available, ProbedBus(address: address, connection: bus))
+        } catch KeyringError.Unavailability.Kind.noDaemon {
+            // Nobody owns the name; fall through to ask whether the bus can start somebody for it.
         } catch {
-            return (.noBus(reason: reason(error)), nil)
+            return (.noDaemon(reason: reason(error)), nil)
         }
         do {
-            if owned {
-                try bus.ping(name, deadline: deadline)
-                return (.available, ProbedBus(address: address, connection: bus))
-            }
             if try bus.isActivatable(name, deadline: deadline) {
                 return (.available, ProbedBus(address: address, connection: bus))
             }
