@@ -17,6 +17,14 @@ enum StoreSelector {
 
     /// Which store the configuration selects, and why; nothing is opened.
     static func decide(_ configuration: KeyringConfiguration) throws -> StoreSelection {
+        try decision(configuration).selection
+    }
+
+    /// ``decide(_:)``, with the bus connection the Secret Service was found on, when the
+    /// probe chose it: `select` opens the store on that connection.
+    private static func decision(_ configuration: KeyringConfiguration) throws -> (
+        selection: StoreSelection, bus: ProbedBus?
+    ) {
         let requested = try configuration.requestedStore()
         // Checked whichever store is chosen, so a mistyped value is seen at once, not on the first locked day.
         _ = try configuration.requestedPromptTimeout()
@@ -25,34 +33,36 @@ enum StoreSelector {
         _ = try configuration.requestedLibsecretKey()
         let forced = configuration.store != nil ? "asked for by the caller" : "forced by SWIFT_KEYRING_BACKEND"
         if requested == .libsecretFile {
-            return try libsecretFileSelection(configuration, reason: forced)
+            return (try libsecretFileSelection(configuration, reason: forced), nil)
         }
         if let kind = requested.kind {
-            return StoreSelection(kind: kind, reason: forced)
+            return (StoreSelection(kind: kind, reason: forced), nil)
         }
         // Inside a Flatpak or Snap, libsecret's file where libsecret would use it.
         let (sandboxed, sandboxNote) = try sandboxSelection(configuration)
-        if let sandboxed { return sandboxed }
+        if let sandboxed { return (sandboxed, nil) }
         let note = sandboxNote.map { "; \($0)" } ?? ""
-        let probe = SecretServiceStore.probe(
+        let (probe, bus) = SecretServiceStore.probeKeepingBus(
             timeout: min(configuration.timeout, probeTimeout),
             environment: configuration.environment
         )
         switch probe {
         case .available:
-            return StoreSelection(
+            let selection = StoreSelection(
                 kind: .secretService, reason: "a session bus answers and org.freedesktop.secrets is there\(note)")
+            return (selection, bus)
         case .noBus, .noDaemon:
             // A locked Secret Service still probes as available: locking is an error, never a reason to fall back.
-            return StoreSelection(
+            let selection = StoreSelection(
                 kind: .file, reason: "\(probe), so the encrypted file at \(configuration.fileURL.path)\(note)")
+            return (selection, nil)
         }
     }
 
-    /// Opens the store a decision names.
-    static func open(_ selection: StoreSelection, _ configuration: KeyringConfiguration, logger: Logger) throws
-        -> any CredentialStore
-    {
+    /// Opens the store a decision names; a Secret Service store on `bus` when the probe left one.
+    static func open(
+        _ selection: StoreSelection, _ configuration: KeyringConfiguration, logger: Logger, bus: ProbedBus? = nil
+    ) throws -> any CredentialStore {
         switch selection.kind {
         case .memory:
             return MemoryStore()
@@ -63,7 +73,8 @@ enum StoreSelector {
                 environment: configuration.environment,
                 logger: logger,
                 collection: configuration.requestedCollection(),
-                sessionFallback: configuration.requestedSessionFallback()
+                sessionFallback: configuration.requestedSessionFallback(),
+                bus: bus
             )
         case .file:
             let secret = try KeyringError.placing(in: .keyringFile) {
@@ -80,10 +91,11 @@ enum StoreSelector {
     }
 
     static func select(_ configuration: KeyringConfiguration, logger: Logger) throws -> (any CredentialStore, StoreSelection) {
-        var selection = try decide(configuration)
+        let decided = try decision(configuration)
+        var selection = decided.selection
         logger.debug(
             "keyring store selected", metadata: ["store": "\(selection.kind)", "reason": "\(selection.reason)"])
-        let store = try open(selection, configuration, logger: logger)
+        let store = try open(selection, configuration, logger: logger, bus: decided.bus)
         // The store says what it is; the decision only said what to open.
         selection.kind = store.identity.kind
         logger.debug("keyring store opened", metadata: ["store": "\(store.identity)"])

@@ -54,6 +54,22 @@ struct StoreSelectionTests {
                 == StoreSelection(kind: .secretService, reason: "a session bus answers and org.freedesktop.secrets is there"))
     }
 
+    @Test("A daemon chosen automatically keeps records in the daemon, not in the file")
+    func daemonChosenAutomaticallyKeepsRecords() throws {
+        // The store opens on the probe's bus connection: a write and reads through it must reach the daemon.
+        let sandbox = try SecretServiceSandbox(.busAndDaemon)
+        defer { sandbox.stop() }
+        let folder = try TemporaryFolder.make()
+        let environment = try fileEnvironment(sandbox.environment, folder: folder)
+        let keyring = try Keyring(service: "test.selection", configuration: KeyringConfiguration(environment: environment))
+        #expect(keyring.selection.kind == .secretService)
+        try keyring.set(try Samples.credentials("alice"), forKey: "k")
+        #expect(try keyring.credentials(forKey: "k")?.username == "alice")
+        let again = try Keyring(service: "test.selection", configuration: KeyringConfiguration(environment: environment))
+        #expect(try again.credentials(forKey: "k")?.username == "alice")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("keyring.skr").path))
+    }
+
     @Test("A locked daemon is chosen all the same, and its calls say .locked")
     func lockedDaemon() throws {
         let sandbox = try SecretServiceSandbox(.busAndDaemon)

@@ -121,13 +121,6 @@ final class BusConnection: @unchecked Sendable {
         )
     }
 
-    /// Whether some connection owns `name` now.
-    func nameHasOwner(_ name: String, deadline: Deadline) throws -> Bool {
-        let reply = try callBus("NameHasOwner", arguments: GVariantReading.stringTuple(name), reply: "(b)", deadline: deadline)
-        defer { g_variant_unref(reply) }
-        return GVariantReading.boolean(reply, 0)
-    }
-
     /// The unique name of the connection that owns `name` now, such as `:1.4`; `nil` when none does.
     func nameOwner(_ name: String, deadline: Deadline) throws -> String? {
         let reply: OpaquePointer

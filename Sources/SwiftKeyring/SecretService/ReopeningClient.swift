@@ -22,13 +22,23 @@ final class ReopeningClient: Sendable {
     /// which saw the same client fail replace it once, not once each.
     private let current: Mutex<(client: SecretServiceClient, generation: Int)>
 
-    /// Connects and greets the daemon before `deadline`.
+    /// Connects (or takes `connection`, already open to `address`) and greets the daemon before `deadline`;
+    /// a client opened later, after the daemon went away, always connects anew.
     /// - Throws: as `SecretServiceClient.init`.
-    init(address: String, collection: CollectionChoice = .default, deadline: Deadline, logger: Logger) throws {
+    init(
+        address: String, collection: CollectionChoice = .default, connection: BusConnection? = nil, deadline: Deadline,
+        logger: Logger
+    ) throws {
         self.address = address
         self.collection = collection
         self.logger = logger
-        current = Mutex((try SecretServiceClient(address: address, collection: collection, deadline: deadline), 0))
+        let first =
+            if let connection {
+                try SecretServiceClient(bus: connection, collection: collection, deadline: deadline)
+            } else {
+                try SecretServiceClient(address: address, collection: collection, deadline: deadline)
+            }
+        current = Mutex((first, 0))
     }
 
     /// What the current client remembers of items (see `ItemMemory`).

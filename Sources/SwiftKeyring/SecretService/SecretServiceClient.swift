@@ -36,9 +36,16 @@ final class SecretServiceClient: @unchecked Sendable {
 
     /// Connects to the bus at `address` and greets the daemon (see `swift_keyring_service_greet`).
     /// - Throws: `KeyringError.serviceUnavailable` (no bus, no daemon) or `.timedOut`.
-    init(address: String, collection: CollectionChoice = .default, deadline: Deadline) throws {
+    convenience init(address: String, collection: CollectionChoice = .default, deadline: Deadline) throws {
+        try self.init(bus: BusConnection(address: address, deadline: deadline), collection: collection, deadline: deadline)
+    }
+
+    /// Greets the daemon on `bus`, a connection on which nothing but the bus and
+    /// `Peer.Ping` was called yet (see `ProbedBus`).
+    /// - Throws: as `init(address:collection:deadline:)`, but for connecting.
+    init(bus: BusConnection, collection: CollectionChoice = .default, deadline: Deadline) throws {
         choice = collection
-        bus = try BusConnection(address: address, deadline: deadline)
+        self.bus = bus
         let connection = bus.pointer
         // The greeting first, always: gnome-keyring 42 aborts when a new
         // connection's first call is OpenSession or an item's property (service.c).

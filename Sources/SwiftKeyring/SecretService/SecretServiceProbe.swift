@@ -46,45 +46,54 @@ extension SecretServiceStore {
         timeout: Duration = .milliseconds(500),
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> SecretServiceProbe {
+        probeKeepingBus(timeout: timeout, environment: environment).probe
+    }
+
+    /// ``probe(timeout:environment:)``, and when it answers `.available`, the connection it
+    /// asked on: store selection hands it to the store it opens, so a start connects to
+    /// the bus once, not twice.
+    static func probeKeepingBus(timeout: Duration, environment: [String: String]) -> (
+        probe: SecretServiceProbe, bus: ProbedBus?
+    ) {
         let deadline = Deadline(timeout)
         let address: String
         do {
             address = try SessionBusAddress.resolve(environment)
         } catch {
-            return .noBus(reason: reason(error))
+            return (.noBus(reason: reason(error)), nil)
         }
         if let silence = SessionBusSocket.silence(address) {
-            return .noBus(reason: silence)
+            return (.noBus(reason: silence), nil)
         }
         do {
             try LibSecretLoading.ensureLoaded()
         } catch {
-            return .noDaemon(reason: reason(error))
+            return (.noDaemon(reason: reason(error)), nil)
         }
         let bus: BusConnection
         do {
             bus = try BusConnection(address: address, deadline: deadline)
         } catch {
-            return .noBus(reason: reason(error))
+            return (.noBus(reason: reason(error)), nil)
         }
         let name = BusConnection.secretServiceName
-        let owned: Bool
         do {
-            owned = try bus.nameHasOwner(name, deadline: deadline)
+            // Ping first, without asking the bus who owns the name: for a name nobody owns,
+            // the bus itself answers ServiceUnknown at once, so an owned name costs one round trip.
+            try bus.ping(name, deadline: deadline)
+            return (.available, ProbedBus(address: address, connection: bus))
+        } catch KeyringError.Unavailability.Kind.noDaemon {
+            // Nobody owns the name; fall through to ask whether the bus can start somebody for it.
         } catch {
-            return .noBus(reason: reason(error))
+            return (.noDaemon(reason: reason(error)), nil)
         }
         do {
-            if owned {
-                try bus.ping(name, deadline: deadline)
-                return .available
-            }
             if try bus.isActivatable(name, deadline: deadline) {
-                return .available
+                return (.available, ProbedBus(address: address, connection: bus))
             }
-            return .noDaemon(reason: "\(name) has no owner and the bus cannot activate one")
+            return (.noDaemon(reason: "\(name) has no owner and the bus cannot activate one"), nil)
         } catch {
-            return .noDaemon(reason: reason(error))
+            return (.noDaemon(reason: reason(error)), nil)
         }
     }
 

@@ -93,10 +93,21 @@ public final class SecretServiceStore: CredentialStore {
         collection: String? = nil,
         sessionFallback: Bool = false
     ) throws {
+        try self.init(
+            timeout: timeout, promptTimeout: promptTimeout, environment: environment, logger: logger,
+            collection: collection, sessionFallback: sessionFallback, bus: nil)
+    }
+
+    /// The public init, greeting the daemon on `bus` (the connection store selection's
+    /// probe found it on) rather than connecting anew, when it is given.
+    convenience init(
+        timeout: Duration, promptTimeout: Duration, environment: [String: String], logger: Logger?,
+        collection: String?, sessionFallback: Bool, bus: ProbedBus?
+    ) throws {
         do {
             try self.init(
                 opening: timeout, promptTimeout, environment, logger,
-                CollectionChoice(name: collection, sessionFallback: sessionFallback))
+                CollectionChoice(name: collection, sessionFallback: sessionFallback), bus)
         } catch let error as KeyringError {
             throw error.placed(in: .secretService)
         }
@@ -108,7 +119,8 @@ public final class SecretServiceStore: CredentialStore {
         _ promptTimeout: Duration,
         _ environment: [String: String],
         _ logger: Logger?,
-        _ collection: CollectionChoice
+        _ collection: CollectionChoice,
+        _ bus: ProbedBus?
     ) throws {
         for (setting, value) in [("timeout", timeout), ("promptTimeout", promptTimeout)] where value <= .zero {
             throw KeyringError.invalidConfiguration(setting: setting, reason: "must be longer than zero")
@@ -119,8 +131,11 @@ public final class SecretServiceStore: CredentialStore {
         // The libraries first: without them no bus or daemon could be used, whatever the environment says.
         try LibSecretLoading.ensureLoaded()
         let address = try SessionBusAddress.resolve(environment)
+        // The probe's connection only when it was made to this very address (the same environment gives it).
+        let probed = bus.flatMap { $0.address == address ? $0.connection : nil }
         client = try ReopeningClient(
-            address: address, collection: collection, deadline: Deadline(timeout), logger: logger ?? .keyringSilent)
+            address: address, collection: collection, connection: probed, deadline: Deadline(timeout),
+            logger: logger ?? .keyringSilent)
         self.collection = collection
         self.timeout = timeout
         self.address = address
