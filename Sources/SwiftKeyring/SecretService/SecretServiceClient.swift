@@ -280,8 +280,14 @@ final class SecretServiceClient: @unchecked Sendable {
     /// The identity and metadata of the items at `paths` (readable even while locked),
     /// with the reads in flight together; items that are not ours or vanished meanwhile are left out.
     func summaries(at paths: [String], _ operation: String, deadline: Deadline) throws -> [RecordSummary] {
+        try items(at: paths, operation, deadline: deadline).map(\.summary)
+    }
+
+    /// As `summaries(at:)`, each with the path of its item, so that a record chosen among them is
+    /// read without another search.
+    func items(at paths: [String], _ operation: String, deadline: Deadline) throws -> [(path: String, summary: RecordSummary)] {
         let read = try attributes(at: paths, operation, deadline: deadline)
-        return paths.compactMap { read[$0].flatMap(SecretAttributes.summary(from:)) }
+        return paths.compactMap { path in read[path].flatMap(SecretAttributes.summary(from:)).map { (path, $0) } }
     }
 
     /// Creates an item for `record` in the collection in use (never replacing
