@@ -12,9 +12,12 @@ extension EncryptedFileStore: ChosenRecordReads {
                 try state.refresh(paths)
                 var ids: [RecordID] = []
                 for id in state.records.keys where id.service == service && id.kind == kind { ids.append(id) }
-                // Every identity offered is in this version of the file, so the first chosen is the one.
-                guard let id = choose(ids).first, let sealed = state.records[id] else { return nil }
-                return (sealed, id, state.keys, state.headerBytes)
+                // Every identity offered is in this version of the file: the first chosen is the one,
+                // unless `choose` named one it was not offered.
+                for id in choose(ids) {
+                    if let sealed = state.records[id] { return (sealed, id, state.keys, state.headerBytes) }
+                }
+                return nil
             }
             guard let (sealed, id, keys, header) = found else { return nil }
             return try RecordSealing.open(sealed, id: id, keys: keys, header: header)
