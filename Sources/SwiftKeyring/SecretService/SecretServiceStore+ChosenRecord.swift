@@ -1,8 +1,8 @@
 extension SecretServiceStore: ChosenRecordReads {
     /// The first record `choose` picks among `service`'s, read with one search.
     ///
-    /// One search of the service's items, then their attributes (as `summaries` reads them)
-    /// with the session opening meanwhile, when there is an unlocked item to read; then the chosen record's newest unlocked item is
+    /// One search of the service's items, with the session opening meanwhile, and their
+    /// attributes (as `summaries` reads them); then the chosen record's newest unlocked item is
     /// read as `record(for:)` reads one (attributes and secret together, the identity
     /// checked). Only when that gives nothing (its items are locked, or changed or deleted
     /// since the search) is the record looked up the usual way, which unlocks or searches
@@ -30,11 +30,9 @@ extension SecretServiceStore: ChosenRecordReads {
         service: String, kind: RecordKind, _ choose: ([RecordID]) -> [RecordID], _ operation: String,
         _ client: SecretServiceClient, deadline: Deadline
     ) throws -> (StoredRecord?, ArraySlice<RecordID>) {
-        let paths = try client.searchPaths(.scope(service: service, kind: kind), operation, deadline: deadline)
-        // Opened after the search, not before as `lookUp` does: a host git has nothing for (the
-        // usual `get` before a prompt) then costs no key exchange, and the exchange still runs
-        // while the attributes are read.
-        if !paths.unlocked.isEmpty { client.startSession(deadline: deadline) }
+        // The session opens while the search runs: its key pair is made while the daemon searches.
+        let paths = try client.searchPaths(
+            .scope(service: service, kind: kind), operation, openingSession: true, deadline: deadline)
         // As `summaries`: a search may return items of another service or kind, which are not offered.
         let items = try client.items(at: paths.unlocked + paths.locked, operation, deadline: deadline).filter { item in
             item.summary.id.service.utf8.elementsEqual(service.utf8) && item.summary.id.kind == kind
