@@ -36,6 +36,8 @@ struct SecretServiceReadChecksTests {
         // A fresh store (nothing remembered) reads the same.
         let fresh = try Keyring(service: keyring.service, store: PrivateSecretService.makeStore())
         #expect(try fresh.password(forKey: "work") == "password-newer")
+        // So does a record chosen among the service's (git's `get` without a username), read without a lookup.
+        #expect(try fresh.chosenPassword { $0 }?.password == "password-newer")
 
         // A write of the same account's password changes the item reads chose, and removes the other.
         let changed = try Samples.credentials("newer", password: "password-changed", url: URL(string: "https://example.com")!)

@@ -84,14 +84,12 @@ package enum GitCredentialRecords {
                 return exact
             }
         }
-        for (key, var have) in try matching(want, in: keyring) {
-            // A record removed since the list is passed over.
-            if let password = try keyring.password(forKey: key) {
-                have.password = password
-                return have
-            }
-        }
-        return nil
+        // One listing and one read (one search on the Secret Service, where a list and then a
+        // lookup search twice); a record removed since the listing is passed over.
+        let found = try keyring.chosenPassword { keys in matching(want, amongKeys: keys).map(\.0) }
+        guard let found, var have = credential(ofKey: found.key) else { return nil }
+        have.password = found.password
+        return have
     }
 
     /// `store`: keeps git's credential, replacing the one of the same protocol, host, path and
@@ -130,8 +128,12 @@ package enum GitCredentialRecords {
 
     /// The records whose keys match `want`, in the byte order of their keys.
     private static func matching(_ want: GitCredential, in keyring: Keyring) throws -> [(String, GitCredential)] {
-        try keyring.list()
-            .map(\.key)
+        matching(want, amongKeys: try keyring.list().map(\.key))
+    }
+
+    /// The keys among `keys` that match `want`, in byte order, each with the credential it names.
+    private static func matching(_ want: GitCredential, amongKeys keys: [String]) -> [(String, GitCredential)] {
+        keys
             .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
             .compactMap { key in credential(ofKey: key).flatMap { want.matches($0) ? (key, $0) : nil } }
     }

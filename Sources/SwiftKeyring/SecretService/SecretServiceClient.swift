@@ -137,21 +137,46 @@ final class SecretServiceClient: @unchecked Sendable {
     /// Called directly rather than through libsecret's search, which needs a
     /// `SecretService` proxy (a GObject subclass, to put it on our connection) and
     /// turns the attributes into a table and back on every call.
-    func searchPaths(_ attributes: SecretAttributes, _ operation: String, deadline: Deadline) throws -> (
-        unlocked: [String], locked: [String]
-    ) {
+    ///
+    /// With `openingSession`, the session's opening (`startSession`) is started while the
+    /// search is in flight: the key pair is made while the daemon searches, not before or after.
+    func searchPaths(_ attributes: SecretAttributes, _ operation: String, openingSession: Bool = false, deadline: Deadline)
+        throws -> (unlocked: [String], locked: [String])
+    {
         let scope = try searchScope(deadline: deadline).map { $0 + "/" }
         var table: OpaquePointer? = swift_keyring_attributes_variant(attributes.table)
-        let reply = try bus.call(
-            operation,
-            destination: destination,
-            path: SWIFT_KEYRING_SERVICE_PATH,
-            interface: "org.freedesktop.Secret.Service",
-            method: "SearchItems",
-            arguments: g_variant_new_tuple(&table, 1),
-            reply: "(aoao)",
-            deadline: deadline
-        )
+        let arguments = g_variant_new_tuple(&table, 1)
+        let reply: OpaquePointer
+        if openingSession {
+            var calls: CallsInFlight?
+            var search = 0
+            try GLibCall.run(operation, deadline: deadline) { cancellable, error in
+                let inFlight = CallsInFlight(on: bus, cancellable: cancellable)
+                search = inFlight.send(
+                    destination: destination, path: SWIFT_KEYRING_SERVICE_PATH, interface: "org.freedesktop.Secret.Service",
+                    method: "SearchItems", arguments: arguments, reply: "(aoao)", deadline: deadline)
+                startSession(deadline: deadline)
+                inFlight.waitForAll(cancellable: nil)
+                inFlight.takeFailure(into: error)
+                calls = inFlight
+            }
+            guard case .reply(let answer)? = calls?.take(search) else {
+                throw KeyringError.backend(
+                    domain: "org.freedesktop.Secret.Service", code: 0, message: "SearchItems gave no reply")
+            }
+            reply = answer
+        } else {
+            reply = try bus.call(
+                operation,
+                destination: destination,
+                path: SWIFT_KEYRING_SERVICE_PATH,
+                interface: "org.freedesktop.Secret.Service",
+                method: "SearchItems",
+                arguments: arguments,
+                reply: "(aoao)",
+                deadline: deadline
+            )
+        }
         defer { g_variant_unref(reply) }
         let found = (unlocked: GVariantReading.objectPaths(reply, 0), locked: GVariantReading.objectPaths(reply, 1))
         guard let scope else { return found }
@@ -287,8 +312,14 @@ final class SecretServiceClient: @unchecked Sendable {
     /// The identity and metadata of the items at `paths` (readable even while locked),
     /// with the reads in flight together; items that are not ours or vanished meanwhile are left out.
     func summaries(at paths: [String], _ operation: String, deadline: Deadline) throws -> [RecordSummary] {
+        try items(at: paths, operation, deadline: deadline).map(\.summary)
+    }
+
+    /// As `summaries(at:)`, each with the path of its item, so that a record chosen among them is
+    /// read without another search.
+    func items(at paths: [String], _ operation: String, deadline: Deadline) throws -> [(path: String, summary: RecordSummary)] {
         let read = try attributes(at: paths, operation, deadline: deadline)
-        return paths.compactMap { read[$0].flatMap(SecretAttributes.summary(from:)) }
+        return paths.compactMap { path in read[path].flatMap(SecretAttributes.summary(from:)).map { (path, $0) } }
     }
 
     /// Creates an item for `record` in the collection in use (never replacing

@@ -192,7 +192,7 @@ public final class SecretServiceStore: CredentialStore {
     }
 
     /// `record(for:call:)` within `deadline`, the call's one bound, a reopen after a daemon restart included.
-    private func record(for id: RecordID, deadline: Deadline) throws -> StoredRecord? {
+    func record(for id: RecordID, deadline: Deadline) throws -> StoredRecord? {
         let operation = "read \(id)"
         return try client.run(operation, deadline: deadline) { client in
             if let remembered = client.memory.recall(id),
@@ -249,7 +249,7 @@ public final class SecretServiceStore: CredentialStore {
 
     /// `secret`, unless it is longer than any write stores for `id`'s kind: a
     /// password is at most 1 MiB, a generic secret 16 MiB.
-    private static func checked(_ secret: [UInt8], of id: RecordID) throws -> [UInt8] {
+    static func checked(_ secret: [UInt8], of id: RecordID) throws -> [UInt8] {
         let (field, limit, words) =
             id.kind == .credentials
             ? ("password", RecordValidation.maximumPasswordBytes, "1 MiB")
