@@ -129,29 +129,9 @@ wait_for_unlocked_default_collection 200 || fail "its default collection never a
 
 export SWIFT_KEYRING_PRIVATE_SECRET_SERVICE=1
 export SWIFT_KEYRING_TEST_DAEMON=keepassxc
-status=0
-# The command runs in a process group of its own, watched: a KeePassXC that
-# dies mid-run can leave a client waiting on a prompt that will never complete,
-# so once the daemon is gone the command gets two minutes to finish failing,
-# then it is stopped, and the run ends rather than hangs.
-setsid "$@" &
-command=$!
-while kill -0 "$command" 2>/dev/null && kill -0 "$daemon" 2>/dev/null; do
-    sleep 0.5
-done
-if kill -0 "$command" 2>/dev/null; then
-    for _ in $(seq 1 240); do
-        kill -0 "$command" 2>/dev/null || break
-        sleep 0.5
-    done
-    if kill -0 "$command" 2>/dev/null; then
-        echo "$0: the command was still running two minutes after KeePassXC died; stopping it" >&2
-        kill -TERM -- "-$command" 2>/dev/null || true
-        sleep 2
-        kill -KILL -- "-$command" 2>/dev/null || true
-    fi
-fi
-wait "$command" || status=$?
+# Watched: a KeePassXC that dies mid-run stops the command two minutes later.
+. "$(dirname "$0")/watched-command.sh"
+run_watched_command KeePassXC "$daemon" "$@"
 if ! kill -0 "$daemon" 2>/dev/null; then
     wait "$daemon" || daemon_status=$?
     echo "$0: keepassxc exited during the run (status ${daemon_status:-0}); the end of its log:" >&2

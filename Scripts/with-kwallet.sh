@@ -193,27 +193,9 @@ fi
 
 export SWIFT_KEYRING_PRIVATE_SECRET_SERVICE=1
 export SWIFT_KEYRING_TEST_DAEMON=kwallet
-status=0
-# The command runs in a process group of its own, watched, as in with-keepassxc.sh:
-# once kwalletd5 is gone the command gets two minutes to finish failing, then it is stopped.
-setsid "$@" &
-command=$!
-while kill -0 "$command" 2>/dev/null && kill -0 "$daemon" 2>/dev/null; do
-    sleep 0.5
-done
-if kill -0 "$command" 2>/dev/null; then
-    for _ in $(seq 1 240); do
-        kill -0 "$command" 2>/dev/null || break
-        sleep 0.5
-    done
-    if kill -0 "$command" 2>/dev/null; then
-        echo "$0: the command was still running two minutes after kwalletd5 died; stopping it" >&2
-        kill -TERM -- "-$command" 2>/dev/null || true
-        sleep 2
-        kill -KILL -- "-$command" 2>/dev/null || true
-    fi
-fi
-wait "$command" || status=$?
+# Watched: a kwalletd5 that dies mid-run stops the command two minutes later.
+. "$(dirname "$0")/watched-command.sh"
+run_watched_command kwalletd5 "$daemon" "$@"
 if ! kill -0 "$daemon" 2>/dev/null; then
     # A daemon that died mid-run is a failure even when the command passed: nothing
     # restarts it here, but its death is ours until a backtrace proves otherwise.
