@@ -1,5 +1,5 @@
 internal import CLibSecretShims
-package import KeyringCrypto
+internal import KeyringCrypto
 
 /// Unlocking a collection with a password the caller gives, with no prompt: what a
 /// person at a terminal over SSH needs, where nobody sees a prompt.
