@@ -90,6 +90,21 @@ package enum PrivateSecretService {
 
     /// The secret `secret-tool lookup` prints for these attributes; `nil` when it finds none.
     package static func lookup(_ attributes: [String: String]) throws -> Data? {
+        guard daemon == .kwallet else { return try lookupOnce(attributes) }
+        // On kwalletd5 5.103 secret-tool's own lookups now and then print nothing or other bytes for an
+        // item that reads back right before and after (seen in 2 of 3 CI runs' KWallet passes, with no
+        // other client): the answer two of three lookups agree on is the item's. A change our code
+        // made is seen by all three, so it still fails the test.
+        var answers: [Data?] = []
+        for _ in 0..<3 {
+            let answer = try lookupOnce(attributes)
+            if answers.contains(where: { $0 == answer }) { return answer }
+            answers.append(answer)
+        }
+        return answers.last ?? nil
+    }
+
+    private static func lookupOnce(_ attributes: [String: String]) throws -> Data? {
         let output = try secretTool(["lookup"] + arguments(attributes))
         return output.status == 0 ? output.standardOutput : nil
     }
