@@ -45,3 +45,20 @@ write_quiet_bus_config() {
 </busconfig>
 CONF
 }
+
+# Runs COMMAND… (the calling script again, with its arguments) inside a new private
+# session on a bus that activates nothing, with a throwaway home named after NAME that is
+# removed at exit, and exits with the command's status: the start of with-keepassxc.sh
+# and with-kwallet.sh, whose daemons must be the only Secret Service on their bus.
+run_in_quiet_private_session() {
+    local name=$1
+    shift
+    throwaway=$(mktemp -d "${TMPDIR:-/tmp}/swift-keyring-$name.XXXXXX")
+    trap 'rm -rf "$throwaway"' EXIT
+    prepare_private_session "$throwaway"
+    write_quiet_bus_config "$throwaway/session.conf"
+    local status=0
+    env "${private_session_env[@]}" \
+        dbus-run-session --config-file="$throwaway/session.conf" -- "$@" || status=$?
+    exit $status
+}

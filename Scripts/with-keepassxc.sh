@@ -24,16 +24,9 @@ if [ "${SWIFT_KEYRING_INSIDE_PRIVATE_SESSION:-}" != "1" ]; then
             exit 70
         fi
     done
-    throwaway=$(mktemp -d "${TMPDIR:-/tmp}/swift-keyring-keepassxc.XXXXXX")
-    trap 'rm -rf "$throwaway"' EXIT
     . "$(dirname "$0")/private-session.sh"
-    prepare_private_session "$throwaway"
     # A session bus that activates nothing (see write_quiet_bus_config).
-    write_quiet_bus_config "$throwaway/session.conf"
-    status=0
-    env "${private_session_env[@]}" \
-        dbus-run-session --config-file="$throwaway/session.conf" -- "$0" "$@" || status=$?
-    exit $status
+    run_in_quiet_private_session keepassxc "$0" "$@"
 fi
 
 fail() {

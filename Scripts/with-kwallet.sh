@@ -25,18 +25,11 @@ if [ "${SWIFT_KEYRING_INSIDE_PRIVATE_SESSION:-}" != "1" ]; then
             exit 70
         fi
     done
-    throwaway=$(mktemp -d "${TMPDIR:-/tmp}/swift-keyring-kwallet.XXXXXX")
-    trap 'rm -rf "$throwaway"' EXIT
     . "$(dirname "$0")/private-session.sh"
-    prepare_private_session "$throwaway"
-    # A session bus that activates nothing (see write_quiet_bus_config): Debian
-    # ships no activation file for org.freedesktop.secrets with kwalletd5, but
-    # gnome-keyring's would start it in KWallet's place.
-    write_quiet_bus_config "$throwaway/session.conf"
-    status=0
-    env "${private_session_env[@]}" \
-        dbus-run-session --config-file="$throwaway/session.conf" -- "$0" "$@" || status=$?
-    exit $status
+    # A session bus that activates nothing (see write_quiet_bus_config): Debian ships
+    # no activation file for org.freedesktop.secrets with kwalletd5, but gnome-keyring's
+    # would start it in KWallet's place.
+    run_in_quiet_private_session kwallet "$0" "$@"
 fi
 
 fail() {
