@@ -199,13 +199,12 @@ if [ "$start_only" = 0 ]; then
     (cd "$here" && swift build -c release --product keyring-compare >&2)
     compare_bin="$(cd "$here" && swift build -c release --show-bin-path)/keyring-compare"
 fi
-# Built as the README says: the Swift runtime linked in, and no symbol exported (build flags,
-# never in Package.swift, where they would reach every package that depends on this one),
-# in a folder of its own.
-release=(-c release --static-swift-stdlib -Xlinker --no-export-dynamic)
-swift build "${release[@]}" --scratch-path .build-static --product swift-keyring >&2
-swift build "${release[@]}" --scratch-path .build-static --product git-credential-swift-keyring >&2
-bin_path=$(swift build "${release[@]}" --scratch-path .build-static --show-bin-path)
+# Built as the README says, by Scripts/build-release.sh (build flags, never in Package.swift,
+# where they would reach every package that depends on this one), in a folder of its own.
+release=(bash "$root/Scripts/build-release.sh")
+"${release[@]}" --scratch-path .build-static --product swift-keyring >&2
+"${release[@]}" --scratch-path .build-static --product git-credential-swift-keyring >&2
+bin_path=$("${release[@]}" --scratch-path .build-static --show-bin-path)
 cli_bin="$bin_path/swift-keyring"
 helper_bin="$bin_path/git-credential-swift-keyring"
 # The floor of issue 27: an empty Swift program, a package of its own built with the same command.
@@ -213,8 +212,8 @@ mkdir -p "$work/empty/Sources/empty"
 printf '// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: "empty", targets: [.executableTarget(name: "empty")])\n' \
     >"$work/empty/Package.swift"
 printf 'print("0")\n' >"$work/empty/Sources/empty/main.swift"
-(cd "$work/empty" && swift build "${release[@]}" >&2)
-empty_bin="$(cd "$work/empty" && swift build "${release[@]}" --show-bin-path)/empty"
+"${release[@]}" --package-path "$work/empty" >&2
+empty_bin="$("${release[@]}" --package-path "$work/empty" --show-bin-path)/empty"
 # git's own libsecret helper, from the source Debian's git package ships, built as its Makefile does.
 libsecret_helper_source=/usr/share/doc/git/contrib/credential/libsecret/git-credential-libsecret.c
 if [ ! -f "$libsecret_helper_source" ]; then

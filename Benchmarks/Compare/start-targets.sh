@@ -7,8 +7,8 @@
 #       TOOL HELPER EMPTY GIT-CREDENTIAL-LIBSECRET [ROUNDS [OLD-TOOL OLD-HELPER]]
 #
 # TOOL and HELPER are `swift-keyring` and `git-credential-swift-keyring` as the README builds
-# them (release, --static-swift-stdlib -Xlinker --no-export-dynamic); EMPTY is `print("0")`
-# built the same way; ROUNDS is 60 unless given. The pairs:
+# them (Scripts/build-release.sh); EMPTY is `print("0")` built the same way; ROUNDS is 60
+# unless given. The pairs:
 #   - `swift-keyring --version` against EMPTY;
 #   - `swift-keyring get` on the encrypted file, opened with a key file, against EMPTY;
 #   - `swift-keyring get` on the Secret Service (no --backend: the store chosen as for a

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The release build of the executables, as the README gives it: `swift-keyring` and
+# `git-credential-swift-keyring` unless other `swift build` arguments are given (they are
+# passed on: `--product NAME`, `--scratch-path DIR`, `--show-bin-path`). Every flag is
+# about the start of a short process (Benchmarks/BENCHMARKS.md, "the tool's start"):
+#   --static-swift-stdlib        the Swift runtime linked in, not loaded from shared objects;
+#   --disable-local-rpath        no $ORIGIN run path: the loader would look for libc, libm,
+#                                libstdc++ and every library opened later in the build folder first;
+#   -disable-concrete-type-metadata-mangled-name-accessors
+#                                generic types' metadata made by direct calls, not by the
+#                                runtime demangling their names on first use;
+#   -fuse-ld=lld, -z pack-relative-relocs
+#                                the executable's tens of thousands of relative relocations
+#                                kept in a few KB (DT_RELR, glibc 2.36) instead of 1 MB that
+#                                the loader reads through at every start; lld ships with the
+#                                toolchain, and the default gold cannot write them;
+#   --no-export-dynamic          the library modules' public symbols kept out of the dynamic
+#                                symbol table, which the runtime reads through at start.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+flags=(
+    -c release --static-swift-stdlib --disable-local-rpath
+    -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
+    -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld
+    -Xlinker -z -Xlinker pack-relative-relocs
+    -Xlinker --no-export-dynamic
+)
+if [ "$#" -gt 0 ]; then
+    exec swift build "${flags[@]}" "$@"
+fi
+for product in swift-keyring git-credential-swift-keyring; do
+    swift build "${flags[@]}" --product "$product"
+done
