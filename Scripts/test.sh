@@ -14,7 +14,7 @@ swift build --build-tests
 
 # The suites that hold for any Secret Service. The others drive gnome-keyring
 # itself (their own daemons, SIGSTOP, locking) and run in the first pass only.
-keepassxc_suites='KeyringTests\.StoreConformanceTests|KeyringTests\.SecretServiceInteropTests|KeyringTests\.SecretServiceMemoryTests|KeyringTests\.SecretServiceSessionTests|KeyringTests\.ConcurrentClientsTests|CLITests\.CLISecretServiceTests|CLITests\.CLIConcurrentClientsTests'
+keepassxc_suites='KeyringTests\.StoreConformanceTests|KeyringTests\.SecretServiceInteropTests|KeyringTests\.SecretServiceMemoryTests|KeyringTests\.SecretServiceSessionTests|KeyringTests\.ConcurrentClientsTests|KeyringTests\.SecretServiceDirectReadTests|CLITests\.CLISecretServiceTests|CLITests\.CLIConcurrentClientsTests'
 
 # A gnome-keyring that dies during the run is our failure until a backtrace
 # proves otherwise (the last two deaths seen here were ours: an opening call

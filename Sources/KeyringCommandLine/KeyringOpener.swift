@@ -43,6 +43,28 @@ package enum KeyringOpener {
         }
     }
 
+    /// The password stored under `key`, read straight from the Secret Service before any
+    /// keyring is opened (`Keyring.directPassword`); `nil` when `open` must be asked: on
+    /// etcd, with a sync store, or whenever the direct read does not answer plainly.
+    package static func directPassword(_ options: StoreSettings, key: String) -> String? {
+        guard let configuration = directConfiguration(options) else { return nil }
+        return Keyring.directPassword(forKey: key, service: options.resolvedService, configuration: configuration)
+    }
+
+    /// `Keyring.chosenPassword(choosing:)` read as `directPassword` reads; `nil` when `open` must be asked.
+    package static func directChosenPassword(_ options: StoreSettings, choosing choose: ([String]) -> [String])
+        -> (key: String, password: String)?
+    {
+        guard let configuration = directConfiguration(options) else { return nil }
+        return Keyring.directChosenPassword(service: options.resolvedService, configuration: configuration, choosing: choose)
+    }
+
+    /// The configuration of a keyring a direct read may stand in for: one store, not etcd.
+    private static func directConfiguration(_ options: StoreSettings) -> KeyringConfiguration? {
+        guard !options.selectsEtcd, let sync = try? options.syncSetting(), !sync.isOn else { return nil }
+        return try? options.configuration()
+    }
+
     /// Asks once for an existing file, twice (to catch a typo) for a file about to be created.
     private static func askPassphrase(for file: URL, sources: [String]) throws -> FileStoreSecret {
         let passphrase: String

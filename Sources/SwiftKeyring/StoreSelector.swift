@@ -25,12 +25,7 @@ enum StoreSelector {
     private static func decision(_ configuration: KeyringConfiguration) throws -> (
         selection: StoreSelection, bus: ProbedBus?
     ) {
-        let requested = try configuration.requestedStore()
-        // Checked whichever store is chosen, so a mistyped value is seen at once, not on the first locked day.
-        _ = try configuration.requestedPromptTimeout()
-        _ = try configuration.requestedCollection()
-        _ = try configuration.requestedSessionFallback()
-        _ = try configuration.requestedLibsecretKey()
+        let requested = try checkedChoice(configuration)
         let forced = configuration.store != nil ? "asked for by the caller" : "forced by SWIFT_KEYRING_BACKEND"
         if requested == .libsecretFile {
             return (try libsecretFileSelection(configuration, reason: forced), nil)
@@ -57,6 +52,17 @@ enum StoreSelector {
                 kind: .file, reason: "\(probe), so the encrypted file at \(configuration.fileURL.path)\(note)")
             return (selection, nil)
         }
+    }
+
+    /// The store asked for, once every setting is checked: whichever store is chosen, so a
+    /// mistyped value is seen at once, not on the first locked day.
+    static func checkedChoice(_ configuration: KeyringConfiguration) throws -> StoreChoice {
+        let requested = try configuration.requestedStore()
+        _ = try configuration.requestedPromptTimeout()
+        _ = try configuration.requestedCollection()
+        _ = try configuration.requestedSessionFallback()
+        _ = try configuration.requestedLibsecretKey()
+        return requested
     }
 
     /// Opens the store a decision names; a Secret Service store on `bus` when the probe left one.

@@ -73,6 +73,52 @@ struct CLILibraryLoadingTests {
         }
     }
 
+    @Test("A get whose record the Secret Service plainly holds, the tool's or the git helper's, loads neither libsecret nor GIO")
+    func directReadLoadsNoDesktopLibraries() throws {
+        try #require(
+            ProcessInfo.processInfo.environment["SWIFT_KEYRING_PRIVATE_SECRET_SERVICE"] == "1",
+            "run the tests through Scripts/with-secret-service.sh or Scripts/with-keepassxc.sh (Scripts/test.sh does both)"
+        )
+        let sandbox = try Sandbox()
+        let forced = sandbox.secretServiceEnvironment(["SWIFT_KEYRING_SERVICE": "cli.\(UUID().uuidString.lowercased())"])
+        var auto = forced
+        auto["SWIFT_KEYRING_BACKEND"] = nil
+        let set = try CLI.run(
+            ["set", "work", "--username", "alice", "--url", "https://mail.example.com"], stdin: "pw-direct\n", environment: forced
+        )
+        try #require(set.status == 0, "\(set.stderr)")
+        defer { _ = try? CLI.run(["remove-all", "--yes"], environment: forced) }
+        for environment in [forced, auto] {
+            let get = try LoadedLibraries.run(["get", "work"], environment: environment)
+            #expect(get.result.stdout == "pw-direct\n", "\(get.result.stderr.suffix(2000))")
+            // libgcrypt for the key exchange: the secret crossed the bus encrypted.
+            #expect(get.loaded.contains(Self.gcrypt), "\(get.loaded.sorted())")
+            for library in Self.desktop {
+                #expect(!get.loaded.contains(library), "\(library) was loaded: \(get.loaded.sorted())")
+            }
+        }
+        // No such record: the store answers, as it always did.
+        let missing = try LoadedLibraries.run(["get", "missing"], environment: forced)
+        #expect(missing.result.status != 0 && missing.loaded.contains("libgio-2.0.so.0"), "\(missing.loaded.sorted())")
+
+        // git: a token the helper stored, filled without a username and with it.
+        let host = "git-\(UUID().uuidString.lowercased()).example.com"
+        let stored = try Command.run(
+            GitClient.helper, ["store"], environment: forced,
+            stdin: "protocol=https\nhost=\(host)\nusername=bob\npassword=tok-direct\n\n")
+        try #require(stored.status == 0, "\(stored.stderr)")
+        defer {
+            _ = try? Command.run(GitClient.helper, ["erase"], environment: forced, stdin: "protocol=https\nhost=\(host)\n\n")
+        }
+        for fill in ["protocol=https\nhost=\(host)\n\n", "protocol=https\nhost=\(host)\nusername=bob\n\n"] {
+            let get = try LoadedLibraries.run(["get"], stdin: fill, environment: auto, executable: GitClient.helper)
+            #expect(get.result.stdout.contains("password=tok-direct\n"), "\(get.result.stderr.suffix(2000))")
+            for library in Self.desktop {
+                #expect(!get.loaded.contains(library), "\(library) was loaded: \(get.loaded.sorted())")
+            }
+        }
+    }
+
     @Test("Without libsecret the file store still works; the Secret Service store fails naming libsecret-1.so.0")
     func withoutLibsecret() throws {
         let hidden = try HiddenLibrary(soname: "libsecret-1.so.0")
@@ -109,10 +155,13 @@ private struct LoadedLibraries {
     /// File names such as `libsecret-1.so.0` of every library whose initialiser ran.
     var loaded: Set<String>
 
-    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String]) throws -> Self {
+    static func run(
+        _ arguments: [String], stdin: String? = nil, environment: [String: String], executable: String = Command.tool
+    ) throws -> Self {
         var environment = environment
         environment["LD_DEBUG"] = "libs"
-        let result = try CLI.run(arguments, stdin: stdin, environment: environment)
+        let run = try Command.run(executable, arguments, environment: environment, stdin: stdin)
+        let result = CLIResult(stdout: run.text, stderr: run.stderr, status: run.status)
         // "   1234:\tcalling init: /lib/x86_64-linux-gnu/libsecret-1.so.0"
         var loaded = Set<String>()
         for line in result.stderr.split(separator: "\n") {

@@ -92,6 +92,29 @@ package enum GitCredentialRecords {
         return have
     }
 
+    /// `get(_:in:)` read straight from the Secret Service before any keyring is opened
+    /// (`KeyringOpener.directPassword`); `nil` when `get(_:in:)` must answer.
+    package static func directGet(_ want: GitCredential, _ options: StoreSettings) -> GitCredential? {
+        guard want.isWeb else { return nil }
+        if want.username != nil {
+            var exact = want
+            exact.password = nil
+            guard let password = KeyringOpener.directPassword(options, key: key(of: exact)) else { return nil }
+            exact.password = password
+            return exact
+        }
+        guard
+            let found = KeyringOpener.directChosenPassword(
+                options,
+                choosing: { keys in
+                    matching(want, amongKeys: keys).map(\.0)
+                }),
+            var have = credential(ofKey: found.key)
+        else { return nil }
+        have.password = found.password
+        return have
+    }
+
     /// `store`: keeps git's credential, replacing the one of the same protocol, host, path and
     /// username. Returns `false` (nothing stored) when it is not an http or https credential
     /// with a username and a password, which git's own helpers ignore too.

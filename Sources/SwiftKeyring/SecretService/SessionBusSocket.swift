@@ -27,7 +27,7 @@ enum SessionBusSocket {
 }
 
 /// One `unix:` entry of a D-Bus address: a socket file's path, or an abstract name.
-private struct UnixSocketName {
+struct UnixSocketName {
     /// The bytes of the name, unescaped; abstract names without their leading NUL.
     let bytes: [UInt8]
     let isAbstract: Bool
@@ -82,16 +82,34 @@ private struct UnixSocketName {
     /// Why a connection is refused (no such socket, nobody listening), or `nil` when
     /// it was accepted or the answer is unclear (a full backlog, a name too long).
     func refusal() -> String? {
-        let kind = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        let attempt = connected(blocking: false)
+        if let descriptor = attempt.descriptor {
+            close(descriptor)
+            return nil
+        }
+        let code = attempt.code
+        guard code == ECONNREFUSED || code == ENOENT || code == ENOTDIR else { return nil }
+        let shown = String(decoding: bytes, as: UTF8.self)
+        let place = isAbstract ? "abstract socket \(shown)" : shown
+        return "nobody listens at \(place) (\(String(cString: strerror(code))))"
+    }
+
+    /// A stream socket connected to this name (close-on-exec; non-blocking unless `blocking`),
+    /// or `nil` and the connect's `errno` (0 when no socket could be made or the name is too long).
+    func connected(blocking: Bool) -> (descriptor: Int32?, code: Int32) {
+        var kind = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        if !blocking { kind |= Int32(SOCK_NONBLOCK.rawValue) }
         let descriptor = socket(AF_UNIX, kind, 0)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
+        guard descriptor >= 0 else { return (nil, 0) }
         var name = sockaddr_un()
         name.sun_family = sa_family_t(AF_UNIX)
         let capacity = MemoryLayout.size(ofValue: name.sun_path)
         // An abstract name starts with a NUL; a path needs room for its closing NUL.
         let offset = isAbstract ? 1 : 0
-        guard bytes.count + offset < capacity else { return nil }
+        guard bytes.count + offset < capacity else {
+            close(descriptor)
+            return (nil, 0)
+        }
         withUnsafeMutableBytes(of: &name.sun_path) { path in
             // sockaddr_un() is all zeros: the abstract name's leading NUL and a path's closing one are there.
             for (index, byte) in bytes.enumerated() { path[index + offset] = byte }
@@ -100,11 +118,9 @@ private struct UnixSocketName {
         let result = withUnsafePointer(to: &name) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(length)) }
         }
-        guard result != 0 else { return nil }
+        guard result != 0 else { return (descriptor, 0) }
         let code = errno
-        guard code == ECONNREFUSED || code == ENOENT || code == ENOTDIR else { return nil }
-        let shown = String(decoding: bytes, as: UTF8.self)
-        let place = isAbstract ? "abstract socket \(shown)" : shown
-        return "nobody listens at \(place) (\(String(cString: strerror(code))))"
+        close(descriptor)
+        return (nil, code)
     }
 }

@@ -45,6 +45,10 @@ struct GetRequest: Equatable {
     func run() throws {
         try CommandFailures.reporting {
             let key = key ?? Keyring.defaultKey
+            if !json, let password = KeyringOpener.directPassword(store, key: key) {
+                Console.output(password)
+                return
+            }
             let keyring = try KeyringOpener.open(store)
             if json {
                 guard let credentials = try keyring.credentials(forKey: key) else { throw KeyringError.notFound(key: key) }

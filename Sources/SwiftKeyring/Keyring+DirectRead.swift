@@ -1,0 +1,63 @@
+extension Keyring {
+    /// The password stored under `key` in `service`'s keyring, read from the Secret Service on a
+    /// D-Bus connection of its own, before any store is opened; `nil` when the answer must come
+    /// from `Keyring(service:configuration:)` as always.
+    ///
+    /// For a process that reads one password and ends (`swift-keyring get`, the git helper): it
+    /// loads neither libsecret nor GIO, GObject and GLib, which cost such a process more than
+    /// its reading (`SecretServiceDirectRead`). It answers only where the keyring would choose
+    /// the Secret Service (asked for, or `auto` outside a sandbox with the daemon answering the
+    /// selection's ping) in its default collection, with every setting valid, and the record
+    /// plainly there (one unlocked item, read under an agreed key). Whatever else, such as no
+    /// record, a locked collection or a bad setting, gives `nil`: the keyring then decides,
+    /// prompts and words its errors as it always does, so the answer never differs.
+    package static func directPassword(forKey key: String, service: String, configuration: KeyringConfiguration)
+        -> String?
+    {
+        guard (try? RecordValidation.checkKey(key)) != nil, let target = directTarget(service, configuration),
+            let record = SecretServiceDirectRead.record(RecordID(service: service, key: key, kind: .credentials), at: target)
+        else { return nil }
+        return try? password(taking: record)
+    }
+
+    /// ``chosenPassword(choosing:)`` of `service`'s keyring, read as ``directPassword(forKey:service:configuration:)``
+    /// reads: `nil` when the keyring must be asked (then it gives the answer, whatever it is).
+    package static func directChosenPassword(
+        service: String, configuration: KeyringConfiguration, choosing choose: ([String]) -> [String]
+    ) -> (key: String, password: String)? {
+        guard let target = directTarget(service, configuration),
+            let record = SecretServiceDirectRead.chosenRecord(service: service, choosing: choose, at: target)
+        else { return nil }
+        // A record whose URL `list()` cannot parse is one the listing leaves out: the keyring decides.
+        guard CredentialsSummary(RecordSummary(id: record.id, metadata: record.metadata)) != nil,
+            let password = try? password(taking: record)
+        else {
+            var secret = record.secret
+            secret.wipe()
+            return nil
+        }
+        return (record.id.key, password)
+    }
+
+    /// Where a direct read goes, when `configuration` would have `service`'s keyring on the
+    /// Secret Service's default collection with every setting valid; else `nil`.
+    private static func directTarget(_ service: String, _ configuration: KeyringConfiguration)
+        -> SecretServiceDirectRead.Target?
+    {
+        guard (try? RecordValidation.checkService(service)) != nil,
+            let choice = try? StoreSelector.checkedChoice(configuration),
+            choice == .auto || choice == .secretService,
+            (try? configuration.requestedCollection()) == .some(nil),
+            configuration.timeout > .zero, let promptTimeout = try? configuration.requestedPromptTimeout(),
+            promptTimeout > .zero,
+            let address = try? SessionBusAddress.resolve(configuration.environment)
+        else { return nil }
+        if choice == .auto {
+            // Inside a Flatpak or Snap `auto` may choose libsecret's file: the keyring decides.
+            guard let sandbox = try? StoreSelector.sandboxSelection(configuration), sandbox.0 == nil else { return nil }
+        }
+        return SecretServiceDirectRead.Target(
+            address: address, probing: choice == .auto, probeTimeout: StoreSelector.probeTimeout,
+            timeout: configuration.timeout)
+    }
+}

@@ -1,0 +1,209 @@
+internal import KeyringCrypto
+
+/// Records read from the Secret Service on a connection of our own (`WireConnection`),
+/// without loading libsecret, GIO, GObject or GLib: for the tool's `get` and the git
+/// helper's `get`, short processes in which loading those libraries cost more than the reading.
+///
+/// The calls are those `SecretServiceStore` makes, in the same order and with the same
+/// checks: the greeting first (gnome-keyring aborts when a new connection's first call is
+/// another), `SearchItems` with `OpenSession` beside it (our key pair made while the
+/// greeting is answered), then an item's `Attributes` with its secret, checked to be the
+/// record wanted. It answers only the plain case: unlocked items of ours, the one wanted
+/// held by a single item, read under an agreed key. Anything else (no item, duplicates, a
+/// locked one, a daemon without the key exchange, a key the daemons could disagree on, a
+/// reply of another shape, an error, a timeout) gives `nil`, and the caller asks the store,
+/// which decides, unlocks and words errors as always: this read makes a `get` faster, never different.
+enum SecretServiceDirectRead {
+    /// Where the Secret Service is and how long the read may take.
+    struct Target {
+        let address: String
+        /// `auto`: the daemon must first answer a `Ping`, as store selection's probe asks.
+        let probing: Bool
+        /// The bound on the whole read (the selection probe's), unless `timeout` is shorter.
+        let probeTimeout: Duration
+        /// The store's bound on its calls.
+        let timeout: Duration
+    }
+
+    /// Items more than this, in a search of a service, are left to the store: the direct
+    /// read is for the few records a git host or an app has.
+    static let maximumItems = 64
+
+    private static let service = "org.freedesktop.secrets"
+    private static let servicePath = "/org/freedesktop/secrets"
+    private static let serviceInterface = "org.freedesktop.Secret.Service"
+    private static let properties = "org.freedesktop.DBus.Properties"
+
+    /// The record `id`, or `nil` when the store must be asked.
+    static func record(_ id: RecordID, at target: Target) -> StoredRecord? {
+        try? withSession(searching: SecretAttributes.identityValues(id), at: target) { session, unlocked in
+            guard unlocked.count == 1 else { return nil }
+            return try session.record(at: unlocked[0], being: id)
+        }
+    }
+
+    /// The first record of `service` (credentials) that `choose` picks among the keys of its
+    /// items, as `SecretServiceStore.firstRecord` picks it; `nil` when the store must be asked.
+    static func chosenRecord(service: String, choosing choose: ([String]) -> [String], at target: Target)
+        -> StoredRecord?
+    {
+        let scope = SecretAttributes.scopeValues(service: service, kind: .credentials)
+        return try? withSession(searching: scope, at: target) { session, unlocked in
+            guard unlocked.count <= maximumItems else { return nil }
+            // As the store's listing: items of another service or kind, or not ours, are not offered.
+            let ids = try session.identities(of: unlocked).map { path, id in
+                id.flatMap { $0.service.utf8.elementsEqual(service.utf8) && $0.kind == .credentials ? ($0, path) : nil }
+            }.compactMap { $0 }
+            guard let key = choose(ids.map(\.0.key)).first else { return nil }
+            let holding = ids.filter { $0.0.key.utf8.elementsEqual(key.utf8) }
+            guard holding.count == 1 else { return nil }
+            return try session.record(at: holding[0].1, being: holding[0].0)
+        }
+    }
+
+    /// Connects, greets the daemon, searches for `attributes` while a transfer with an agreed
+    /// key opens, and hands `body` the session and the unlocked items found; `nil` when any
+    /// item found is locked, or any step does not go plainly.
+    private static func withSession(
+        searching attributes: [(String, String)], at target: Target,
+        _ body: (Session, [String]) throws -> StoredRecord?
+    ) throws -> StoredRecord? {
+        // One short bound for the whole read, the selection probe's: a daemon slower than
+        // that is asked again through the store, with the store's whole bound.
+        guard let bus = WireConnection(address: target.address, deadline: Deadline(min(target.probeTimeout, target.timeout)))
+        else { return nil }
+        if target.probing {
+            let ping = try bus.call(destination: service, path: "/", interface: "org.freedesktop.DBus.Peer", member: "Ping")
+            guard ping.errorName == nil else { return nil }
+        }
+        let greeting = try bus.send(
+            destination: service, path: servicePath, interface: properties, member: "Get", signature: "ss"
+        ) {
+            $0.string(serviceInterface)
+            $0.string("Collections")
+        }
+        // Our half of the key exchange, while the daemon answers the greeting.
+        let agreement = try DHKeyAgreement()
+        let greeted = try bus.reply(to: greeting)
+        guard greeted.errorName == nil, let daemon = greeted.sender else { return nil }
+        let opening = try bus.send(
+            destination: daemon, path: servicePath, interface: serviceInterface, member: "OpenSession", signature: "sv"
+        ) {
+            $0.string("dh-ietf1024-sha256-aes128-cbc-pkcs7")
+            $0.signature("ay")
+            $0.byteArray(agreement.publicValue)
+        }
+        let search = try bus.send(
+            destination: daemon, path: servicePath, interface: serviceInterface, member: "SearchItems", signature: "a{ss}"
+        ) { arguments in
+            arguments.array(elementAlignment: 8) { entries in
+                for (name, value) in attributes {
+                    entries.fields {
+                        $0.string(name)
+                        $0.string(value)
+                    }
+                }
+            }
+        }
+        let opened = try bus.reply(to: opening)
+        let found = try bus.reply(to: search)
+        guard found.sender == daemon, found.errorName == nil, found.values.count == 2,
+            let unlocked = found.values[0].strings, let locked = found.values[1].strings, locked.isEmpty,
+            opened.sender == daemon
+        else { return nil }
+        let transfer: String
+        let key: SecureBytes?
+        if opened.errorName == "org.freedesktop.DBus.Error.NotSupported" {
+            // A daemon without the key exchange: a plain transfer, as the store falls back to.
+            let plain = try bus.call(
+                destination: daemon, path: servicePath, interface: serviceInterface, member: "OpenSession", signature: "sv"
+            ) {
+                $0.string("plain")
+                $0.signature("s")
+                $0.string("")
+            }
+            guard plain.sender == daemon, plain.errorName == nil, plain.values.count == 2,
+                let path = plain.values[1].string
+            else { return nil }
+            (transfer, key) = (path, nil)
+        } else {
+            guard opened.errorName == nil, opened.values.count == 2,
+                case .variant("ay", .bytes(let peer)) = opened.values[0], let path = opened.values[1].string,
+                let agreed = try peer.withUnsafeBytes({ try agreement.key(peer: $0) })
+            else { return nil }
+            (transfer, key) = (path, agreed)
+        }
+        return try body(Session(bus: bus, daemon: daemon, transfer: transfer, key: key), unlocked)
+    }
+
+    /// A greeted daemon and an open transfer on `bus`.
+    private struct Session {
+        let bus: WireConnection
+        let daemon: String
+        let transfer: String
+        /// `nil` for a plain transfer.
+        let key: SecureBytes?
+
+        /// The record each item holds (`nil` for an item that is not ours), their `Attributes` asked for together.
+        func identities(of items: [String]) throws -> [(String, RecordID?)] {
+            let calls = try items.map { try attributesCall($0) }
+            return try zip(items, calls).map { item, call in
+                (item, try summary(try bus.reply(to: call))?.id)
+            }
+        }
+
+        /// The record in `item`, its attributes and secret read together; `nil` unless it is `id`'s.
+        func record(at item: String, being id: RecordID) throws -> StoredRecord? {
+            let attributesCall = try attributesCall(item)
+            let secretCall = try bus.send(
+                destination: daemon, path: servicePath, interface: serviceInterface, member: "GetSecrets", signature: "aoo"
+            ) {
+                $0.array(elementAlignment: 4) { $0.string(item) }
+                $0.string(transfer)
+            }
+            let attributes = try bus.reply(to: attributesCall)
+            let secrets = try bus.reply(to: secretCall)
+            guard let summary = try summary(attributes), summary.id == id,
+                secrets.sender == daemon, secrets.errorName == nil,
+                let secret = secrets.values.first?.array?.lazy.compactMap(\.fields).first(where: {
+                    $0.count == 2 && $0[0].string == item
+                })?[1].fields,
+                secret.count == 4, let parameters = secret[1].bytes, let ciphertext = secret[2].bytes
+            else { return nil }
+            var bytes = ciphertext
+            if let key {
+                let plain = try parameters.withUnsafeBytes { iv in
+                    try ciphertext.withUnsafeBytes { try AESCBC(key: key).open(iv: iv, ciphertext: $0) }
+                }
+                bytes = plain.withBytes { Array($0) }
+            }
+            guard (try? SecretServiceStore.checked(bytes, of: id)) != nil else {
+                bytes.wipe()
+                return nil
+            }
+            return StoredRecord(id: id, metadata: summary.metadata, secret: bytes)
+        }
+
+        private func attributesCall(_ item: String) throws -> UInt32 {
+            try bus.send(destination: daemon, path: item, interface: properties, member: "Get", signature: "ss") {
+                $0.string("org.freedesktop.Secret.Item")
+                $0.string("Attributes")
+            }
+        }
+
+        /// What an `Attributes` reply says of the item; `nil` for an item not ours.
+        /// - Throws: `WireConnection.Failure` when the reply is an error or of another shape.
+        private func summary(_ reply: WireConnection.Reply) throws -> RecordSummary? {
+            guard reply.sender == daemon, reply.errorName == nil,
+                case .variant("a{ss}", .array(let entries))? = reply.values.first
+            else { throw WireConnection.Failure() }
+            var table: [String: String] = [:]
+            for entry in entries {
+                guard let pair = entry.fields, pair.count == 2, let name = pair[0].string, let value = pair[1].string,
+                    table.updateValue(value, forKey: name) == nil
+                else { throw WireConnection.Failure() }
+            }
+            return SecretAttributes.summary(from: table)
+        }
+    }
+}

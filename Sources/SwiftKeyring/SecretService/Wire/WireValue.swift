@@ -1,0 +1,239 @@
+/// A value in the D-Bus wire format, as `WireReader` reads it from a peer's message.
+///
+/// The few replies the direct read (`SecretServiceDirectRead`) takes are read into
+/// this, by their signature, and checked as they are read: lengths within the
+/// message, strings valid UTF-8 without NUL, booleans 0 or 1, nesting bounded.
+indirect enum WireValue: Equatable {
+    /// Any fixed-size number (`y`, `n`, `q`, `i`, `u`, `x`, `t`, `h`, `d` as its bits).
+    case number(UInt64)
+    case boolean(Bool)
+    /// `s`, `o` and `g`.
+    case string(String)
+    /// `ay`, kept as bytes.
+    case bytes([UInt8])
+    case array([WireValue])
+    /// A struct or a dictionary entry.
+    case fields([WireValue])
+    /// A variant: its signature and its value.
+    case variant(String, WireValue)
+
+    var string: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    var bytes: [UInt8]? {
+        if case .bytes(let value) = self { return value }
+        return nil
+    }
+
+    var array: [WireValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
+    var fields: [WireValue]? {
+        if case .fields(let value) = self { return value }
+        return nil
+    }
+
+    /// The strings of an array of strings or object paths; `nil` for anything else.
+    var strings: [String]? {
+        guard let array else { return nil }
+        var strings: [String] = []
+        for element in array {
+            guard let string = element.string else { return nil }
+            strings.append(string)
+        }
+        return strings
+    }
+}
+
+/// Reads `WireValue`s from a message body (or header) in either byte order, by signature.
+/// Every read is bounds-checked: a malformed message throws `WireReader.Malformed`.
+struct WireReader {
+    /// What a message that breaks the wire format gives.
+    struct Malformed: Error {}
+
+    private let bytes: [UInt8]
+    /// Where the message starts in `bytes`: alignment counts from there.
+    private let origin: Int
+    private(set) var offset: Int
+    private let end: Int
+    private let littleEndian: Bool
+
+    /// Nesting the specification allows: 32 arrays and 32 structs.
+    private static let maximumDepth = 64
+
+    init(_ bytes: [UInt8], from start: Int, to end: Int, origin: Int = 0, littleEndian: Bool) {
+        self.bytes = bytes
+        self.origin = origin
+        offset = start
+        self.end = end
+        self.littleEndian = littleEndian
+    }
+
+    /// Reads one complete type from `signature`; the rest of the body is left to the caller.
+    mutating func read(_ signature: String) throws -> [WireValue] {
+        try Self.check(signature)
+        var types = Array(signature.utf8)[...]
+        var values: [WireValue] = []
+        while !types.isEmpty {
+            values.append(try readValue(&types, depth: 0))
+        }
+        return values
+    }
+
+    private mutating func readValue(_ types: inout ArraySlice<UInt8>, depth: Int) throws -> WireValue {
+        guard depth < Self.maximumDepth, let code = types.popFirst() else { throw Malformed() }
+        switch code {
+        case UInt8(ascii: "y"): return .number(UInt64(try byte()))
+        case UInt8(ascii: "b"):
+            let value = try number(4)
+            guard value <= 1 else { throw Malformed() }
+            return .boolean(value == 1)
+        case UInt8(ascii: "n"), UInt8(ascii: "q"): return .number(try number(2))
+        case UInt8(ascii: "i"), UInt8(ascii: "u"), UInt8(ascii: "h"): return .number(try number(4))
+        case UInt8(ascii: "x"), UInt8(ascii: "t"), UInt8(ascii: "d"): return .number(try number(8))
+        case UInt8(ascii: "s"), UInt8(ascii: "o"): return .string(try text(length: Int(try number(4))))
+        case UInt8(ascii: "g"): return .string(try text(length: Int(try byte())))
+        case UInt8(ascii: "v"):
+            let signature = try text(length: Int(try byte()))
+            try Self.check(signature)
+            var inner = Array(signature.utf8)[...]
+            let value = try readValue(&inner, depth: depth + 1)
+            guard inner.isEmpty else { throw Malformed() }
+            return .variant(signature, value)
+        case UInt8(ascii: "a"):
+            let length = Int(try number(4))
+            guard length <= 1 << 26 else { throw Malformed() }
+            let element = try Self.completeType(&types)
+            try align(Self.alignment(of: element.first!))
+            let stop = offset + length
+            guard stop <= end else { throw Malformed() }
+            if element == [UInt8(ascii: "y")][...] {
+                let value = Array(bytes[offset..<stop])
+                offset = stop
+                return .bytes(value)
+            }
+            var elements: [WireValue] = []
+            while offset < stop {
+                var inner = element
+                elements.append(try readValue(&inner, depth: depth + 1))
+            }
+            guard offset == stop else { throw Malformed() }
+            return .array(elements)
+        case UInt8(ascii: "("), UInt8(ascii: "{"):
+            let close = code == UInt8(ascii: "(") ? UInt8(ascii: ")") : UInt8(ascii: "}")
+            try align(8)
+            var fields: [WireValue] = []
+            while types.first != close {
+                guard !types.isEmpty else { throw Malformed() }
+                fields.append(try readValue(&types, depth: depth + 1))
+            }
+            types.removeFirst()
+            guard !fields.isEmpty else { throw Malformed() }
+            return .fields(fields)
+        default:
+            throw Malformed()
+        }
+    }
+
+    /// Refuses a signature D-Bus does not allow: longer than 255, an unknown type code, an
+    /// empty or unclosed struct, or more than 32 arrays or 32 structs nested, so that even an
+    /// empty array's element type is checked.
+    private static func check(_ signature: String) throws {
+        let codes = Array(signature.utf8)
+        guard codes.count <= 255 else { throw Malformed() }
+        var types = codes[...]
+        while !types.isEmpty { try checkType(&types, arrays: 0, structs: 0) }
+    }
+
+    private static func checkType(_ types: inout ArraySlice<UInt8>, arrays: Int, structs: Int) throws {
+        guard arrays <= 32, structs <= 32, let code = types.popFirst() else { throw Malformed() }
+        switch code {
+        case UInt8(ascii: "a"):
+            try checkType(&types, arrays: arrays + 1, structs: structs)
+        case UInt8(ascii: "("), UInt8(ascii: "{"):
+            let close = code == UInt8(ascii: "(") ? UInt8(ascii: ")") : UInt8(ascii: "}")
+            var fields = 0
+            while types.first != close {
+                try checkType(&types, arrays: arrays, structs: structs + 1)
+                fields += 1
+            }
+            types.removeFirst()
+            guard fields > 0 else { throw Malformed() }
+        default:
+            guard Array("ybnqiuxtdhsogv".utf8).contains(code) else { throw Malformed() }
+        }
+    }
+
+    /// Takes one complete type off the front of `types` (for an array's element).
+    private static func completeType(_ types: inout ArraySlice<UInt8>) throws -> ArraySlice<UInt8> {
+        let original = types
+        try skipType(&types)
+        return original[original.startIndex..<types.startIndex]
+    }
+
+    private static func skipType(_ types: inout ArraySlice<UInt8>) throws {
+        guard let code = types.popFirst() else { throw Malformed() }
+        switch code {
+        case UInt8(ascii: "a"):
+            try skipType(&types)
+        case UInt8(ascii: "("), UInt8(ascii: "{"):
+            let close = code == UInt8(ascii: "(") ? UInt8(ascii: ")") : UInt8(ascii: "}")
+            while types.first != close {
+                guard !types.isEmpty else { throw Malformed() }
+                try skipType(&types)
+            }
+            types.removeFirst()
+        default:
+            break
+        }
+    }
+
+    static func alignment(of code: UInt8) -> Int {
+        switch code {
+        case UInt8(ascii: "y"), UInt8(ascii: "g"), UInt8(ascii: "v"): return 1
+        case UInt8(ascii: "n"), UInt8(ascii: "q"): return 2
+        case UInt8(ascii: "x"), UInt8(ascii: "t"), UInt8(ascii: "d"), UInt8(ascii: "("), UInt8(ascii: "{"): return 8
+        default: return 4
+        }
+    }
+
+    /// Skips the padding before a value aligned to `boundary`; the padding must be zeros.
+    mutating func align(_ boundary: Int) throws {
+        let padding = (boundary - (offset - origin) % boundary) % boundary
+        guard offset + padding <= end else { throw Malformed() }
+        for index in offset..<offset + padding where bytes[index] != 0 { throw Malformed() }
+        offset += padding
+    }
+
+    mutating func byte() throws -> UInt8 {
+        guard offset < end else { throw Malformed() }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    /// An unsigned number of `size` bytes, aligned to its size.
+    mutating func number(_ size: Int) throws -> UInt64 {
+        try align(size)
+        guard offset + size <= end else { throw Malformed() }
+        var value: UInt64 = 0
+        for index in 0..<size {
+            let byte = UInt64(bytes[offset + (littleEndian ? size - 1 - index : index)])
+            value = value << 8 | byte
+        }
+        offset += size
+        return value
+    }
+
+    /// `length` bytes of UTF-8 text and the NUL after them.
+    private mutating func text(length: Int) throws -> String {
+        guard length >= 0, offset + length < end, bytes[offset + length] == 0 else { throw Malformed() }
+        let slice = bytes[offset..<offset + length]
+        guard !slice.contains(0), let text = String(validating: slice, as: UTF8.self) else { throw Malformed() }
+        offset += length + 1
+        return text
+    }
+}

@@ -1,0 +1,57 @@
+/// Writes a D-Bus message in little-endian byte order: the calls the direct read
+/// (`SecretServiceDirectRead`) makes, with the few argument types they need.
+struct WireWriter {
+    private(set) var bytes: [UInt8] = []
+
+    /// Pads with zeros to a multiple of `boundary`, counted from the message's start.
+    mutating func align(_ boundary: Int) {
+        while bytes.count % boundary != 0 { bytes.append(0) }
+    }
+
+    mutating func byte(_ value: UInt8) { bytes.append(value) }
+
+    mutating func uint32(_ value: UInt32) {
+        align(4)
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    /// `s` or `o`: its length, its bytes, a NUL.
+    mutating func string(_ value: String) {
+        uint32(UInt32(value.utf8.count))
+        bytes.append(contentsOf: value.utf8)
+        bytes.append(0)
+    }
+
+    /// `g`: a signature, whose length is one byte.
+    mutating func signature(_ value: String) {
+        bytes.append(UInt8(value.utf8.count))
+        bytes.append(contentsOf: value.utf8)
+        bytes.append(0)
+    }
+
+    /// `ay`.
+    mutating func byteArray(_ value: [UInt8]) {
+        uint32(UInt32(value.count))
+        bytes.append(contentsOf: value)
+    }
+
+    /// An array whose elements `body` writes, aligned to `elementAlignment`: its length is
+    /// filled in afterwards, and does not count the padding before the first element.
+    mutating func array(elementAlignment: Int, _ body: (inout WireWriter) -> Void) {
+        uint32(0)
+        let lengthAt = bytes.count - 4
+        align(elementAlignment)
+        let start = bytes.count
+        body(&self)
+        let length = UInt32(bytes.count - start).littleEndian
+        withUnsafeBytes(of: length) { raw in
+            for index in 0..<4 { bytes[lengthAt + index] = raw[index] }
+        }
+    }
+
+    /// A struct or dictionary entry: aligned to 8.
+    mutating func fields(_ body: (inout WireWriter) -> Void) {
+        align(8)
+        body(&self)
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import KeyringTestKit
+import KeyringTestSupport
+import SwiftKeyring
+import Testing
+
+/// The direct read (`Keyring.directPassword`, `Keyring.directChosenPassword`): the tool's and
+/// the git helper's `get` on a D-Bus connection of their own, without GIO. On the private
+/// daemon it answers what the keyring answers; where the keyring must decide (no record,
+/// duplicates, a misbehaving daemon) it gives `nil`, never another answer.
+@Suite("The Secret Service read without GIO")
+struct SecretServiceDirectReadTests {
+    /// The keyring's configurations a direct read stands in for: the Secret Service asked
+    /// for, and `auto` (which probes first).
+    private static func configurations(_ environment: [String: String]) -> [KeyringConfiguration] {
+        [.secretService, .auto].map { KeyringConfiguration(store: $0, timeout: .seconds(10), environment: environment) }
+    }
+
+    @Test("Every password the store wrote reads back the same, directly")
+    func readsWhatTheStoreWrote() throws {
+        let environment = try PrivateSecretService.environment()
+        let service = TestStore.uniqueService("direct")
+        let keyring = try Keyring(service: service, store: PrivateSecretService.makeStore())
+        defer { _ = try? keyring.removeAll() }
+        let passwords = ConformanceChecks.hardPasswords
+        for (index, password) in passwords.enumerated() {
+            try keyring.set(try Samples.credentials("user \(index)", password: password), forKey: "key \(index) 🔑")
+        }
+        for configuration in Self.configurations(environment) {
+            var unanswered = 0
+            for (index, password) in passwords.enumerated() {
+                let direct = Keyring.directPassword(forKey: "key \(index) 🔑", service: service, configuration: configuration)
+                if let direct {
+                    #expect(Array(direct.utf8) == Array(password.utf8), "record \(index) read directly differs")
+                } else {
+                    unanswered += 1
+                }
+            }
+            // KWallet and this read may compute different keys for one exchange in 256 (leading
+            // zero bytes): then the keyring is asked. More than one such is not chance.
+            #expect(unanswered <= 1, "\(unanswered) of \(passwords.count) reads were left to the keyring")
+        }
+    }
+
+    @Test("No record, another kind, or two items for one record: the keyring is asked")
+    func leavesTheUnplainToTheKeyring() throws {
+        let environment = try PrivateSecretService.environment()
+        let service = TestStore.uniqueService("direct-unplain")
+        let keyring = try Keyring(service: service, store: PrivateSecretService.makeStore())
+        defer { _ = try? keyring.removeAll() }
+        try keyring.setSecret(Data("generic".utf8), forKey: "a-secret")
+        try keyring.set(try Samples.credentials(password: "first"), forKey: "twice")
+        // A second item with the same identity, as another program could add (one more attribute,
+        // so the daemon adds it rather than replace ours): the store picks between them.
+        let planted = try PrivateSecretService.secretTool(
+            [
+                "store", "--label", "duplicate", "tag", "swift-keyring", "service", service, "key", "twice", "kind",
+                "credentials", "added-by", "another program",
+            ],
+            input: Data("second".utf8))
+        #expect(planted.status == 0, "secret-tool store failed: \(planted.standardError)")
+        for configuration in Self.configurations(environment) {
+            #expect(Keyring.directPassword(forKey: "missing", service: service, configuration: configuration) == nil)
+            #expect(Keyring.directPassword(forKey: "a-secret", service: service, configuration: configuration) == nil)
+            #expect(Keyring.directPassword(forKey: "twice", service: service, configuration: configuration) == nil)
+        }
+        #expect(try keyring.password(forKey: "twice") != nil, "the keyring reads one of the two")
+        // An invalid setting is the keyring's to report, even with the record there.
+        var broken = KeyringConfiguration(store: .secretService, environment: environment)
+        broken.environment["SWIFT_KEYRING_PROMPT_TIMEOUT"] = "soon"
+        try keyring.set(try Samples.credentials(password: "plain"), forKey: "plain")
+        #expect(Keyring.directPassword(forKey: "plain", service: service, configuration: broken) == nil)
+        #expect(
+            Keyring.directPassword(forKey: "plain", service: service, configuration: Self.configurations(environment)[0])
+                != nil || PrivateSecretService.daemon == .kwallet)
+    }
+
+    @Test("The record chosen among the service's is the one the keyring chooses")
+    func choosesAsTheKeyring() throws {
+        let environment = try PrivateSecretService.environment()
+        let service = TestStore.uniqueService("direct-chosen")
+        let keyring = try Keyring(service: service, store: PrivateSecretService.makeStore())
+        defer { _ = try? keyring.removeAll() }
+        for (key, password) in [("b", "pw-b"), ("a", "pw-a"), ("c", "pw-c")] {
+            try keyring.set(try Samples.credentials("user-\(key)", password: password), forKey: key)
+        }
+        try keyring.setSecret(Data("not offered".utf8), forKey: "0-secret")
+        let sorted: ([String]) -> [String] = { $0.sorted() }
+        let choosers: [([String]) -> [String]] = [sorted, { _ in ["c"] }, { _ in ["missing", "b"] }]
+        for configuration in Self.configurations(environment) {
+            var offered: [String] = []
+            let first = Keyring.directChosenPassword(service: service, configuration: configuration) { keys in
+                offered = keys.sorted()
+                return keys.sorted()
+            }
+            #expect(first == nil || offered == ["a", "b", "c"], "the keys offered: \(offered)")
+            var answered = first == nil ? 0 : 1
+            if let first { #expect(first.key == "a" && first.password == "pw-a") }
+            for choose in choosers.dropFirst() {
+                let direct = Keyring.directChosenPassword(service: service, configuration: configuration, choosing: choose)
+                let kept = try keyring.chosenPassword(choosing: choose)
+                if let direct {
+                    answered += 1
+                    #expect(direct.key == kept?.key && direct.password == kept?.password)
+                }
+            }
+            #expect(answered >= 2, "only \(answered) of 3 chosen reads were answered directly")
+            #expect(Keyring.directChosenPassword(service: service, configuration: configuration) { _ in ["missing"] } == nil)
+        }
+    }
+
+    @Test("Against a daemon that misbehaves, the read gives nil and the keyring's answer stands")
+    func misbehavingDaemon() throws {
+        let fake = try FakeSecretService(.normal)
+        let service = "fake-direct"
+        try Keyring(service: service, store: fake.makeStore()).set(try Samples.credentials(password: "ours"), forKey: "work")
+        let configuration = KeyringConfiguration(store: .secretService, timeout: .seconds(10), environment: fake.environment)
+        // A daemon without the key exchange: the plain transfer, as the store makes it.
+        #expect(Keyring.directPassword(forKey: "work", service: service, configuration: configuration) == "ours")
+        for mode in [FakeSecretService.Mode.foreignHit, .wrongAttributesType, .wrongSecretsType, .hugeSecret] {
+            try fake.setMode(mode)
+            #expect(
+                Keyring.directPassword(forKey: "work", service: service, configuration: configuration) == nil,
+                "\(mode) gave an answer")
+        }
+        // A daemon that never answers the search: nil within the probe's bound, not the store's 10 s.
+        try fake.setMode(.stallSearch)
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(Keyring.directPassword(forKey: "work", service: service, configuration: configuration) == nil)
+        let took = clock.now - start
+        #expect(took < .seconds(4), "the read took \(took)")
+    }
+}

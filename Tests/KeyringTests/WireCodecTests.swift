@@ -1,0 +1,79 @@
+import Testing
+
+@testable import SwiftKeyring
+
+/// The D-Bus wire format the direct read speaks (`WireWriter`, `WireReader`): what it writes
+/// reads back, and what a peer could send malformed is refused, never read as something else.
+@Suite("D-Bus wire format of the direct read")
+struct WireCodecTests {
+    private static func read(_ bytes: [UInt8], _ signature: String, littleEndian: Bool = true) throws -> [WireValue] {
+        var reader = WireReader(bytes, from: 0, to: bytes.count, littleEndian: littleEndian)
+        let values = try reader.read(signature)
+        guard reader.offset == bytes.count else { throw WireReader.Malformed() }
+        return values
+    }
+
+    @Test("A body written as the calls write it reads back as written")
+    func roundTrip() throws {
+        var writer = WireWriter()
+        writer.string("dh-ietf1024-sha256-aes128-cbc-pkcs7")
+        writer.signature("ay")
+        writer.byteArray([0, 1, 2, 255])
+        writer.array(elementAlignment: 8) { entries in
+            for (name, value) in [("tag", "swift-keyring"), ("key", "ключ 🔑\t")] {
+                entries.fields {
+                    $0.string(name)
+                    $0.string(value)
+                }
+            }
+        }
+        writer.array(elementAlignment: 4) { $0.string("/org/freedesktop/secrets/collection/login/1") }
+        let values = try Self.read(writer.bytes, "sgaya{ss}ao")
+        #expect(values[0] == .string("dh-ietf1024-sha256-aes128-cbc-pkcs7"))
+        #expect(values[1] == .string("ay"))
+        #expect(values[2] == .bytes([0, 1, 2, 255]))
+        #expect(
+            values[3]
+                == .array([
+                    .fields([.string("tag"), .string("swift-keyring")]), .fields([.string("key"), .string("ключ 🔑\t")]),
+                ]))
+        #expect(values[4].strings == ["/org/freedesktop/secrets/collection/login/1"])
+        // An empty array still pads to its elements' alignment.
+        var empty = WireWriter()
+        empty.byte(7)
+        empty.array(elementAlignment: 8) { _ in }
+        #expect(try Self.read(empty.bytes, "ya{ss}") == [.number(7), .array([])])
+    }
+
+    @Test("Big-endian messages read the same")
+    func bigEndian() throws {
+        // "hi" (length 2, the bytes, NUL), a padding byte, then the number 1: "su" in big-endian order.
+        let bytes: [UInt8] = [0, 0, 0, 2, 0x68, 0x69, 0, 0, 0, 0, 0, 1]
+        #expect(try Self.read(bytes, "su", littleEndian: false) == [.string("hi"), .number(1)])
+    }
+
+    @Test(
+        "Malformed values are refused",
+        arguments: [
+            // (bytes, signature, what is wrong)
+            ([2, 0, 0, 0, 0x68, 0x69], "s", "no closing NUL"),
+            ([2, 0, 0, 0, 0x68, 0x69, 1], "s", "a closing byte that is not NUL"),
+            ([2, 0, 0, 0, 0x68, 0x00, 0], "s", "a NUL inside"),
+            ([2, 0, 0, 0, 0xC3, 0x28, 0], "s", "invalid UTF-8"),
+            ([9, 0, 0, 0, 0x68, 0x69, 0], "s", "a length past the end"),
+            ([2, 0, 0, 0], "b", "a boolean that is neither 0 nor 1"),
+            ([1, 1, 0, 0, 5, 0, 0, 0], "yu", "non-zero padding"),
+            ([8, 0, 0, 0, 1, 0, 0, 0], "ay", "an array longer than the message"),
+            ([2, 0x73, 0x73, 0, 0, 0, 0, 0], "v", "a variant of two types"),
+            ([1, 0x7A, 0], "v", "a type that does not exist"),
+        ] as [([UInt8], String, String)])
+    func malformed(bytes: [UInt8], signature: String, wrong: String) {
+        #expect(throws: WireReader.Malformed.self, "\(wrong)") { _ = try Self.read(bytes, signature) }
+    }
+
+    @Test("Nesting deeper than D-Bus allows is refused, not followed")
+    func tooDeep() {
+        let signature = String(repeating: "a", count: 70) + "y"
+        #expect(throws: WireReader.Malformed.self) { _ = try Self.read([0, 0, 0, 0], signature) }
+    }
+}
