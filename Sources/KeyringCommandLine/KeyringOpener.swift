@@ -4,6 +4,7 @@ import SwiftKeyring
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
+import Glibc
 #else
 import Foundation
 #endif
@@ -47,16 +48,32 @@ package enum KeyringOpener {
     /// keyring is opened (`Keyring.directPassword`); `nil` when `open` must be asked: on
     /// etcd, with a sync store, or whenever the direct read does not answer plainly.
     package static func directPassword(_ options: StoreSettings, key: String) -> String? {
-        guard let configuration = directConfiguration(options) else { return nil }
-        return Keyring.directPassword(forKey: key, service: options.resolvedService, configuration: configuration)
+        guard let configuration = directConfiguration(options),
+            let password = Keyring.directPassword(forKey: key, service: options.resolvedService, configuration: configuration)
+        else { return nil }
+        logDirectRead(options)
+        return password
     }
 
     /// `Keyring.chosenPassword(choosing:)` read as `directPassword` reads; `nil` when `open` must be asked.
     package static func directChosenPassword(_ options: StoreSettings, choosing choose: ([String]) -> [String])
         -> (key: String, password: String)?
     {
-        guard let configuration = directConfiguration(options) else { return nil }
-        return Keyring.directChosenPassword(service: options.resolvedService, configuration: configuration, choosing: choose)
+        guard let configuration = directConfiguration(options),
+            let found = Keyring.directChosenPassword(
+                service: options.resolvedService, configuration: configuration, choosing: choose)
+        else { return nil }
+        logDirectRead(options)
+        return found
+    }
+
+    /// Says, at `debug`, that no store was opened: the line store selection would have logged is missing.
+    /// The logger is made only when a level is set, so a plain `get` does not pay for it.
+    private static func logDirectRead(_ options: StoreSettings) {
+        guard getenv("SWIFT_KEYRING_LOG_LEVEL") != nil else { return }
+        logger.debug(
+            "read directly from the Secret Service's default collection; no store opened",
+            metadata: ["service": "\(options.resolvedService)"])
     }
 
     /// The configuration of a keyring a direct read may stand in for: one store, not etcd.
