@@ -55,6 +55,16 @@ package enum KeyringOpener {
         return password
     }
 
+    /// The credentials stored under `key`, read as `directPassword` reads; `nil` when `open` must be asked.
+    package static func directCredentials(_ options: StoreSettings, key: String) -> Credentials? {
+        guard let configuration = directConfiguration(options),
+            let credentials = Keyring.directCredentials(
+                forKey: key, service: options.resolvedService, configuration: configuration)
+        else { return nil }
+        logDirectRead(options)
+        return credentials
+    }
+
     /// `Keyring.chosenPassword(choosing:)` read as `directPassword` reads; `nil` when `open` must be asked.
     package static func directChosenPassword(_ options: StoreSettings, choosing choose: ([String]) -> [String])
         -> (key: String, password: String)?

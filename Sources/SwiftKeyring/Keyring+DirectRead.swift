@@ -14,10 +14,27 @@ extension Keyring {
     package static func directPassword(forKey key: String, service: String, configuration: KeyringConfiguration)
         -> String?
     {
-        guard (try? RecordValidation.checkKey(key)) != nil, let target = directTarget(service, configuration),
-            let record = SecretServiceDirectRead.record(RecordID(service: service, key: key, kind: .credentials), at: target)
-        else { return nil }
+        guard let record = directRecord(forKey: key, service: service, configuration: configuration) else { return nil }
         return try? password(taking: record)
+    }
+
+    /// The credentials stored under `key`, read as ``directPassword(forKey:service:configuration:)``
+    /// reads; `nil` when the keyring must be asked (a record whose fields do not make
+    /// credentials included: the keyring words why).
+    package static func directCredentials(forKey key: String, service: String, configuration: KeyringConfiguration)
+        -> Credentials?
+    {
+        guard let record = directRecord(forKey: key, service: service, configuration: configuration) else { return nil }
+        return try? credentials(taking: record)
+    }
+
+    private static func directRecord(forKey key: String, service: String, configuration: KeyringConfiguration)
+        -> StoredRecord?
+    {
+        guard (try? RecordValidation.checkKey(key)) != nil, let target = directTarget(service, configuration) else {
+            return nil
+        }
+        return SecretServiceDirectRead.record(RecordID(service: service, key: key, kind: .credentials), at: target)
     }
 
     /// ``chosenPassword(choosing:)`` of `service`'s keyring, read as ``directPassword(forKey:service:configuration:)``

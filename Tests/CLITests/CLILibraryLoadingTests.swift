@@ -88,6 +88,9 @@ struct CLILibraryLoadingTests {
         )
         try #require(set.status == 0, "\(set.stderr)")
         defer { _ = try? CLI.run(["remove-all", "--yes"], environment: forced) }
+        let json = try LoadedLibraries.run(["get", "work", "--json"], environment: forced)
+        #expect(json.result.stdout.contains("\"password\":\"pw-direct\""), "\(json.result.stdout)")
+        #expect(!json.loaded.contains("libgio-2.0.so.0"), "\(json.loaded.sorted())")
         for environment in [forced, auto] {
             let get = try LoadedLibraries.run(["get", "work"], environment: environment)
             #expect(get.result.stdout == "pw-direct\n", "\(get.result.stderr.suffix(2000))")
