@@ -48,48 +48,38 @@ package enum KeyringOpener {
     /// keyring is opened (`Keyring.directPassword`); `nil` when `open` must be asked: on
     /// etcd, with a sync store, or whenever the direct read does not answer plainly.
     package static func directPassword(_ options: StoreSettings, key: String) -> String? {
-        guard let configuration = directConfiguration(options),
-            let password = Keyring.directPassword(forKey: key, service: options.resolvedService, configuration: configuration)
-        else { return nil }
-        logDirectRead(options)
-        return password
+        direct(options) { Keyring.directPassword(forKey: key, service: $0, configuration: $1) }
     }
 
     /// The credentials stored under `key`, read as `directPassword` reads; `nil` when `open` must be asked.
     package static func directCredentials(_ options: StoreSettings, key: String) -> Credentials? {
-        guard let configuration = directConfiguration(options),
-            let credentials = Keyring.directCredentials(
-                forKey: key, service: options.resolvedService, configuration: configuration)
-        else { return nil }
-        logDirectRead(options)
-        return credentials
+        direct(options) { Keyring.directCredentials(forKey: key, service: $0, configuration: $1) }
     }
 
     /// `Keyring.chosenPassword(choosing:)` read as `directPassword` reads; `nil` when `open` must be asked.
     package static func directChosenPassword(_ options: StoreSettings, choosing choose: ([String]) -> [String])
         -> (key: String, password: String)?
     {
-        guard let configuration = directConfiguration(options),
-            let found = Keyring.directChosenPassword(
-                service: options.resolvedService, configuration: configuration, choosing: choose)
+        direct(options) { Keyring.directChosenPassword(service: $0, configuration: $1, choosing: choose) }
+    }
+
+    /// What `read` answers for the keyring `options` describe (its service and configuration),
+    /// when a direct read may stand in for it: one store, not etcd. An answer is logged at
+    /// `debug`, since no store was opened and store selection's own lines are missing; the
+    /// logger is made only when a level is set, so a plain `get` does not pay for it.
+    private static func direct<Answer>(
+        _ options: StoreSettings, _ read: (String, KeyringConfiguration) -> Answer?
+    ) -> Answer? {
+        guard !options.selectsEtcd, let sync = try? options.syncSetting(), !sync.isOn,
+            let configuration = try? options.configuration(),
+            let answer = read(options.resolvedService, configuration)
         else { return nil }
-        logDirectRead(options)
-        return found
-    }
-
-    /// Says, at `debug`, that no store was opened: the line store selection would have logged is missing.
-    /// The logger is made only when a level is set, so a plain `get` does not pay for it.
-    private static func logDirectRead(_ options: StoreSettings) {
-        guard getenv("SWIFT_KEYRING_LOG_LEVEL") != nil else { return }
-        logger.debug(
-            "read directly from the Secret Service's default collection; no store opened",
-            metadata: ["service": "\(options.resolvedService)"])
-    }
-
-    /// The configuration of a keyring a direct read may stand in for: one store, not etcd.
-    private static func directConfiguration(_ options: StoreSettings) -> KeyringConfiguration? {
-        guard !options.selectsEtcd, let sync = try? options.syncSetting(), !sync.isOn else { return nil }
-        return try? options.configuration()
+        if getenv("SWIFT_KEYRING_LOG_LEVEL") != nil {
+            logger.debug(
+                "read directly from the Secret Service's default collection; no store opened",
+                metadata: ["service": "\(options.resolvedService)"])
+        }
+        return answer
     }
 
     /// Asks once for an existing file, twice (to catch a typo) for a file about to be created.

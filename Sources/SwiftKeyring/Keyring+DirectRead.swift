@@ -65,8 +65,9 @@ extension Keyring {
             let choice = try? StoreSelector.checkedChoice(configuration),
             choice == .auto || choice == .secretService,
             (try? configuration.requestedCollection()) == .some(nil),
-            configuration.timeout > .zero, let promptTimeout = try? configuration.requestedPromptTimeout(),
-            promptTimeout > .zero,
+            let promptTimeout = try? configuration.requestedPromptTimeout(),
+            (try? SecretServiceStore.checkSettings(
+                timeout: configuration.timeout, promptTimeout: promptTimeout, collection: nil)) != nil,
             let address = try? SessionBusAddress.resolve(configuration.environment)
         else { return nil }
         if choice == .auto {

@@ -74,43 +74,38 @@ package enum GitCredentialRecords {
     /// With a username, that user's record; without one, the record of that protocol and
     /// host (and path, when git sends one) whose key sorts first, byte by byte.
     package static func get(_ want: GitCredential, in keyring: Keyring) throws -> GitCredential? {
+        try answer(
+            want, password: { try keyring.password(forKey: $0) }, chosen: { try keyring.chosenPassword(choosing: $0) })
+    }
+
+    /// `get(_:in:)` read straight from the Secret Service before any keyring is opened
+    /// (`KeyringOpener.directPassword`); `nil` when `get(_:in:)` must answer.
+    package static func directGet(_ want: GitCredential, _ options: StoreSettings) -> GitCredential? {
+        answer(
+            want, password: { KeyringOpener.directPassword(options, key: $0) },
+            chosen: { KeyringOpener.directChosenPassword(options, choosing: $0) })
+    }
+
+    /// `get`'s answer, from a keyring or a direct read: the password under `key`, and the first
+    /// record `chosen` picks among the keys it is shown.
+    private static func answer(
+        _ want: GitCredential, password: (String) throws -> String?,
+        chosen: (([String]) -> [String]) throws -> (key: String, password: String)?
+    ) rethrows -> GitCredential? {
         guard want.isWeb else { return nil }
         if want.username != nil {
             // The common case, one read: the record git stored for exactly these parts.
             var exact = want
             exact.password = nil
-            if let password = try keyring.password(forKey: key(of: exact)) {
+            if let password = try password(key(of: exact)) {
                 exact.password = password
                 return exact
             }
         }
         // One listing and one read (one search on the Secret Service, where a list and then a
         // lookup search twice); a record removed since the listing is passed over.
-        let found = try keyring.chosenPassword { keys in matching(want, amongKeys: keys).map(\.0) }
+        let found = try chosen { keys in matching(want, amongKeys: keys).map(\.0) }
         guard let found, var have = credential(ofKey: found.key) else { return nil }
-        have.password = found.password
-        return have
-    }
-
-    /// `get(_:in:)` read straight from the Secret Service before any keyring is opened
-    /// (`KeyringOpener.directPassword`); `nil` when `get(_:in:)` must answer.
-    package static func directGet(_ want: GitCredential, _ options: StoreSettings) -> GitCredential? {
-        guard want.isWeb else { return nil }
-        if want.username != nil {
-            var exact = want
-            exact.password = nil
-            guard let password = KeyringOpener.directPassword(options, key: key(of: exact)) else { return nil }
-            exact.password = password
-            return exact
-        }
-        guard
-            let found = KeyringOpener.directChosenPassword(
-                options,
-                choosing: { keys in
-                    matching(want, amongKeys: keys).map(\.0)
-                }),
-            var have = credential(ofKey: found.key)
-        else { return nil }
         have.password = found.password
         return have
     }

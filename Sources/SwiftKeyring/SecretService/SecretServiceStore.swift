@@ -122,12 +122,7 @@ public final class SecretServiceStore: CredentialStore {
         _ collection: CollectionChoice,
         _ bus: ProbedBus?
     ) throws {
-        for (setting, value) in [("timeout", timeout), ("promptTimeout", promptTimeout)] where value <= .zero {
-            throw KeyringError.invalidConfiguration(setting: setting, reason: "must be longer than zero")
-        }
-        if collection.name?.isEmpty == true {
-            throw KeyringError.invalidConfiguration(setting: "collection", reason: "must not be empty")
-        }
+        try Self.checkSettings(timeout: timeout, promptTimeout: promptTimeout, collection: collection.name)
         // The libraries first: without them no bus or daemon could be used, whatever the environment says.
         try LibSecretLoading.ensureLoaded()
         let address = try SessionBusAddress.resolve(environment)
@@ -141,6 +136,17 @@ public final class SecretServiceStore: CredentialStore {
         self.address = address
         writeLock = SecretServiceWriteLock(environment: environment)
         prompt = PromptBound(timeout: promptTimeout, display: Self.canShowPrompt(environment: environment))
+    }
+
+    /// The settings a store refuses before it connects: bounds that are not longer than zero,
+    /// and an empty collection name. The direct read (`Keyring.directPassword`) checks the same.
+    static func checkSettings(timeout: Duration, promptTimeout: Duration, collection: String?) throws {
+        for (setting, value) in [("timeout", timeout), ("promptTimeout", promptTimeout)] where value <= .zero {
+            throw KeyringError.invalidConfiguration(setting: setting, reason: "must be longer than zero")
+        }
+        if collection?.isEmpty == true {
+            throw KeyringError.invalidConfiguration(setting: "collection", reason: "must not be empty")
+        }
     }
 
     /// How long an unlock prompt waits for the person unless told otherwise: long enough to type a password.

@@ -26,7 +26,7 @@ final class SecretTransfer: Sendable {
     }
 
     /// The spec's name for the key exchange and cipher this transfer uses.
-    private static let algorithm = "dh-ietf1024-sha256-aes128-cbc-pkcs7"
+    static let algorithm = "dh-ietf1024-sha256-aes128-cbc-pkcs7"
 
     /// The arguments of `OpenSession` ("(sv)"): the algorithm and its input (floating).
     private static func openSessionArguments(_ algorithm: String, _ input: OpaquePointer) -> OpaquePointer {

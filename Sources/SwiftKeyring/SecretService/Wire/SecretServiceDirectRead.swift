@@ -1,3 +1,4 @@
+internal import CLibSecretShims
 internal import KeyringCrypto
 
 /// Records read from the Secret Service on a connection of our own (`WireConnection`),
@@ -9,9 +10,10 @@ internal import KeyringCrypto
 /// another), `SearchItems` with `OpenSession` beside it (our key pair made while the
 /// greeting is answered), then an item's `Attributes` with its secret, checked to be the
 /// record wanted. It answers only the plain case: unlocked items of ours, the one wanted
-/// held by a single item, read under an agreed key. Anything else (no item, duplicates, a
-/// locked one, a daemon without the key exchange, a key the daemons could disagree on, a
-/// reply of another shape, an error, a timeout) gives `nil`, and the caller asks the store,
+/// held by a single item, read under an agreed key (or a plain transfer, with a daemon
+/// without the key exchange, as the store falls back to). Anything else (no item,
+/// duplicates, a locked one, a key the daemons could disagree on, a reply of another
+/// shape, an error, a timeout) gives `nil`, and the caller asks the store,
 /// which decides, unlocks and words errors as always: this read makes a `get` faster, never different.
 enum SecretServiceDirectRead {
     /// Where the Secret Service is and how long the read may take.
@@ -29,8 +31,8 @@ enum SecretServiceDirectRead {
     /// read is for the few records a git host or an app has.
     static let maximumItems = 64
 
-    private static let service = "org.freedesktop.secrets"
-    private static let servicePath = "/org/freedesktop/secrets"
+    private static let service = BusConnection.secretServiceName
+    private static let servicePath = SWIFT_KEYRING_SERVICE_PATH
     private static let serviceInterface = "org.freedesktop.Secret.Service"
     private static let properties = "org.freedesktop.DBus.Properties"
 
@@ -89,7 +91,7 @@ enum SecretServiceDirectRead {
         let opening = try bus.send(
             destination: daemon, path: servicePath, interface: serviceInterface, member: "OpenSession", signature: "sv"
         ) {
-            $0.string("dh-ietf1024-sha256-aes128-cbc-pkcs7")
+            $0.string(SecretTransfer.algorithm)
             $0.signature("ay")
             $0.byteArray(agreement.publicValue)
         }
