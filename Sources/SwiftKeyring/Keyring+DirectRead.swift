@@ -11,38 +11,48 @@ extension Keyring {
     /// plainly there (one unlocked item, read under an agreed key). Whatever else, such as no
     /// record, a locked collection or a bad setting, gives `nil`: the keyring then decides,
     /// prompts and words its errors as it always does, so the answer never differs.
-    package static func directPassword(forKey key: String, service: String, configuration: KeyringConfiguration)
-        -> String?
-    {
-        guard let record = directRecord(forKey: key, service: service, configuration: configuration) else { return nil }
+    ///
+    /// `bound` is the wait for the whole read, unless the configuration's timeout is shorter:
+    /// store selection's probe bound unless given, so that a daemon slow to answer costs a
+    /// `get` little before the keyring asks it again with its own timeout. (Tests that load
+    /// the daemon on purpose give a longer one, to see every answer given directly.)
+    package static func directPassword(
+        forKey key: String, service: String, configuration: KeyringConfiguration,
+        bound: Duration = StoreSelector.probeTimeout
+    ) -> String? {
+        guard let record = directRecord(forKey: key, service: service, configuration: configuration, bound: bound)
+        else { return nil }
         return try? password(taking: record)
     }
 
-    /// The credentials stored under `key`, read as ``directPassword(forKey:service:configuration:)``
+    /// The credentials stored under `key`, read as ``directPassword(forKey:service:configuration:bound:)``
     /// reads; `nil` when the keyring must be asked (a record whose fields do not make
     /// credentials included: the keyring words why).
-    package static func directCredentials(forKey key: String, service: String, configuration: KeyringConfiguration)
-        -> Credentials?
-    {
-        guard let record = directRecord(forKey: key, service: service, configuration: configuration) else { return nil }
+    package static func directCredentials(
+        forKey key: String, service: String, configuration: KeyringConfiguration,
+        bound: Duration = StoreSelector.probeTimeout
+    ) -> Credentials? {
+        guard let record = directRecord(forKey: key, service: service, configuration: configuration, bound: bound)
+        else { return nil }
         return try? credentials(taking: record)
     }
 
-    private static func directRecord(forKey key: String, service: String, configuration: KeyringConfiguration)
-        -> StoredRecord?
-    {
-        guard (try? RecordValidation.checkKey(key)) != nil, let target = directTarget(service, configuration) else {
+    private static func directRecord(
+        forKey key: String, service: String, configuration: KeyringConfiguration, bound: Duration
+    ) -> StoredRecord? {
+        guard (try? RecordValidation.checkKey(key)) != nil, let target = directTarget(service, configuration, bound) else {
             return nil
         }
         return SecretServiceDirectRead.record(RecordID(service: service, key: key, kind: .credentials), at: target)
     }
 
-    /// ``chosenPassword(choosing:)`` of `service`'s keyring, read as ``directPassword(forKey:service:configuration:)``
+    /// ``chosenPassword(choosing:)`` of `service`'s keyring, read as ``directPassword(forKey:service:configuration:bound:)``
     /// reads: `nil` when the keyring must be asked (then it gives the answer, whatever it is).
     package static func directChosenPassword(
-        service: String, configuration: KeyringConfiguration, choosing choose: ([String]) -> [String]
+        service: String, configuration: KeyringConfiguration, bound: Duration = StoreSelector.probeTimeout,
+        choosing choose: ([String]) -> [String]
     ) -> (key: String, password: String)? {
-        guard let target = directTarget(service, configuration),
+        guard let target = directTarget(service, configuration, bound),
             let record = SecretServiceDirectRead.chosenRecord(service: service, choosing: choose, at: target)
         else { return nil }
         // A record whose URL `list()` cannot parse is one the listing leaves out: the keyring decides.
@@ -58,7 +68,7 @@ extension Keyring {
 
     /// Where a direct read goes, when `configuration` would have `service`'s keyring on the
     /// Secret Service's default collection with every setting valid; else `nil`.
-    private static func directTarget(_ service: String, _ configuration: KeyringConfiguration)
+    private static func directTarget(_ service: String, _ configuration: KeyringConfiguration, _ bound: Duration)
         -> SecretServiceDirectRead.Target?
     {
         guard (try? RecordValidation.checkService(service)) != nil,
@@ -75,7 +85,6 @@ extension Keyring {
             guard let sandbox = try? StoreSelector.sandboxSelection(configuration), sandbox.0 == nil else { return nil }
         }
         return SecretServiceDirectRead.Target(
-            address: address, probing: choice == .auto, probeTimeout: StoreSelector.probeTimeout,
-            timeout: configuration.timeout)
+            address: address, probing: choice == .auto, bound: min(bound, configuration.timeout))
     }
 }

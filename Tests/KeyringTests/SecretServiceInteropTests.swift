@@ -79,7 +79,7 @@ struct SecretServiceInteropTests {
                 "kind", "credentials", "username", "bob", "url", "https://example.com/login",
                 "sync", "true", "background-access", "false",
             ], input: Data(password.utf8))
-        #expect(stored.status == 0)
+        #expect(stored.status == 0, "secret-tool: \(stored.standardError)")
         let read = try #require(try keyring.credentials(forKey: "planted"))
         #expect(read.username == "bob")
         #expect(read.url.absoluteString == "https://example.com/login")
@@ -95,7 +95,7 @@ struct SecretServiceInteropTests {
             ],
             input: Data("opaque token".utf8)
         )
-        #expect(secret.status == 0)
+        #expect(secret.status == 0, "secret-tool: \(secret.standardError)")
         let token = try keyring.secret(forKey: "token")
         let sameSecret = token == Data("opaque token".utf8)
         #expect(sameSecret, "the library read a different secret")
@@ -115,7 +115,7 @@ struct SecretServiceInteropTests {
             ["store", "--label=foreign", "service", mine.service, "key", "work", "kind", "credentials"],
             input: Data(foreignPassword.utf8)
         )
-        #expect(planted.status == 0)
+        #expect(planted.status == 0, "secret-tool: \(planted.standardError)")
         try mine.setDefault(try Samples.credentials("me"))
         try mine.set(try Samples.credentials("me"), forKey: "work")
         try other.set(try Samples.credentials("them"), forKey: "work")
@@ -141,7 +141,7 @@ struct SecretServiceInteropTests {
             ["store", "--label=foreign"] + foreign.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] },
             input: Data(foreignPassword.utf8)
         )
-        #expect(planted.status == 0)
+        #expect(planted.status == 0, "secret-tool: \(planted.standardError)")
         func foreignIsIntact(_ step: String) throws {
             let same = try PrivateSecretService.lookup(foreign) == Data(foreignPassword.utf8)
             #expect(same, "the foreign item was changed or removed by \(step)")
@@ -183,7 +183,7 @@ struct SecretServiceInteropTests {
             ],
             input: Data("stale".utf8)
         )
-        #expect(planted.status == 0)
+        #expect(planted.status == 0, "secret-tool: \(planted.standardError)")
         #expect(try PrivateSecretService.itemCount(scope) == 2)
         try keyring.set(try Samples.credentials("dave", password: "four"), forKey: "work")
         #expect(try PrivateSecretService.itemCount(scope) == 1)

@@ -117,7 +117,7 @@ final class SecretServiceClient: @unchecked Sendable {
 
     /// How many key exchanges `transfer` tries: four in a row that daemons could
     /// disagree on happen once in 2^32 openings.
-    private static let openingAttempts = 4
+    static let openingAttempts = 4
 
     /// Whether the daemon that opened our session is no longer the one on the
     /// bus (or the bus cannot say): then every call on this client will fail.

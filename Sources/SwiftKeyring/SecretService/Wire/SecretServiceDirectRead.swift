@@ -21,10 +21,8 @@ enum SecretServiceDirectRead {
         let address: String
         /// `auto`: the daemon must first answer a `Ping`, as store selection's probe asks.
         let probing: Bool
-        /// The bound on the whole read (the selection probe's), unless `timeout` is shorter.
-        let probeTimeout: Duration
-        /// The store's bound on its calls.
-        let timeout: Duration
+        /// The bound on the whole read: a daemon slower than that is left to the store, with its own timeout.
+        let bound: Duration
     }
 
     /// Items more than this, in a search of a service, are left to the store: the direct
@@ -70,9 +68,7 @@ enum SecretServiceDirectRead {
         searching attributes: [(String, String)], at target: Target,
         _ body: (Session, [String]) throws -> StoredRecord?
     ) throws -> StoredRecord? {
-        // One short bound for the whole read, the selection probe's: a daemon slower than
-        // that is asked again through the store, with the store's whole bound.
-        guard let bus = WireConnection(address: target.address, deadline: Deadline(min(target.probeTimeout, target.timeout)))
+        guard let bus = WireConnection(address: target.address, deadline: Deadline(target.bound))
         else { return nil }
         if target.probing {
             let ping = try bus.call(destination: service, path: "/", interface: "org.freedesktop.DBus.Peer", member: "Ping")
@@ -88,13 +84,7 @@ enum SecretServiceDirectRead {
         let agreement = try DHKeyAgreement()
         let greeted = try bus.reply(to: greeting)
         guard greeted.errorName == nil, let daemon = greeted.sender else { return nil }
-        let opening = try bus.send(
-            destination: daemon, path: servicePath, interface: serviceInterface, member: "OpenSession", signature: "sv"
-        ) {
-            $0.string(SecretTransfer.algorithm)
-            $0.signature("ay")
-            $0.byteArray(agreement.publicValue)
-        }
+        let opening = try openSession(agreement, on: bus, daemon: daemon)
         let search = try bus.send(
             destination: daemon, path: servicePath, interface: serviceInterface, member: "SearchItems", signature: "a{ss}"
         ) { arguments in
@@ -129,13 +119,44 @@ enum SecretServiceDirectRead {
             else { return nil }
             (transfer, key) = (path, nil)
         } else {
-            guard opened.errorName == nil, opened.values.count == 2,
-                case .variant("ay", .bytes(let peer)) = opened.values[0], let path = opened.values[1].string,
-                let agreed = try peer.withUnsafeBytes({ try agreement.key(peer: $0) })
-            else { return nil }
-            (transfer, key) = (path, agreed)
+            guard let agreed = try agreedTransfer(opened, agreement, on: bus, daemon: daemon) else { return nil }
+            (transfer, key) = agreed
         }
         return try body(Session(bus: bus, daemon: daemon, transfer: transfer, key: key), unlocked)
+    }
+
+    /// Sends `OpenSession` with our half of `agreement`; returns its serial.
+    private static func openSession(_ agreement: DHKeyAgreement, on bus: WireConnection, daemon: String) throws -> UInt32 {
+        try bus.send(
+            destination: daemon, path: servicePath, interface: serviceInterface, member: "OpenSession", signature: "sv"
+        ) {
+            $0.string(SecretTransfer.algorithm)
+            $0.signature("ay")
+            $0.byteArray(agreement.publicValue)
+        }
+    }
+
+    /// The transfer an `OpenSession` reply opened and the key agreed for it; `nil` when a
+    /// reply is not plain. A key exchange the daemons could disagree on (one in 256, see
+    /// `DHKeyAgreement.key(peer:)`) is closed and followed by another, as the store does, at
+    /// most `SecretServiceClient.openingAttempts` in all: leaving it to the store would cost
+    /// that `get` the libraries this read is there to skip.
+    private static func agreedTransfer(
+        _ first: WireConnection.Reply, _ firstAgreement: DHKeyAgreement, on bus: WireConnection, daemon: String
+    ) throws -> (String, SecureBytes)? {
+        var (reply, agreement) = (first, firstAgreement)
+        for attempt in 1...SecretServiceClient.openingAttempts {
+            guard reply.sender == daemon, reply.errorName == nil, reply.values.count == 2,
+                case .variant("ay", .bytes(let peer)) = reply.values[0], let path = reply.values[1].string
+            else { return nil }
+            if let key = try peer.withUnsafeBytes({ try agreement.key(peer: $0) }) { return (path, key) }
+            // Its reply is not waited for: the connection sets it aside, unread.
+            _ = try bus.send(destination: daemon, path: path, interface: "org.freedesktop.Secret.Session", member: "Close")
+            guard attempt < SecretServiceClient.openingAttempts else { break }
+            agreement = try DHKeyAgreement()
+            reply = try bus.reply(to: openSession(agreement, on: bus, daemon: daemon))
+        }
+        return nil
     }
 
     /// A greeted daemon and an open transfer on `bus`.
