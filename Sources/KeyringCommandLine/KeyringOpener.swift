@@ -64,13 +64,16 @@ package enum KeyringOpener {
     }
 
     /// What `read` answers for the keyring `options` describe (its service and configuration),
-    /// when a direct read may stand in for it: one store, not etcd. An answer is logged at
-    /// `debug`, since no store was opened and store selection's own lines are missing; the
-    /// logger is made only when a level is set, so a plain `get` does not pay for it.
+    /// when a direct read may stand in for it: one store, the Secret Service asked for or
+    /// chosen by `auto` (a `get` on a file asked for does not pay for the checks). An answer
+    /// is logged at `debug`, since no store was opened and store selection's own lines are
+    /// missing; the logger is made only when a level is set, so a plain `get` does not pay for it.
     private static func direct<Answer>(
         _ options: StoreSettings, _ read: (String, KeyringConfiguration) -> Answer?
     ) -> Answer? {
-        guard !options.selectsEtcd, let sync = try? options.syncSetting(), !sync.isOn,
+        let requested = options.requestedBackend
+        guard requested == nil || requested == StoreChoice.auto.rawValue || requested == StoreChoice.secretService.rawValue,
+            let sync = try? options.syncSetting(), !sync.isOn,
             let configuration = try? options.configuration(),
             let answer = read(options.resolvedService, configuration)
         else { return nil }

@@ -99,9 +99,10 @@ package struct StoreSettings: Sendable, Equatable {
     }
 
     /// Whether the option, else `SWIFT_KEYRING_BACKEND`, asks for the etcd store.
-    package var selectsEtcd: Bool {
-        (backend ?? nonEmpty(environment["SWIFT_KEYRING_BACKEND"])) == Self.etcdBackend
-    }
+    package var selectsEtcd: Bool { requestedBackend == Self.etcdBackend }
+
+    /// The store the option, else `SWIFT_KEYRING_BACKEND`, asks for, as written; `nil` for neither.
+    package var requestedBackend: String? { backend ?? nonEmpty(environment["SWIFT_KEYRING_BACKEND"]) }
 
     /// The etcd store's configuration, with `--etcd-endpoints` written over `SWIFT_KEYRING_ETCD_ENDPOINTS`.
     package func etcdConfiguration() throws -> EtcdConfiguration {

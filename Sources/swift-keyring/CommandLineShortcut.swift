@@ -47,7 +47,7 @@ enum CommandLineShortcut {
     private static func subcommand(_ name: String, _ rest: ArraySlice<String>) -> (any ParsableCommand)? {
         switch name {
         case "set":
-            let flags: Set = ["--sync", "--background-access"]
+            let flags = ["--sync", "--background-access"]
             guard let words = Words(rest, takesKey: true, flags: flags, required: ["--username", "--url"]),
                 let username = words.value("--username"), let url = words.value("--url")
             else { return nil }
@@ -66,7 +66,7 @@ enum CommandLineShortcut {
             command.store = words.store
             return command
         case "list":
-            let flags: Set = ["--json", "--sync-only", "--background-access-only", "--show-place"]
+            let flags = ["--json", "--sync-only", "--background-access-only", "--show-place"]
             guard let words = Words(rest, flags: flags, optional: ["--place"]) else { return nil }
             var command = ListCommand()
             command.json = words.has("--json")
@@ -120,24 +120,27 @@ enum CommandLineShortcut {
     }
 
     /// One subcommand's words after its name: an optional key, flags, and options with values.
+    ///
+    /// Arrays searched in order, not sets and dictionaries: a command line has a handful of
+    /// words, and a `Set<String>` hashes every name it is made of, first in every process.
     private struct Words {
         /// The options of `StoreOptions`, which every subcommand takes.
-        private static let storeOptions: Set = [
+        private static let storeOptions = [
             "--service", "--backend", "--etcd-endpoints", "--sync-store", "--file", "--prompt-timeout", "--collection",
         ]
         /// The flags of `StoreOptions`.
-        private static let storeFlags: Set = ["--session-fallback"]
+        private static let storeFlags = ["--session-fallback"]
 
         private(set) var key: String?
-        private var flags: Set<String> = []
-        private var values: [String: String] = [:]
+        private var flags: [String] = []
+        private var values: [(name: String, value: String)] = []
 
         /// `nil` unless every word is the key (where one is taken, once), a flag of `flags`, or
         /// an option of `required` or `StoreOptions` with its value; each at most once, and every
         /// option of `required` given.
         init?(
-            _ words: ArraySlice<String>, takesKey: Bool = false, flags flagNames: Set<String> = [],
-            required: Set<String> = [], optional: Set<String> = []
+            _ words: ArraySlice<String>, takesKey: Bool = false, flags flagNames: [String] = [],
+            required: [String] = [], optional: [String] = []
         ) {
             var index = words.startIndex
             while index < words.endIndex {
@@ -150,38 +153,40 @@ enum CommandLineShortcut {
                     key = word
                     continue
                 }
-                let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let name = String(parts[0])
+                // A Character search, as `split(separator:)` was: "=" and a combining mark are one Character.
+                let equals = word.firstIndex(of: "=")
+                let name = equals.map { String(word[..<$0]) } ?? word
                 if flagNames.contains(name) || Self.storeFlags.contains(name) {
-                    guard parts.count == 1, flags.insert(name).inserted else { return nil }
+                    guard equals == nil, !flags.contains(name) else { return nil }
+                    flags.append(name)
                     continue
                 }
                 guard required.contains(name) || optional.contains(name) || Self.storeOptions.contains(name),
-                    values[name] == nil
+                    self.value(name) == nil
                 else { return nil }
                 let value: String
-                if parts.count == 2 {
-                    value = String(parts[1])
+                if let equals {
+                    value = String(word[word.index(after: equals)...])
                 } else {
                     guard index < words.endIndex else { return nil }
                     value = words[index]
                     index += 1
                 }
                 guard !value.isEmpty, !value.hasPrefix("-") else { return nil }
-                values[name] = value
+                values.append((name, value))
             }
-            guard required.allSatisfy({ values[$0] != nil }) else { return nil }
+            guard required.allSatisfy({ self.value($0) != nil }) else { return nil }
         }
 
         func has(_ flag: String) -> Bool { flags.contains(flag) }
 
-        func value(_ option: String) -> String? { values[option] }
+        func value(_ option: String) -> String? { values.first { $0.name == option }?.value }
 
         var settings: StoreSettings {
             StoreSettings(
-                service: values["--service"], backend: values["--backend"], etcdEndpoints: values["--etcd-endpoints"],
-                syncStore: values["--sync-store"], file: values["--file"], promptTimeout: values["--prompt-timeout"],
-                collection: values["--collection"], sessionFallback: flags.contains("--session-fallback"))
+                service: value("--service"), backend: value("--backend"), etcdEndpoints: value("--etcd-endpoints"),
+                syncStore: value("--sync-store"), file: value("--file"), promptTimeout: value("--prompt-timeout"),
+                collection: value("--collection"), sessionFallback: flags.contains("--session-fallback"))
         }
 
         var store: StoreOptions { StoreOptions(settings) }
