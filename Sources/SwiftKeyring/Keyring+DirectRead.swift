@@ -20,9 +20,7 @@ extension Keyring {
         forKey key: String, service: String, configuration: KeyringConfiguration,
         bound: Duration = StoreSelector.probeTimeout
     ) -> String? {
-        guard let record = directRecord(forKey: key, service: service, configuration: configuration, bound: bound)
-        else { return nil }
-        return try? password(taking: record)
+        try? password(taking: directRecord(forKey: key, service: service, configuration: configuration, bound: bound))
     }
 
     /// The credentials stored under `key`, read as ``directPassword(forKey:service:configuration:bound:)``
@@ -32,9 +30,7 @@ extension Keyring {
         forKey key: String, service: String, configuration: KeyringConfiguration,
         bound: Duration = StoreSelector.probeTimeout
     ) -> Credentials? {
-        guard let record = directRecord(forKey: key, service: service, configuration: configuration, bound: bound)
-        else { return nil }
-        return try? credentials(taking: record)
+        try? credentials(taking: directRecord(forKey: key, service: service, configuration: configuration, bound: bound))
     }
 
     private static func directRecord(
