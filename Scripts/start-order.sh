@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Writes Scripts/start-order.txt, the order in which Scripts/build-release.sh has the linker
 # lay out the executables: first the functions and `.bss` data the commonest commands touch,
-# the commonest command's first, so that a short process faults in a few pages of a
+# the commonest command's first (each command's share in name order), so that a short process faults in a few pages of a
 # 30 MB program rather than one in every few hundred KB (Benchmarks/BENCHMARKS.md, "the
 # tool's start"). Run it inside a private Secret Service, after a change that renames or
 # adds much of what a start runs (a list that has aged costs only speed: the linker skips
@@ -162,10 +162,11 @@ for name in names:
     if not text or not (traced or touched):
         sys.exit(f'start-order.sh: {name}: no functions or no .bss data found; is the trace of {program}?')
     counts.append(f'{name} {len(set(text))} functions, {len(set(touched))} .bss symbols')
-    for symbol in text + touched:
-        if symbol not in seen:
-            seen.add(symbol)
-            order.append(symbol)
+    # Within one command's share, in name order: callgrind's own order means nothing, and a
+    # sorted list changes only where the program did.
+    for symbol in sorted(set(text) - seen) + sorted(set(touched) - seen):
+        seen.add(symbol)
+        order.append(symbol)
 print('# Written by Scripts/start-order.sh: the linker lays these out first (build-release.sh).')
 print('# ' + '; '.join(counts) + '.')
 # Functions in their own sections first, packed; then those that bring a large section with them.
