@@ -21,6 +21,23 @@ struct SecretServiceDirectReadTests {
     /// keyring, as it should be, which would hide whether it could have answered.
     private static let bound: Duration = .seconds(30)
 
+    /// Whether a direct read of `key` answers, and with `password` when one is given (with
+    /// `bound`, else the tool's own): a Bool, so that a failed expectation names the record,
+    /// never prints its password.
+    private static func directlyReads(
+        _ key: String, _ service: String, _ configuration: KeyringConfiguration, password: String? = nil,
+        bound: Duration? = Self.bound
+    ) -> Bool {
+        let read =
+            if let bound {
+                Keyring.directPassword(forKey: key, service: service, configuration: configuration, bound: bound)
+            } else {
+                Keyring.directPassword(forKey: key, service: service, configuration: configuration)
+            }
+        guard let read else { return false }
+        return password.map { Array(read.utf8) == Array($0.utf8) } ?? true
+    }
+
     @Test("Every password the store wrote reads back the same, directly")
     func readsWhatTheStoreWrote() throws {
         let environment = try PrivateSecretService.environment()
@@ -73,25 +90,17 @@ struct SecretServiceDirectReadTests {
             input: Data("second".utf8))
         #expect(planted.status == 0, "secret-tool store failed: \(planted.standardError)")
         for configuration in Self.configurations(environment) {
-            #expect(
-                Keyring.directPassword(forKey: "missing", service: service, configuration: configuration, bound: Self.bound)
-                    == nil)
-            #expect(
-                Keyring.directPassword(forKey: "a-secret", service: service, configuration: configuration, bound: Self.bound)
-                    == nil)
-            #expect(
-                Keyring.directPassword(forKey: "twice", service: service, configuration: configuration, bound: Self.bound) == nil)
+            #expect(!Self.directlyReads("missing", service, configuration))
+            #expect(!Self.directlyReads("a-secret", service, configuration))
+            #expect(!Self.directlyReads("twice", service, configuration))
         }
         #expect(try keyring.password(forKey: "twice") != nil, "the keyring reads one of the two")
         // An invalid setting is the keyring's to report, even with the record there.
         var broken = KeyringConfiguration(store: .secretService, environment: environment)
         broken.environment["SWIFT_KEYRING_PROMPT_TIMEOUT"] = "soon"
         try keyring.set(try Samples.credentials(password: "plain"), forKey: "plain")
-        #expect(Keyring.directPassword(forKey: "plain", service: service, configuration: broken, bound: Self.bound) == nil)
-        #expect(
-            Keyring.directPassword(
-                forKey: "plain", service: service, configuration: Self.configurations(environment)[0], bound: Self.bound)
-                != nil)
+        #expect(!Self.directlyReads("plain", service, broken))
+        #expect(Self.directlyReads("plain", service, Self.configurations(environment)[0]))
     }
 
     @Test("The record chosen among the service's is the one the keyring chooses")
@@ -111,21 +120,24 @@ struct SecretServiceDirectReadTests {
                 return keys.sorted()
             }
             #expect(offered == ["a", "b", "c"], "the keys offered: \(offered)")
-            #expect(first?.key == "a" && first?.password == "pw-a")
+            // Bools, so that a failure prints the keys, not the passwords.
+            let firstIsA = first?.key == "a" && first?.password == "pw-a"
+            #expect(firstIsA, "chosen first: \(first?.key ?? "none")")
             let direct = Keyring.directChosenPassword(service: service, configuration: configuration, bound: Self.bound) {
                 _ in ["c"]
             }
             let kept = try keyring.chosenPassword { _ in ["c"] }
-            #expect(direct != nil && direct?.key == kept?.key && direct?.password == kept?.password)
+            let sameAsKept = direct != nil && direct?.key == kept?.key && direct?.password == kept?.password
+            #expect(sameAsKept, "chosen directly: \(direct?.key ?? "none"), by the keyring: \(kept?.key ?? "none")")
             // A first choice that no item holds: the keyring looks each choice up, in order.
             let past: ([String]) -> [String] = { _ in ["missing", "b"] }
             #expect(
-                Keyring.directChosenPassword(service: service, configuration: configuration, bound: Self.bound, choosing: past)
-                    == nil)
+                Keyring.directChosenPassword(service: service, configuration: configuration, bound: Self.bound, choosing: past)?
+                    .key == nil)
             #expect(try keyring.chosenPassword(choosing: past)?.key == "b")
             #expect(
                 Keyring.directChosenPassword(service: service, configuration: configuration, bound: Self.bound) { _ in ["missing"]
-                } == nil)
+                }?.key == nil)
         }
     }
 
@@ -136,18 +148,16 @@ struct SecretServiceDirectReadTests {
         try Keyring(service: service, store: fake.makeStore()).set(try Samples.credentials(password: "ours"), forKey: "work")
         let configuration = KeyringConfiguration(store: .secretService, timeout: .seconds(10), environment: fake.environment)
         // A daemon without the key exchange: the plain transfer, as the store makes it.
-        #expect(Keyring.directPassword(forKey: "work", service: service, configuration: configuration) == "ours")
+        #expect(Self.directlyReads("work", service, configuration, password: "ours", bound: nil))
         for mode in [FakeSecretService.Mode.foreignHit, .wrongAttributesType, .wrongSecretsType, .hugeSecret] {
             try fake.setMode(mode)
-            #expect(
-                Keyring.directPassword(forKey: "work", service: service, configuration: configuration) == nil,
-                "\(mode) gave an answer")
+            #expect(!Self.directlyReads("work", service, configuration, bound: nil), "\(mode) gave an answer")
         }
         // A daemon that never answers the search: nil within the probe's bound, not the store's 10 s.
         try fake.setMode(.stallSearch)
         let clock = ContinuousClock()
         let start = clock.now
-        #expect(Keyring.directPassword(forKey: "work", service: service, configuration: configuration) == nil)
+        #expect(!Self.directlyReads("work", service, configuration, bound: nil))
         let took = clock.now - start
         #expect(took < .seconds(4), "the read took \(took)")
     }
