@@ -6,13 +6,16 @@ package struct CommandResult: Sendable {
     package var stdout: Data
     package var stderr: String
     package var status: Int32
+    /// The program outlived its bound and was killed.
+    package var timedOut: Bool
 
     package var text: String { String(decoding: stdout, as: UTF8.self) }
 
-    package init(stdout: Data, stderr: String, status: Int32) {
+    package init(stdout: Data, stderr: String, status: Int32, timedOut: Bool = false) {
         self.stdout = stdout
         self.stderr = stderr
         self.status = status
+        self.timedOut = timedOut
     }
 }
 
@@ -39,9 +42,11 @@ package enum Command {
 
     /// Runs `executable` (a path, or a name looked up on PATH) and waits at most `timeout` seconds;
     /// standard input is a pipe (never a terminal) carrying `stdinBytes`, or `stdin`, or nothing.
+    /// A program that outlives `timeout` is killed and fails the test, unless `timeoutFails`
+    /// is false: then the caller judges `CommandResult.timedOut`.
     package static func run(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-        stdin: String? = nil, stdinBytes: Data? = nil, timeout: TimeInterval = 60
+        stdin: String? = nil, stdinBytes: Data? = nil, timeout: TimeInterval = 60, timeoutFails: Bool = true
     ) throws -> CommandResult {
         ignoreBrokenPipes
         let process = Process()
@@ -71,11 +76,15 @@ package enum Command {
             try? input.fileHandleForWriting.write(contentsOf: bytes)
         }
         try? input.fileHandleForWriting.close()
-        if finished.wait(timeout: .now() + timeout) == .timedOut {
+        let timedOut = finished.wait(timeout: .now() + timeout) == .timedOut
+        if timedOut {
             kill(process.processIdentifier, SIGKILL)
             finished.wait()
-            Issue.record(
-                "\((executable as NSString).lastPathComponent) \(arguments.first ?? "") did not finish within \(Int(timeout)) s")
+            if timeoutFails {
+                Issue.record(
+                    "\((executable as NSString).lastPathComponent) \(arguments.first ?? "") did not finish within \(Int(timeout)) s"
+                )
+            }
         }
         readers.wait()
         // Pipe closes its ends only when it is freed, which may be long after: a test that
@@ -83,7 +92,8 @@ package enum Command {
         try? output.fileHandleForReading.close()
         try? errors.fileHandleForReading.close()
         return CommandResult(
-            stdout: collected.out, stderr: String(decoding: collected.err, as: UTF8.self), status: process.terminationStatus)
+            stdout: collected.out, stderr: String(decoding: collected.err, as: UTF8.self), status: process.terminationStatus,
+            timedOut: timedOut)
     }
 }
 

@@ -11,10 +11,10 @@ import Testing
 struct LibsecretPortalInteropTests {
     /// `secret-tool` as the sandboxed app `environment` runs it; fails the test when it fails.
     @discardableResult
-    private static func secretTool(_ arguments: [String], _ environment: [String: String], stdin: String? = nil) throws
-        -> CommandResult
-    {
-        let result = try Command.run("secret-tool", arguments, environment: environment, stdin: stdin, timeout: 30)
+    private static func secretTool(
+        _ sandbox: PortalSandbox, _ arguments: [String], _ environment: [String: String], stdin: String? = nil
+    ) throws -> CommandResult {
+        let result = try sandbox.secretTool(arguments, environment, stdin: stdin)
         #expect(result.status == 0, "secret-tool \(arguments.first ?? "") failed: \(result.stderr)")
         return result
     }
@@ -29,6 +29,7 @@ struct LibsecretPortalInteropTests {
         defer { sandbox.stop() }
         let app = try sandbox.appEnvironment()
         try Self.secretTool(
+            sandbox,
             [
                 "store", "--label=Work mail", "tag", "swift-keyring", "service", "com.example.mail", "key", "work", "kind",
                 "credentials", "username", "alice", "url", "https://mail.example.com", "sync", "false", "background-access",
@@ -56,7 +57,7 @@ struct LibsecretPortalInteropTests {
         try keyring.set(
             try Credentials(username: "bob", password: "our password ✓", url: URL(string: "https://chat.example.com")!),
             forKey: "github")
-        let lookup = try Self.secretTool(["lookup", "service", "com.example.chat", "key", "github"], app)
+        let lookup = try Self.secretTool(sandbox, ["lookup", "service", "com.example.chat", "key", "github"], app)
         #expect(lookup.text == "our password ✓")
         let attributes = try FileManager.default.attributesOfItem(atPath: Self.file(app).path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
@@ -72,17 +73,18 @@ struct LibsecretPortalInteropTests {
         let sandbox = try PortalSandbox()
         defer { sandbox.stop() }
         let app = try sandbox.appEnvironment()
-        try Self.secretTool(["store", "--label=Foreign", "app", "other", "account", "x"], app, stdin: "foreign secret")
+        try Self.secretTool(sandbox, ["store", "--label=Foreign", "app", "other", "account", "x"], app, stdin: "foreign secret")
         let keyring = try Keyring(service: "com.example.both", configuration: KeyringConfiguration(environment: app))
         try keyring.setSecret(Data("one".utf8), forKey: "first")
-        try Self.secretTool(["store", "--label=Foreign 2", "app", "other", "account", "y"], app, stdin: "foreign secret 2")
+        try Self.secretTool(
+            sandbox, ["store", "--label=Foreign 2", "app", "other", "account", "y"], app, stdin: "foreign secret 2")
         try keyring.setSecret(Data("two".utf8), forKey: "second")
         // A new keyring reads the file afresh: secret-tool's second item did not cost us ours.
         let reopened = try Keyring(service: "com.example.both", configuration: KeyringConfiguration(environment: app))
         #expect(try reopened.secretKeys() == ["first", "second"])
-        #expect(try Self.secretTool(["lookup", "app", "other", "account", "x"], app).text == "foreign secret")
-        #expect(try Self.secretTool(["lookup", "app", "other", "account", "y"], app).text == "foreign secret 2")
-        #expect(try Self.secretTool(["lookup", "service", "com.example.both", "key", "first"], app).text == "one")
+        #expect(try Self.secretTool(sandbox, ["lookup", "app", "other", "account", "x"], app).text == "foreign secret")
+        #expect(try Self.secretTool(sandbox, ["lookup", "app", "other", "account", "y"], app).text == "foreign secret 2")
+        #expect(try Self.secretTool(sandbox, ["lookup", "service", "com.example.both", "key", "first"], app).text == "one")
     }
 
     @Test("Two apps, two files: each reads its own, and one app's records are not in the other's file")
@@ -95,7 +97,7 @@ struct LibsecretPortalInteropTests {
             .setSecret(Data("mine".utf8), forKey: "k")
         let other = try Keyring(service: "com.example.one", configuration: KeyringConfiguration(environment: second))
         #expect(try other.secret(forKey: "k") == nil)
-        #expect(try Self.secretTool(["lookup", "service", "com.example.one", "key", "k"], first).text == "mine")
+        #expect(try Self.secretTool(sandbox, ["lookup", "service", "com.example.one", "key", "k"], first).text == "mine")
     }
 
     @Test("Asked for outside a sandbox, libsecret's file is keyed by the portal when one answers, as secret-tool in a Snap")
@@ -113,6 +115,7 @@ struct LibsecretPortalInteropTests {
         var snap = host
         snap["SNAP_NAME"] = "x"
         snap["SWIFT_KEYRING_BACKEND"] = nil
-        #expect(try Self.secretTool(["lookup", "service", "com.example.host", "key", "k"], snap).text == "from the host")
+        #expect(
+            try Self.secretTool(sandbox, ["lookup", "service", "com.example.host", "key", "k"], snap).text == "from the host")
     }
 }
