@@ -118,6 +118,7 @@ let package = Package(
             name: "KeyringTests",
             dependencies: [
                 "SwiftKeyring",
+                "KeyringCrypto",
                 "KeyringValidation",
                 "KeyringTestKit",
                 "KeyringTestSupport",

@@ -64,6 +64,12 @@ package struct HMACSHA256: ~Copyable {
         var length = Self.length
         try Gcrypt.check(gcry_mac_read(handle, destination.baseAddress, &length), "reading an HMAC")
     }
+
+    /// Starts a new message under the same key, as if just opened (`gcry_mac_reset`): the key's
+    /// set-up is kept rather than done again.
+    package func reset() throws {
+        try Gcrypt.check(gcry_mac_ctl(handle, Int32(GCRYCTL_RESET.rawValue), nil, 0), "resetting an HMAC")
+    }
 }
 
 /// Byte containers the crypto helpers accept without copying: `[UInt8]` and `ArraySlice<UInt8>`.

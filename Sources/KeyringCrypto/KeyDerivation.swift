@@ -49,12 +49,30 @@ package enum KeyDerivation {
     /// HKDF-Expand for one block, the first `length` bytes of it (at most 32).
     package static func expand(_ prk: SecureBytes, info: String, length: Int) throws -> SecureBytes {
         precondition(length > 0 && length <= HMACSHA256.length, "one HKDF-SHA256 block is 32 bytes")
-        let block = try SecureBytes(count: HMACSHA256.length) { block in
-            let mac = try HMACSHA256(key: prk)
+        let mac = try HMACSHA256(key: prk)
+        let block = try firstBlock(mac, info: info)
+        guard length < block.count else { return block }
+        return try block.withBytes { try SecureBytes(copying: $0.prefix(length)) }
+    }
+
+    /// HKDF-Expand for one 32-byte block per purpose in `infos`, in their order: the same keys
+    /// as one ``expand(_:info:)`` each, with `prk` set up as the HMAC key once, not once per key.
+    package static func expand(_ prk: SecureBytes, infos: [String]) throws -> [SecureBytes] {
+        let mac = try HMACSHA256(key: prk)
+        var keys: [SecureBytes] = []
+        keys.reserveCapacity(infos.count)
+        for info in infos {
+            if !keys.isEmpty { try mac.reset() }
+            keys.append(try firstBlock(mac, info: info))
+        }
+        return keys
+    }
+
+    /// HKDF-Expand's first block, T(1) = HMAC(PRK, info || 0x01), from a MAC keyed with the PRK.
+    private static func firstBlock(_ mac: borrowing HMACSHA256, info: String) throws -> SecureBytes {
+        try SecureBytes(count: HMACSHA256.length) { block in
             try mac.update(Array(info.utf8) + [0x01])
             try mac.finish(into: block)
         }
-        guard length < block.count else { return block }
-        return try block.withBytes { try SecureBytes(copying: $0.prefix(length)) }
     }
 }

@@ -18,10 +18,16 @@ package struct SealingKeys: Sendable {
     package init(master: SecureBytes, salt: [UInt8]) throws {
         let prk = try KeyDerivation.extract(master: master, salt: salt)
         self.prk = prk
-        check = try KeyDerivation.expand(prk, info: "swift-keyring/1 key check")
-        entry = try KeyDerivation.expand(prk, info: "swift-keyring/1 record entry")
-        secret = try KeyDerivation.expand(prk, info: "swift-keyring/1 record secret")
-        fileMAC = try KeyDerivation.expand(prk, info: "swift-keyring/1 file mac")
+        let keys = try KeyDerivation.expand(
+            prk,
+            infos: [
+                "swift-keyring/1 key check", "swift-keyring/1 record entry", "swift-keyring/1 record secret",
+                "swift-keyring/1 file mac",
+            ])
+        check = keys[0]
+        entry = keys[1]
+        secret = keys[2]
+        fileMAC = keys[3]
     }
 
     /// Another key from the same master key, for the purpose `info` names (HKDF-Expand),

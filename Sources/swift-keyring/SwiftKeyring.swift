@@ -22,7 +22,9 @@ struct SwiftKeyring: ParsableCommand {
             SWIFT_KEYRING_FILE. --backend etcd uses a shared etcd cluster (--etcd-endpoints or \
             SWIFT_KEYRING_ETCD_ENDPOINTS; see the README's "Fleets"). --sync-store etcd (or \
             SWIFT_KEYRING_SYNC_STORE=etcd) keeps the records with the sync flag in that cluster and the \
-            others in the local store (the README's "Sync across hosts"). SWIFT_KEYRING_LOG_LEVEL (debug, \
+            others in the local store (the README's "Sync across hosts"). --collection (or \
+            SWIFT_KEYRING_COLLECTION) names the Secret Service collection to use instead of the default \
+            one, by alias, label or path. SWIFT_KEYRING_LOG_LEVEL (debug, \
             info, warning…) sets how much the library logs to standard error; warnings only by default.
 
             Exit status: 0 success, 1 no such record, 64 usage error (an option or a SWIFT_KEYRING_* \

@@ -57,6 +57,9 @@ SWIFT_KEYRING_GCRY_FUNCTION(gcry_error_t, gcry_kdf_open,
     (hd, algo, subalgo, param, paramlen, passphrase, passphraselen, salt, saltlen, key, keylen, ad,
      adlen))
 SWIFT_KEYRING_GCRY_PROCEDURE(gcry_mac_close, (gcry_mac_hd_t h), (h))
+SWIFT_KEYRING_GCRY_FUNCTION(gcry_error_t, gcry_mac_ctl,
+    (gcry_mac_hd_t h, int cmd, void *buffer, size_t buflen),
+    (h, cmd, buffer, buflen))
 SWIFT_KEYRING_GCRY_FUNCTION(gcry_error_t, gcry_mac_open,
     (gcry_mac_hd_t *handle, int algo, unsigned int flags, gcry_ctx_t ctx),
     (handle, algo, flags, ctx))
