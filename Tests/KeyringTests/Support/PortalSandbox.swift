@@ -104,14 +104,15 @@ final class PortalSandbox {
     /// `RetrieveSecret` call has left. A portal that answers before that reply comes back has its
     /// `Response` dropped, and secret-tool waits forever. Seen in a CI run; reproduced with
     /// secret-tool alone (store then lookup with both cores kept busy: a hang in round 18) and in
-    /// this suite (8 of 54 secret-tool calls in six runs with both cores busy, once twice in a
-    /// row). The bus trace (dbus-monitor) shows the portal's `Response` sent before secret-tool's
-    /// `GetNameOwner`. secret-tool hangs before it reads or writes the file, so running it again
-    /// is safe. Our own portal client subscribes by the portal's unique name
-    /// (`PortalResponseWatch`) and is not exposed to this.
+    /// this suite (11 hangs in 99 secret-tool calls over eleven runs with both cores busy, one
+    /// call hanging twice in a row). The bus trace (dbus-monitor) shows the portal's `Response`
+    /// sent before secret-tool's `GetNameOwner`. secret-tool hangs before it reads or writes the
+    /// file, so running it again is safe. Our own portal client subscribes by the portal's
+    /// unique name (`PortalResponseWatch`) and is not exposed to this.
     func secretTool(_ arguments: [String], _ app: [String: String], stdin: String? = nil) throws -> CommandResult {
         let command = "secret-tool \(arguments.first ?? "")"
-        var result = try Command.run("secret-tool", arguments, environment: app, stdin: stdin, timeout: 10, timeoutFails: false)
+        let run = { try Command.run("secret-tool", arguments, environment: app, stdin: stdin, timeout: 10, timeoutFails: false) }
+        var result = try run()
         for attempt in 2...4 where result.timedOut {
             guard portal?.isRunning == true, services.daemonIsRunning else {
                 Issue.record("\(command) hung, and the portal or gnome-keyring has ended")
@@ -119,7 +120,7 @@ final class PortalSandbox {
             }
             let notice = "\(command) lost the portal's answer (libsecret, GLib's sender check); run \(attempt) of 4\n"
             FileHandle.standardError.write(Data(notice.utf8))
-            result = try Command.run("secret-tool", arguments, environment: app, stdin: stdin, timeout: 10, timeoutFails: false)
+            result = try run()
         }
         if result.timedOut { Issue.record("\(command) did not finish within 10 s, four times") }
         return result
