@@ -1,4 +1,7 @@
 #include "CGcrypt.h"
+
+/* The header stops other systems with one #error; nothing below is then compiled. */
+#if defined(__linux__)
 #include "gcrypt_control.h"
 
 const char *swift_keyring_gcry_initialise(const char *required, size_t secure_pool_bytes) {
@@ -19,3 +22,5 @@ const char *swift_keyring_gcry_initialise(const char *required, size_t secure_po
 const char *swift_keyring_gcry_running_version(void) {
     return gcry_check_version(NULL);
 }
+
+#endif

@@ -1,4 +1,7 @@
 #include "CGcrypt.h"
+
+/* The header stops other systems with one #error; nothing below is then compiled. */
+#if defined(__linux__)
 #include "gcrypt_control.h"
 
 #include <dlfcn.h>
@@ -86,3 +89,5 @@ __attribute__((noreturn, cold)) static void not_loaded(const char *name) {
 #include "CGcryptFunctions.h"
 #undef SWIFT_KEYRING_GCRY_FUNCTION
 #undef SWIFT_KEYRING_GCRY_PROCEDURE
+
+#endif

@@ -1,5 +1,8 @@
 #include "CGcrypt.h"
 
+/* The header stops other systems with one #error; nothing below is then compiled. */
+#if defined(__linux__)
+
 #include <errno.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -21,3 +24,5 @@ int swift_keyring_process_forbid_dumps(void) {
     }
     return 0;
 }
+
+#endif

@@ -1,6 +1,12 @@
 #ifndef SWIFT_KEYRING_CGCRYPT_H
 #define SWIFT_KEYRING_CGCRYPT_H
 
+/* Every module of the package reaches the system through this one, so on another system the
+ * build stops here with one sentence rather than with a failed `import Glibc` in each file. */
+#if !defined(__linux__)
+#error "swift-keyring builds on Linux only (the Secret Service over D-Bus, libgcrypt, Linux's file and process calls); see README.md, Requirements"
+#else
+
 /* libgcrypt, loaded when crypto is first needed rather than linked, so `--version`,
  * `--help` and a program that never seals a record do not load it. <gcrypt.h> gives the
  * types, constants and prototypes; the functions of CGcryptFunctions.h are stubs in this
@@ -52,5 +58,7 @@ void swift_keyring_wipe(void *bytes, size_t count);
  * Returns 0 when both took effect, else the errno of the first that failed.
  */
 int swift_keyring_process_forbid_dumps(void);
+
+#endif /* __linux__ */
 
 #endif
