@@ -41,7 +41,7 @@ import Foundation
 /// `EtcdClient.maximumAnswerBytes` (24 MiB), each value carries a version sealed with it, and
 /// this host remembers (`EtcdConfiguration.stateFolder`) the header it first opened and the
 /// highest version of each record it has seen, so a cluster handing back older data is refused
-/// with `KeyringError.damaged` (the README's "Fleets" section says what remains possible).
+/// with `KeyringError.damaged` (the Fleets article says what remains possible).
 public final class EtcdStore: CredentialStore {
     /// `etcd`, with the endpoints, the cluster's ID and the prefix.
     public var identity: StoreIdentity {

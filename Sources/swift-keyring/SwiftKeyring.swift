@@ -20,7 +20,7 @@ struct SwiftKeyring: ParsableCommand {
             KEY left out means the default record. Every subcommand takes --service, --backend and \
             --file, or the environment variables SWIFT_KEYRING_SERVICE, SWIFT_KEYRING_BACKEND and \
             SWIFT_KEYRING_FILE. --backend etcd uses a shared etcd cluster (--etcd-endpoints or \
-            SWIFT_KEYRING_ETCD_ENDPOINTS; see the README's "Fleets"). --sync-store etcd (or \
+            SWIFT_KEYRING_ETCD_ENDPOINTS; see docs/CLI.md, "Fleets on etcd"). --sync-store etcd (or \
             SWIFT_KEYRING_SYNC_STORE=etcd) keeps the records with the sync flag in that cluster and the \
             others in the local store (the README's "Sync across hosts"). --collection (or \
             SWIFT_KEYRING_COLLECTION) names the Secret Service collection to use instead of the default \

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Keys and usernames of any text go in through argv and come back exactly from `get --json`
-/// and `list --json`; the tab-separated `list` escapes them as the README says.
+/// and `list --json`; the tab-separated `list` escapes them as docs/CLI.md says.
 enum ExactNames {
     static let key = "tab\there\nnew line\r\u{0B}\u{0C} ключ"
     static let username = "alice \\ \u{1B}[2J Ελένη\t中文"

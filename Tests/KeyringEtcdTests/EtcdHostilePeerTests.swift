@@ -107,7 +107,7 @@ struct EtcdHostilePeerTests {
             service: service,
             store: Fixtures.store(cluster, prefix: prefix, keyFile: keyFile, stateFolder: try Fixtures.hostFolder()))
         #expect(try direct.password(forKey: "registry") == "new-password-2")
-        // What remains possible (README, "Fleets"): a host that never saw the new value cannot tell.
+        // What remains possible (the Fleets article of KeyringEtcd): a host that never saw the new value cannot tell.
         let newcomer = try Keyring(
             service: service,
             store: Fixtures.store(

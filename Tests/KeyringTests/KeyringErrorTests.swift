@@ -172,7 +172,7 @@ struct KeyringErrorTests {
         #expect(KeyringError.Unavailability.noCluster(detail: "d").kind.name == "noCluster")
     }
 
-    @Test("The README's migration patterns compile and match what the old cases matched")
+    @Test("MIGRATING.md's patterns compile and match what the old cases matched")
     func migrationPatterns() {
         func after(_ error: KeyringError) -> String {
             switch error.code {

@@ -9,7 +9,7 @@ import Testing
 /// (the kit's `exactNames` check); NUL is refused by Keyring before any store sees it.
 extension StoreConformanceTests {
     /// The names `store` keeps: KeePassXC 2.7.4 and KWallet 5.103 drop a leading U+FEFF from
-    /// every attribute they store (the daemons' own change, in the README), so that name is
+    /// every attribute they store (the daemons' own change, in docs/ARCHITECTURE.md), so that name is
     /// left out there; `leadingBOMRefused` checks what the store does with it instead.
     static func exactNames(on store: TestStore) -> [String] {
         guard store == .secretService, Self.dropsLeadingBOM else {

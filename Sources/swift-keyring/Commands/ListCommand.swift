@@ -13,7 +13,7 @@ struct ListCommand: ParsableCommand {
             One line a record, the fields separated by tabs; flags are `sync`, \
             `background-access`, both joined by a comma, or `-`. A control character \
             in a field is shown escaped, as \\t, \\n, \\r, \\e, \\xHH or \\u{HH}, and a \
-            backslash as \\\\ (the README's "list" says how to undo it); --json gives every field exactly.
+            backslash as \\\\ (docs/CLI.md's "list" says how to undo it); --json gives every field exactly.
 
             With a shared store (--sync-store), the records of both stores are listed; --show-place adds \
             a fifth field, `local` or `shared`, saying where each lives (--json always has `place`), and \
