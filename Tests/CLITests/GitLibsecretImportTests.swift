@@ -18,14 +18,21 @@ struct GitLibsecretImportTests {
         try #require(result.status == 0, "secret-tool store failed: \(result.stderr)")
     }
 
-    @Test("http and https items are copied into the helper's records and the originals stay; others are skipped")
-    func importItems() throws {
+    /// A sandbox, a server name of its own, the private Secret Service's environment, and the
+    /// import's: into the encrypted file, since the source is the Secret Service whatever the target.
+    static func setUp() throws -> (Sandbox, String, [String: String], [String: String]) {
         try #require(
             ProcessInfo.processInfo.environment["SWIFT_KEYRING_PRIVATE_SECRET_SERVICE"] == "1",
             "run the tests through Scripts/with-secret-service.sh (Scripts/test.sh does)")
         let sandbox = try Sandbox()
-        let server = "lib\(UUID().uuidString.prefix(8).lowercased()).example.com"
         let bus = sandbox.secretServiceEnvironment()
+        let target = sandbox.fileEnvironment().merging(bus.filter { $0.key != "SWIFT_KEYRING_BACKEND" }) { file, _ in file }
+        return (sandbox, "lib\(UUID().uuidString.prefix(8).lowercased()).example.com", bus, target)
+    }
+
+    @Test("http and https items are copied into the helper's records and the originals stay; others are skipped")
+    func importItems() throws {
+        let (sandbox, server, bus, target) = try Self.setUp()
         let items: [([String: String], String)] = [
             (["user": "alice", "protocol": "https", "server": server], "alice-token"),
             (["user": "bob", "protocol": "https", "server": server, "port": "8443", "object": "org/repo.git"], "bob-pw"),
@@ -40,8 +47,6 @@ struct GitLibsecretImportTests {
                 "/usr/bin/secret-tool", ["clear", "xdg:schema", "org.gnome.keyring.NetworkPassword", "server", server],
                 environment: bus)
         }
-        // Into the encrypted file: the source is the Secret Service whatever the target.
-        let target = sandbox.fileEnvironment().merging(bus.filter { $0.key != "SWIFT_KEYRING_BACKEND" }) { file, _ in file }
         let imported = try CLI.run(["import", "git-libsecret"], environment: target)
         #expect(imported.status == 0, "import failed: \(imported.stderr)")
         #expect(imported.stdout.hasPrefix("Copied 3 credentials from git-credential-libsecret to the service git-credential.\n"))
@@ -65,12 +70,7 @@ struct GitLibsecretImportTests {
     /// token as lines of the secret; git 2.41 to 2.44 wrote the expiry as an attribute.
     @Test("The expiry and refresh token git-credential-libsecret kept come over, in both of its layouts")
     func importExpiryAndRefreshToken() throws {
-        try #require(
-            ProcessInfo.processInfo.environment["SWIFT_KEYRING_PRIVATE_SECRET_SERVICE"] == "1",
-            "run the tests through Scripts/with-secret-service.sh (Scripts/test.sh does)")
-        let sandbox = try Sandbox()
-        let server = "lib\(UUID().uuidString.prefix(8).lowercased()).example.com"
-        let bus = sandbox.secretServiceEnvironment()
+        let (sandbox, server, bus, target) = try Self.setUp()
         let token = "rt-\u{0D4E}@/%=-\(UUID().uuidString)"
         let newer = "pw-new\npassword_expiry_utc=4102444800\noauth_refresh_token=\(token)"
         try Self.storeLibsecretItem(
@@ -87,7 +87,6 @@ struct GitLibsecretImportTests {
                 _ = try? Command.run("/usr/bin/secret-tool", ["clear", "xdg:schema", schema, "server", server], environment: bus)
             }
         }
-        let target = sandbox.fileEnvironment().merging(bus.filter { $0.key != "SWIFT_KEYRING_BACKEND" }) { file, _ in file }
         let imported = try CLI.run(["import", "git-libsecret"], environment: target)
         #expect(imported.status == 0, "import failed: \(imported.stderr)")
         #expect(imported.stdout.hasPrefix("Copied 3 credentials"), "\(imported.stdout)")
