@@ -34,7 +34,7 @@ package enum GitCredentialRecords {
     package static func credential(ofKey key: String) -> GitCredential? { GitCredentialKey.credential(ofKey: key) }
 
     /// Seconds since 1970 UTC, the clock expiries are read against.
-    package static func now() -> Int64 { Int64(time(nil)) }
+    package static func currentTime() -> Int64 { Int64(time(nil)) }
 
     /// `get`: the stored credential that answers `want`, with its username, password, and the
     /// expiry and refresh token stored with it; `nil` when none does, or for a protocol other
@@ -46,7 +46,7 @@ package enum GitCredentialRecords {
     /// token git could not take (a line break, carriage return or NUL): `report` is told
     /// which key, never the value.
     package static func get(
-        _ want: GitCredential, in keyring: Keyring, now: Int64 = now(), report: (String) -> Void = { Console.error($0) }
+        _ want: GitCredential, in keyring: Keyring, now: Int64 = currentTime(), report: (String) -> Void = { Console.error($0) }
     ) throws -> GitCredential? {
         try answer(
             want, now: now, report: report, password: { try keyring.password(forKey: $0) },
@@ -57,12 +57,12 @@ package enum GitCredentialRecords {
     /// (`KeyringOpener.directPassword`); `nil` when `get(_:in:)` must answer. What was passed
     /// over is reported only with an answer: without one, `get(_:in:)` reads again and reports.
     package static func directGet(_ want: GitCredential, _ options: StoreSettings) -> GitCredential? {
-        var passedOver: [String] = []
+        var messages: [String] = []
         let found = answer(
-            want, now: now(), report: { passedOver.append($0) },
+            want, now: currentTime(), report: { messages.append($0) },
             password: { KeyringOpener.directPassword(options, key: $0) },
             chosen: { KeyringOpener.directChosenPassword(options, choosing: $0) })
-        if found != nil { passedOver.forEach { Console.error($0) } }
+        if found != nil { messages.forEach { Console.error($0) } }
         return found
     }
 
@@ -102,10 +102,9 @@ package enum GitCredentialRecords {
     /// holds what git cannot take, or its expiry has passed.
     private static func usable(key: String, secret: String, now: Int64, report: (String) -> Void) -> GitCredential? {
         guard var have = credential(ofKey: key) else { return nil }
-        // A key this helper wrote holds no control character; Console.error escapes any other.
-        let shown = key
+        // Only keys this helper wrote get here: controls are percent-encoded in them.
         guard GitCredentialSecret.decode(secret, into: &have) else {
-            report("Passed over the record \(shown): its password holds a line break, which git cannot take.")
+            report("Passed over the record \(key): its password holds a line break, which git cannot take.")
             return nil
         }
         let fields = [
@@ -114,7 +113,7 @@ package enum GitCredentialRecords {
         ]
         for case (let name, let value?) in fields where GitCredentialInput.unsafeField(value) {
             report(
-                "Passed over the record \(shown): its \(name) holds a line break, carriage return or NUL, which git cannot take.")
+                "Passed over the record \(key): its \(name) holds a line break, carriage return or NUL, which git cannot take.")
             return nil
         }
         guard !have.hasExpired(at: now) else { return nil }

@@ -23,8 +23,8 @@ package enum GitCredentialSecret {
         return text
     }
 
-    /// The password, expiry and refresh token a stored `secret` holds, set on `credential`;
-    /// `nil` when a line after the first is not one of the two this layout writes (a
+    /// Sets on `credential` the password, expiry and refresh token a stored `secret` holds;
+    /// `false` when a line after the first is not one of the two this layout writes (a
     /// password with a line break in it, put there by something else).
     package static func decode(_ secret: String, into credential: inout GitCredential) -> Bool {
         let lines = Array(secret.utf8).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
