@@ -135,6 +135,29 @@ struct GitCredentialKeyTests {
         }
     }
 
+    /// Every pair, at the two decisions a get makes: which parts a stored key names, and
+    /// whether they answer what git asks (`oneStored` drives a sample of the pairs end to end).
+    @Test("For every pair of remotes, a stored key answers a get exactly when git's credential_match says so")
+    func everyPair() {
+        let remotes = Self.remotes
+        let named = remotes.map { GitCredentialKey.credential(ofKey: GitCredentialKey.key(of: $0)) }
+        var wrong = 0
+        for want in remotes {
+            let anyone = GitCredential(protocol: want.protocol, host: want.host, path: want.path)
+            for (stored, parsed) in zip(remotes, named) {
+                guard let parsed else {
+                    wrong += 1
+                    continue
+                }
+                for asked in [want, anyone] where asked.matches(parsed) != Self.answers(stored, asked) {
+                    wrong += 1
+                    if wrong < 5 { Issue.record("stored \(stored), asked \(asked): decided \(asked.matches(parsed))") }
+                }
+            }
+        }
+        #expect(wrong == 0, "\(wrong) of \(remotes.count * remotes.count * 2) decisions differ from git's")
+    }
+
     @Test("A url= line splits as git splits it, by bytes, whatever joins its delimiters")
     func urlLines() {
         func encoded(_ text: String) -> String { PercentEncoding.encode(text, asciiOnly: true) }
