@@ -12,7 +12,8 @@ import Foundation
 /// (gitcredentials(7)), run by git for `credential.helper = swift-keyring`.
 ///
 /// It reads git's attributes on standard input and, for `get`, answers `username=` and
-/// `password=` on standard output. The store is chosen exactly as `swift-keyring` chooses
+/// `password=` (and `password_expiry_utc=` and `oauth_refresh_token=` when git stored them)
+/// on standard output. The store is chosen exactly as `swift-keyring` chooses
 /// it, from the same store options (`--backend`, `--file`, `--collection` and the rest,
 /// written before the action in git's `credential.helper` value) and `SWIFT_KEYRING_*`
 /// variables; the records live in the service `git-credential` unless `--service` names another.

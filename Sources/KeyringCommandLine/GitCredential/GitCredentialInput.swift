@@ -76,7 +76,7 @@ package enum GitCredentialInput {
         ]
         var text = ""
         for case (let name, let value?) in fields {
-            guard unsafeField(value) == false else { return nil }
+            guard !unsafeField(value) else { return nil }
             text += "\(name)=\(value)\n"
         }
         return text
