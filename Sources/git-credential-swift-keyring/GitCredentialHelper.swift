@@ -12,10 +12,11 @@ import Foundation
 /// (gitcredentials(7)), run by git for `credential.helper = swift-keyring`.
 ///
 /// It reads git's attributes on standard input and, for `get`, answers `username=` and
-/// `password=` on standard output. The store is chosen exactly as `swift-keyring` chooses
-/// it, from the same options (`--backend`, `--file`, `--etcd-endpoints`,
-/// `--prompt-timeout`, written before the action in git's `credential.helper` value) and
-/// `SWIFT_KEYRING_*` variables; the records live in the service `git-credential`.
+/// `password=` (and `password_expiry_utc=` and `oauth_refresh_token=` when git stored them)
+/// on standard output. The store is chosen exactly as `swift-keyring` chooses
+/// it, from the same store options (`--backend`, `--file`, `--collection` and the rest,
+/// written before the action in git's `credential.helper` value) and `SWIFT_KEYRING_*`
+/// variables; the records live in the service `git-credential` unless `--service` names another.
 @main
 struct GitCredentialHelper {
     static func main() {
@@ -39,12 +40,10 @@ struct GitCredentialHelper {
             let keyring = try KeyringOpener.open(options)
             switch action {
             case "get":
-                guard let found = try GitCredentialRecords.get(credential, in: keyring) else { return }
-                guard let answer = GitCredentialInput.answer(found) else {
-                    throw CommandFailure(
-                        message: "The stored credential's username or password holds a line break or NUL, which git cannot take.",
-                        status: ExitStatus.invalidInput)
-                }
+                // `get` passes over (and reports) a record git could not take, so `answer` is there.
+                guard let found = try GitCredentialRecords.get(credential, in: keyring),
+                    let answer = GitCredentialInput.answer(found)
+                else { return }
                 Console.write(answer, to: STDOUT_FILENO)
             case "store":
                 try GitCredentialRecords.store(credential, in: keyring)
@@ -65,7 +64,10 @@ struct GitCredentialHelper {
     }
 
     /// The store options git's `credential.helper` value gives (`--name value` or
-    /// `--name=value`), and the action git appends last.
+    /// `--name=value`, and flags), the same as the tool's (`StoreSettings.valueOptionNames`
+    /// and `flagOptionNames`), and the action git appends last. The service is
+    /// `git-credential` unless `--service` names another (`SWIFT_KEYRING_SERVICE` is an
+    /// app's, and is not read here).
     static func arguments(_ words: [String]) throws -> (StoreSettings, String) {
         // Plain settings, not `StoreOptions`: its property wrappers' set-up is start time git waits for.
         var options = StoreSettings()
@@ -76,32 +78,36 @@ struct GitCredentialHelper {
         while index < optionWords.count {
             let word = optionWords[index]
             index += 1
-            let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            // Split at the first "=" byte: "=" and a combining mark after it are one Character.
+            let equals = word.utf8.firstIndex(of: UInt8(ascii: "="))
+            // Cut as bytes, at an ASCII byte: a String subscript would round to a Character's start.
+            let name = equals.map { String(decoding: word.utf8[..<$0], as: UTF8.self) } ?? word
+            if StoreSettings.flagOptionNames.contains(name) {
+                guard equals == nil else { throw usage("\(name) takes no value") }
+                _ = options.setFlag(name)
+                continue
+            }
+            guard StoreSettings.valueOptionNames.contains(name) else { throw usage("unknown option \(name)") }
             let value: String
-            if parts.count == 2 {
-                value = parts[1]
+            if let equals {
+                value = String(decoding: word.utf8[word.utf8.index(after: equals)...], as: UTF8.self)
             } else {
                 guard index < optionWords.count else { throw usage("\(word) needs a value") }
                 value = optionWords[index]
                 index += 1
             }
-            switch parts[0] {
-            case "--backend": options.backend = value
-            case "--file": options.file = value
-            case "--etcd-endpoints": options.etcdEndpoints = value
-            case "--sync-store": options.syncStore = value
-            case "--prompt-timeout": options.promptTimeout = value
-            default: throw usage("unknown option \(parts[0])")
-            }
+            _ = options.set(name, to: value)
         }
         return (options, action)
     }
 
     private static func usage(_ reason: String) -> CommandFailure {
-        CommandFailure(
+        let options =
+            StoreSettings.valueOptionNames.map { "[\($0) VALUE]" } + StoreSettings.flagOptionNames.map { "[\($0)]" }
+        return CommandFailure(
             message:
-                "\(reason). Usage: git-credential-swift-keyring [--backend B] [--file PATH] [--etcd-endpoints URLS] "
-                + "[--prompt-timeout SECONDS] get|store|erase",
+                "\(reason). Usage: git-credential-swift-keyring \(options.joined(separator: " ")) get|store|erase "
+                + "(the store options of swift-keyring; see swift-keyring --help)",
             status: ExitStatus.usage)
     }
 

@@ -125,11 +125,9 @@ enum CommandLineShortcut {
     /// words, and a `Set<String>` hashes every name it is made of, first in every process.
     private struct Words {
         /// The options of `StoreOptions`, which every subcommand takes.
-        private static let storeOptions = [
-            "--service", "--backend", "--etcd-endpoints", "--sync-store", "--file", "--prompt-timeout", "--collection",
-        ]
+        private static let storeOptions = StoreSettings.valueOptionNames
         /// The flags of `StoreOptions`.
-        private static let storeFlags = ["--session-fallback"]
+        private static let storeFlags = StoreSettings.flagOptionNames
 
         private(set) var key: String?
         private var flags: [String] = []
@@ -183,10 +181,11 @@ enum CommandLineShortcut {
         func value(_ option: String) -> String? { values.first { $0.name == option }?.value }
 
         var settings: StoreSettings {
-            StoreSettings(
-                service: value("--service"), backend: value("--backend"), etcdEndpoints: value("--etcd-endpoints"),
-                syncStore: value("--sync-store"), file: value("--file"), promptTimeout: value("--prompt-timeout"),
-                collection: value("--collection"), sessionFallback: flags.contains("--session-fallback"))
+            var settings = StoreSettings()
+            // Names of a subcommand's own options and flags are not store options, and set nothing.
+            for (name, value) in values { _ = settings.set(name, to: value) }
+            for flag in flags { _ = settings.setFlag(flag) }
+            return settings
         }
 
         var store: StoreOptions { StoreOptions(settings) }

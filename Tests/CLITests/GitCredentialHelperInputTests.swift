@@ -20,6 +20,23 @@ struct GitCredentialHelperInputTests {
         ),
         ("an empty name", Data("protocol=https\nhost=example.com\nusername=alice\n=new\n".utf8)),
         ("a url without a scheme", Data("url=example.com/repo\nusername=alice\npassword=new\n".utf8)),
+        ("a carriage return in the password", Data("protocol=https\nhost=example.com\nusername=alice\npassword=new\rpw\n".utf8)),
+        ("a carriage return in the username", Data("protocol=https\nhost=example.com\nusername=alice\rnew\npassword=x\n".utf8)),
+        ("a carriage return in the host", Data("protocol=https\nhost=example.com\rnew\nusername=alice\npassword=x\n".utf8)),
+        (
+            "a carriage return in the path",
+            Data("protocol=https\nhost=example.com\npath=ne\rw\nusername=alice\npassword=x\n".utf8)
+        ),
+        ("a carriage return in the protocol", Data("protocol=https\r\r\nhost=example.com\nusername=alice\npassword=x\n".utf8)),
+        (
+            "a carriage return in the refresh token",
+            Data("protocol=https\nhost=example.com\nusername=alice\npassword=x\noauth_refresh_token=new\rrt\n".utf8)
+        ),
+        ("a carriage return in an ignored attribute", Data("protocol=https\nhost=example.com\nwwwauth[]=new\rx\n".utf8)),
+        (
+            "an expiry that is no number",
+            Data("protocol=https\nhost=example.com\nusername=alice\npassword=x\npassword_expiry_utc=new\n".utf8)
+        ),
     ]
 
     @Test("Bad input is refused on standard error with a non-zero status, and nothing stored changes", arguments: refused)
@@ -39,7 +56,9 @@ struct GitCredentialHelperInputTests {
         #expect(try GitCredentialHelperTests.fill(git, ["protocol=https", "host=example.com"])! == ("alice", "kept-pw"))
     }
 
-    @Test("Unknown attributes and actions are ignored; other protocols get no answer and store nothing")
+    @Test(
+        "Unknown attributes and actions are ignored (the expiry and refresh token are kept); other protocols get no answer and store nothing"
+    )
     func ignored() throws {
         let sandbox = try Sandbox()
         let git = GitClient(sandbox: sandbox, storeEnvironment: sandbox.fileEnvironment())
@@ -50,7 +69,7 @@ struct GitCredentialHelperInputTests {
                     .utf8))
         #expect(store.status == 0, "\(store.stderr)")
         let get = try git.helper("get", input: Data("capability[]=authtype\nprotocol=https\nhost=example.com\n".utf8))
-        #expect(get.text == "username=alice\npassword=pw\n")
+        #expect(get.text == "username=alice\npassword=pw\npassword_expiry_utc=99999999999\noauth_refresh_token=rt\n")
         // A newer git's action: ignored, as gitcredentials(7) asks.
         #expect(try git.helper("frobnicate", input: Data("protocol=https\nhost=example.com\n".utf8)).status == 0)
         for scheme in ["ftp", "smtp", "cert"] {

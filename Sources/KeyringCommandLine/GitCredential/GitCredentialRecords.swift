@@ -2,6 +2,7 @@ import SwiftKeyring
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
+import Glibc
 #else
 import Foundation
 #endif
@@ -10,10 +11,11 @@ import Foundation
 /// three actions on them, matched as git's own helpers match.
 ///
 /// A record's key is the credential as a URL with its username,
-/// `protocol://username@host[/path]` (each part percent-encoded, so it splits back
-/// exactly): several usernames per host coexist, and `swift-keyring list --service
-/// git-credential` shows one line a credential. Its URL is the remote,
-/// `protocol://host[/path]`; its password is git's password or token.
+/// `protocol://username@host[/path]` (``GitCredentialKey``: each part percent-encoded, so
+/// it splits back, byte by byte, into exactly the parts it was made of): several usernames
+/// per host coexist, and `swift-keyring list --service git-credential` shows one line a
+/// credential. Its URL is the remote, `protocol://host[/path]`; its password is git's
+/// password or token, with the expiry and refresh token git gave (``GitCredentialSecret``).
 ///
 /// git may store an empty username (token-only hosts), which a record cannot hold: the
 /// record's username is then ``emptyUsername``, and the key, whose username part is
@@ -26,118 +28,134 @@ package enum GitCredentialRecords {
     package static let emptyUsername = "(empty)"
 
     /// The record key of a credential with protocol, host and username; `path` only when given.
-    package static func key(of credential: GitCredential) -> String {
-        var key = (credential.protocol ?? "") + "://"
-        key += PercentEncoding.encode(credential.username ?? "") + "@"
-        key += PercentEncoding.encode(credential.host ?? "", keeping: hostCharacters)
-        if let path = credential.path { key += "/" + PercentEncoding.encode(path, keeping: pathCharacters) }
-        return key
-    }
+    package static func key(of credential: GitCredential) -> String { GitCredentialKey.key(of: credential) }
 
     /// The credential a record key names (no password), or `nil` for a key this helper did not write.
-    package static func credential(ofKey key: String) -> GitCredential? {
-        guard let schemeEnd = key.firstRange(of: "://") else { return nil }
-        let scheme = String(key[..<schemeEnd.lowerBound])
-        let rest = key[schemeEnd.upperBound...]
-        guard GitCredential.protocols.contains(scheme), let at = rest.firstIndex(of: "@"),
-            let username = PercentEncoding.decode(rest[..<at])
-        else { return nil }
-        let hostAndPath = rest[rest.index(after: at)...]
-        let slash = hostAndPath.firstIndex(of: "/")
-        guard let host = PercentEncoding.decode(hostAndPath[..<(slash ?? hostAndPath.endIndex)]), !host.isEmpty else {
-            return nil
-        }
-        var credential = GitCredential(protocol: scheme, host: host, username: username)
-        if let slash {
-            guard let path = PercentEncoding.decode(hostAndPath[hostAndPath.index(after: slash)...]) else { return nil }
-            credential.path = path
-        }
-        return credential
-    }
+    package static func credential(ofKey key: String) -> GitCredential? { GitCredentialKey.credential(ofKey: key) }
 
-    /// The remote's URL, `protocol://host[/path]`, as the record's URL.
-    static func url(of credential: GitCredential) -> URL? {
-        var text = (credential.protocol ?? "") + "://"
-        text += PercentEncoding.encode(credential.host ?? "", keeping: hostCharacters, asciiOnly: true)
-        if let path = credential.path { text += "/" + PercentEncoding.encode(path, keeping: pathCharacters, asciiOnly: true) }
-        return URL(string: text)
-    }
+    /// Seconds since 1970 UTC, the clock expiries are read against.
+    package static func currentTime() -> Int64 { Int64(time(nil)) }
 
-    /// `host:port` and an IPv6 literal's brackets stay readable in a key.
-    private static let hostCharacters: Set<Character> = [":", "[", "]"]
-    /// A URL path's own characters (RFC 3986 `pchar` and `/`) stay readable in a key.
-    private static let pathCharacters: Set<Character> = ["/", ":", "@", "!", "$", "&", "'", "(", ")", "*", "+", ",", ";", "="]
-
-    /// `get`: the stored credential that answers `want`, with its username and password;
-    /// `nil` when none does, or for a protocol other than http and https.
+    /// `get`: the stored credential that answers `want`, with its username, password, and the
+    /// expiry and refresh token stored with it; `nil` when none does, or for a protocol other
+    /// than http and https.
     ///
     /// With a username, that user's record; without one, the record of that protocol and
-    /// host (and path, when git sends one) whose key sorts first, byte by byte.
-    package static func get(_ want: GitCredential, in keyring: Keyring) throws -> GitCredential? {
+    /// host (and path, when git sends one) whose key sorts first, byte by byte. A record whose
+    /// expiry has passed is passed over, and so is one whose username, password or refresh
+    /// token git could not take (a line break, carriage return or NUL): `report` is told
+    /// which key, never the value.
+    package static func get(
+        _ want: GitCredential, in keyring: Keyring, now: Int64 = currentTime(), report: (String) -> Void = { Console.error($0) }
+    ) throws -> GitCredential? {
         try answer(
-            want, password: { try keyring.password(forKey: $0) }, chosen: { try keyring.chosenPassword(choosing: $0) })
+            want, now: now, report: report, password: { try keyring.password(forKey: $0) },
+            chosen: { try keyring.chosenPassword(choosing: $0) })
     }
 
     /// `get(_:in:)` read straight from the Secret Service before any keyring is opened
-    /// (`KeyringOpener.directPassword`); `nil` when `get(_:in:)` must answer.
+    /// (`KeyringOpener.directPassword`); `nil` when `get(_:in:)` must answer. What was passed
+    /// over is reported only with an answer: without one, `get(_:in:)` reads again and reports.
     package static func directGet(_ want: GitCredential, _ options: StoreSettings) -> GitCredential? {
-        answer(
-            want, password: { KeyringOpener.directPassword(options, key: $0) },
+        var messages: [String] = []
+        let found = answer(
+            want, now: currentTime(), report: { messages.append($0) },
+            password: { KeyringOpener.directPassword(options, key: $0) },
             chosen: { KeyringOpener.directChosenPassword(options, choosing: $0) })
+        if found != nil { messages.forEach { Console.error($0) } }
+        return found
     }
 
     /// `get`'s answer, from a keyring or a direct read: the password under `key`, and the first
     /// record `chosen` picks among the keys it is shown.
     private static func answer(
-        _ want: GitCredential, password: (String) throws -> String?,
+        _ want: GitCredential, now: Int64, report: (String) -> Void, password: (String) throws -> String?,
         chosen: (([String]) -> [String]) throws -> (key: String, password: String)?
     ) rethrows -> GitCredential? {
         guard want.isWeb else { return nil }
+        var passedOver: [[UInt8]] = []
         if want.username != nil {
             // The common case, one read: the record git stored for exactly these parts.
             var exact = want
             exact.password = nil
-            if let password = try password(key(of: exact)) {
-                exact.password = password
-                return exact
+            let key = key(of: exact)
+            if let secret = try password(key) {
+                if let found = usable(key: key, secret: secret, now: now, report: report) { return found }
+                passedOver.append(Array(key.utf8))
             }
         }
         // One listing and one read (one search on the Secret Service, where a list and then a
-        // lookup search twice); a record removed since the listing is passed over.
-        let found = try chosen { keys in matching(want, amongKeys: keys).map(\.0) }
-        guard let found, var have = credential(ofKey: found.key) else { return nil }
-        have.password = found.password
+        // lookup search twice); a record removed since the listing is passed over, and so is
+        // each one not usable, in the order of the keys.
+        while true {
+            let found = try chosen { keys in
+                matching(want, amongKeys: keys).map(\.0).filter { key in !passedOver.contains { key.utf8.elementsEqual($0) } }
+            }
+            guard let found else { return nil }
+            if let have = usable(key: found.key, secret: found.password, now: now, report: report) { return have }
+            passedOver.append(Array(found.key.utf8))
+        }
+    }
+
+    /// The credential a record holds, or `nil` (said to `report`, but for an expiry) when its key
+    /// is not one this helper wrote, its secret is not in ``GitCredentialSecret``'s layout, a value
+    /// holds what git cannot take, or its expiry has passed.
+    private static func usable(key: String, secret: String, now: Int64, report: (String) -> Void) -> GitCredential? {
+        guard var have = credential(ofKey: key) else { return nil }
+        // Only keys this helper wrote get here: controls are percent-encoded in them.
+        guard GitCredentialSecret.decode(secret, into: &have) else {
+            report("Passed over the record \(key): its password holds a line break, which git cannot take.")
+            return nil
+        }
+        let fields = [
+            ("username", have.username), ("password", have.password), ("oauth_refresh_token", have.oauthRefreshToken),
+            ("password_expiry_utc", have.passwordExpiryUTC),
+        ]
+        for case (let name, let value?) in fields where GitCredentialInput.unsafeField(value) {
+            report(
+                "Passed over the record \(key): its \(name) holds a line break, carriage return or NUL, which git cannot take.")
+            return nil
+        }
+        guard !have.hasExpired(at: now) else { return nil }
         return have
     }
 
-    /// `store`: keeps git's credential, replacing the one of the same protocol, host, path and
-    /// username. Returns `false` (nothing stored) when it is not an http or https credential
-    /// with a username and a password, which git's own helpers ignore too.
+    /// `store`: keeps git's credential, with its expiry and refresh token, replacing the one of
+    /// the same protocol, host, path and username. Returns `false` (nothing stored) when it is
+    /// not an http or https credential with a username and a password, which git's own helpers
+    /// ignore too.
     /// - Throws: `CommandFailure` when the host and path make no URL; a keyring error otherwise.
     @discardableResult
     package static func store(_ credential: GitCredential, in keyring: Keyring) throws -> Bool {
-        guard credential.isWeb, let username = credential.username, let password = credential.password else { return false }
-        guard let url = url(of: credential) else {
+        guard credential.isWeb, let username = credential.username, credential.password != nil else { return false }
+        guard let url = GitCredentialKey.url(of: credential) else {
             throw CommandFailure(
                 message: "The host and path git sent make no URL; nothing was stored.", status: ExitStatus.invalidInput)
         }
-        let record = try Credentials(username: username.isEmpty ? emptyUsername : username, password: password, url: url)
+        let record = try Credentials(
+            username: username.isEmpty ? emptyUsername : username, password: GitCredentialSecret.encode(credential), url: url)
         var stored = credential
         stored.password = nil
         try keyring.set(record, forKey: key(of: stored))
         return true
     }
 
-    /// `erase`: removes every record that matches `want`; when git sends a password, only
-    /// those whose stored password is that one, so a stale rejection never removes a
-    /// credential stored since. Returns how many were removed.
+    /// `erase`: removes every record that matches `want`, expired ones too; when git sends a
+    /// password, only those whose stored password is that one, so a stale rejection never
+    /// removes a credential stored since. Returns how many were removed.
     @discardableResult
     package static func erase(_ want: GitCredential, in keyring: Keyring) throws -> Int {
         guard want.isWeb else { return 0 }
         var removed = 0
-        for (key, _) in try matching(want, in: keyring) {
+        for (key, named) in try matching(want, in: keyring) {
             if let password = want.password {
-                guard let stored = try keyring.password(forKey: key), Array(stored.utf8) == Array(password.utf8) else { continue }
+                guard let secret = try keyring.password(forKey: key) else { continue }
+                var stored = named
+                let same =
+                    GitCredentialSecret.decode(secret, into: &stored)
+                    ? stored.password.map { $0.utf8.elementsEqual(password.utf8) } ?? false
+                    : secret.utf8.elementsEqual(password.utf8)
+                guard same else { continue }
             }
             if try keyring.remove(forKey: key) { removed += 1 }
         }
@@ -152,7 +170,7 @@ package enum GitCredentialRecords {
     /// The keys among `keys` that match `want`, in byte order, each with the credential it names.
     private static func matching(_ want: GitCredential, amongKeys keys: [String]) -> [(String, GitCredential)] {
         keys
-            .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             .compactMap { key in credential(ofKey: key).flatMap { want.matches($0) ? (key, $0) : nil } }
     }
 }

@@ -9,9 +9,11 @@ struct ImportCommand: ParsableCommand {
         abstract: "Copy git-credential-libsecret's credentials into git-credential-swift-keyring's records.",
         discussion: """
             Reads, from the Secret Service, the items git-credential-libsecret stored (schema \
-            org.gnome.keyring.NetworkPassword) and stores each http or https one as the git helper \
-            would, in the service git-credential of the store the options choose. The originals \
-            stay; a credential already there is replaced.
+            org.git.Password since git 2.45, org.gnome.keyring.NetworkPassword before) and stores \
+            each http or https one as the git helper would, with the expiry and OAuth refresh \
+            token git 2.41 and later keep with it, in the service git-credential (or the one \
+            --service names) of the store the options choose. The originals stay; a credential \
+            already there is replaced.
 
               swift-keyring import git-libsecret
             """
@@ -22,8 +24,12 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    /// The schema git-credential-libsecret stores its items with (libsecret's compatibility network schema).
-    static let libsecretSchema = "org.gnome.keyring.NetworkPassword"
+    /// The schemas git-credential-libsecret stores its items with: its own since git 2.45, libsecret's
+    /// compatibility network schema before.
+    static let libsecretSchemas = ["org.git.Password", "org.gnome.keyring.NetworkPassword"]
+
+    /// Why an item is skipped that is no credential the helper could answer.
+    static let unusable = "not an http or https credential with a server, a user and a UTF-8 password git can take"
 
     func validate() throws {
         guard source == "git-libsecret" else {
@@ -34,9 +40,12 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         try reportingFailures {
             let timeout = try store.configuration().timeout
-            let items = try ForeignSecretServiceItems.search(["xdg:schema": Self.libsecretSchema], timeout: timeout)
+            var items: [ForeignSecretServiceItems.Item] = []
+            for schema in Self.libsecretSchemas {
+                items += try ForeignSecretServiceItems.search(["xdg:schema": schema], timeout: timeout)
+            }
             var target = store
-            target.service = GitCredentialRecords.service
+            target.service = store.service ?? GitCredentialRecords.service
             let keyring = try KeyringOpener.open(target)
             var copied = 0
             var skipped: [String: Int] = [:]
@@ -46,15 +55,14 @@ struct ImportCommand: ParsableCommand {
                     continue
                 }
                 guard let credential = Self.credential(of: item.attributes, secret: secret) else {
-                    skipped["not an http or https credential with a server, a user and a UTF-8 password", default: 0] += 1
+                    skipped[Self.unusable, default: 0] += 1
                     continue
                 }
                 try GitCredentialRecords.store(credential, in: keyring)
                 copied += 1
             }
             let noun = copied == 1 ? "credential" : "credentials"
-            Console.output(
-                "Copied \(copied) \(noun) from git-credential-libsecret to the service \(GitCredentialRecords.service).")
+            Console.output("Copied \(copied) \(noun) from git-credential-libsecret to the service \(target.resolvedService).")
             for (reason, count) in skipped.sorted(by: { $0.key < $1.key }) {
                 Console.output("Skipped \(count): \(reason).")
             }
@@ -62,15 +70,28 @@ struct ImportCommand: ParsableCommand {
     }
 
     /// The credential git-credential-libsecret stored as `attributes` (`protocol`, `server`,
-    /// `port` when not the default, `object` for the path, `user`) with `secret` as its password.
+    /// `port` when not the default, `object` for the path, `user`) with `secret`: its password,
+    /// then (git ≥ 2.45) lines `password_expiry_utc=…` and `oauth_refresh_token=…`, or
+    /// (git 2.41 to 2.44) the expiry as the attribute `password_expiry_utc`. `nil` for
+    /// another protocol, or a value git could not take back (a carriage return or NUL, a
+    /// line that is neither of those two).
     static func credential(of attributes: [String: String], secret: [UInt8]) -> GitCredential? {
-        guard let scheme = attributes["protocol"], GitCredential.protocols.contains(scheme),
+        guard let scheme = attributes["protocol"], GitCredential.isWebProtocol(scheme.utf8),
             let server = attributes["server"], !server.isEmpty, let user = attributes["user"],
-            let password = String(validating: secret, as: UTF8.self)
+            let text = String(validating: secret, as: UTF8.self)
         else { return nil }
         var host = server
         if let port = attributes["port"], !port.isEmpty, port != "0" { host += ":" + port }
         let path = attributes["object"].flatMap { $0.isEmpty ? nil : $0 }
-        return GitCredential(protocol: scheme, host: host, path: path, username: user, password: password)
+        var credential = GitCredential(protocol: scheme, host: host, path: path, username: user)
+        guard GitCredentialSecret.decode(text, into: &credential) else { return nil }
+        if credential.passwordExpiryUTC == nil, let expiry = attributes["password_expiry_utc"] {
+            credential.passwordExpiryUTC = expiry
+        }
+        // git reads an expiry that is no number as none (it never expires).
+        if credential.expiry == nil { credential.passwordExpiryUTC = nil }
+        let values = [user, credential.password, credential.oauthRefreshToken].compactMap { $0 }
+        guard !values.contains(where: GitCredentialInput.unsafeField) else { return nil }
+        return credential
     }
 }
