@@ -65,6 +65,8 @@ let package = Package(
             name: "KeyringAuthentication",
             dependencies: [
                 "KeyringSession",
+                // CurlTransport: libcurl, loaded when it first sends.
+                "CCurl",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
