@@ -158,10 +158,15 @@ let package = Package(
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
-        // Run by the encrypted file store's multi-process tests and the sync tests' kill between a move's
-        // two steps, which find it beside the test bundle.
+        // Run by the encrypted file store's multi-process tests, the sync tests' kill between a move's
+        // two steps and the answer limit's memory tests, which find it beside the test bundle.
         .executableTarget(
-            name: "KeyringTestWorker", dependencies: ["SwiftKeyring", "KeyringEtcd"], path: "Tests/KeyringTestWorker"),
+            name: "KeyringTestWorker",
+            dependencies: [
+                "SwiftKeyring", "KeyringEtcd", "KeyringAuthentication",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Tests/KeyringTestWorker"),
     ],
     swiftLanguageModes: [.v6]
 )
