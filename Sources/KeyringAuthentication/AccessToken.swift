@@ -40,7 +40,8 @@ public struct AccessToken: Sendable, Hashable, CustomStringConvertible, CustomDe
         }
         if let bad = bytes.firstIndex(where: { !(0x21...0x7E).contains($0) }) {
             let offset = bytes.distance(from: bytes.startIndex, to: bad)
-            return "a token with a byte at offset \(offset) that a request header cannot carry (a control character, a space or non-ASCII)"
+            return
+                "a token with a byte at offset \(offset) that a request header cannot carry (a control character, a space or non-ASCII)"
         }
         return nil
     }

@@ -126,12 +126,16 @@ final class AnswerReader: NSObject, URLSessionDataDelegate, Sendable {
         let reading = readings.withLock { $0[id] }
         guard let reading else { return }
         if let error {
-            let failure = (error as? URLError).map { URLSessionTransport.transportError($0, answerBegun: reading.response != nil) }
+            let failure = (error as? URLError).map {
+                URLSessionTransport.transportError($0, answerBegun: reading.response != nil)
+            }
             end(id, task: nil, with: .failure(failure ?? error))
             return
         }
         guard let response = (reading.response ?? task.response as? HTTPURLResponse)?.httpResponse else {
-            end(id, task: nil, with: .failure(URLSessionTransport.transportError(URLError(.badServerResponse), answerBegun: false)))
+            end(
+                id, task: nil,
+                with: .failure(URLSessionTransport.transportError(URLError(.badServerResponse), answerBegun: false)))
             return
         }
         end(id, task: nil, with: .success((response, reading.body)))

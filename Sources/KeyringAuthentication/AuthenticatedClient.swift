@@ -196,7 +196,7 @@ public actor AuthenticatedClient<Property: SessionProperty> {
         let started = ContinuousClock.now
         let expired = Self.deadlineError(timeout)
         do {
-            return try await TimeLimit.run(until: deadline, orThrow: { expired }) { [self] in try await work(self, deadline) }
+            return try await TimeLimit.run(until: deadline, orThrow: expired) { [self] in try await work(self, deadline) }
         } catch let error as TransportError where error == expired {
             logger.debug("HTTP request ran out of time", metadata: Self.metadata(request, started: started, error: error))
             throw error
@@ -243,7 +243,7 @@ public actor AuthenticatedClient<Property: SessionProperty> {
             let result: Result<AccessToken, any Error>
             do {
                 result = .success(
-                    try await TimeLimit.run(until: Deadline(timeout), orThrow: { expired }) { [self] in
+                    try await TimeLimit.run(until: Deadline(timeout), orThrow: expired) { [self] in
                         try await logInWithStoredCredentials()
                     })
             } catch {
@@ -270,7 +270,7 @@ public actor AuthenticatedClient<Property: SessionProperty> {
         runningLogin?.waiters += 1
         defer { stopWaiting(for: running.number) }
         let task = running.task
-        return try await TimeLimit.run(until: deadline, orThrow: { [timeout] in Self.deadlineError(timeout) }) {
+        return try await TimeLimit.run(until: deadline, orThrow: Self.deadlineError(timeout)) {
             try await task.value
         }
     }
@@ -300,7 +300,7 @@ public actor AuthenticatedClient<Property: SessionProperty> {
             token = try await withRetries(mayRepeat: true, deadline: Deadline(timeout), failure: "login attempt failed", [:]) {
                 [login] in try await login(credentials)
             }.value
-        } catch where isLoginRefusal(error) {
+        } catch  where isLoginRefusal(error) {
             logger.debug("login refused", metadata: ["ms": "\(Self.milliseconds(since: started))"])
             throw await endSession(.credentialsRefused)
         }
@@ -333,11 +333,13 @@ public actor AuthenticatedClient<Property: SessionProperty> {
     {
         let prepared = token.map { tokenAttachment.attaching($0, to: request) } ?? request
         let place = Self.metadata(request)
-        let answer = try await withRetries(mayRepeat: mayRepeat, deadline: deadline, failure: "HTTP request got no answer", place) {
+        let answer = try await withRetries(mayRepeat: mayRepeat, deadline: deadline, failure: "HTTP request got no answer", place)
+        {
             [transport] in try await transport.send(prepared, body: body)
         }
         logger.debug(
-            "HTTP request", metadata: place.merging(["status": "\(answer.value.0.status.code)", "ms": "\(answer.milliseconds)"]) { $1 })
+            "HTTP request",
+            metadata: place.merging(["status": "\(answer.value.0.status.code)", "ms": "\(answer.milliseconds)"]) { $1 })
         return answer.value
     }
 
@@ -361,7 +363,9 @@ public actor AuthenticatedClient<Property: SessionProperty> {
                 if Task.isCancelled { throw error }
                 logger.debug(
                     failure,
-                    metadata: place.merging(["error": "\(Self.loggable(error))", "ms": "\(Self.milliseconds(since: started))"]) { $1 })
+                    metadata: place.merging(["error": "\(Self.loggable(error))", "ms": "\(Self.milliseconds(since: started))"]) {
+                        $1
+                    })
                 guard mayRepeat, retry < retryPolicy.maxRetries, !isLoginRefusal(error), retryPolicy.shouldRetry(error) else {
                     throw error
                 }

@@ -85,7 +85,9 @@ final class CurlExchange: Sendable {
         }
         var list: UnsafeMutablePointer<curl_slist>? = nil
         // No "Expect: 100-continue" (a round trip more), and no form content type the app did not ask for.
-        for line in headers + ["Expect:"] + (headers.contains { $0.lowercased().hasPrefix("content-type:") } ? [] : ["Content-Type:"]) {
+        for line in headers + ["Expect:"]
+            + (headers.contains { $0.lowercased().hasPrefix("content-type:") } ? [] : ["Content-Type:"])
+        {
             list = swift_keyring_curl_slist_append(list, line)
         }
         defer { swift_keyring_curl_slist_free_all(list) }

@@ -26,7 +26,8 @@ import HTTPTypesFoundation
 /// ```swift
 /// let (response, data) = try await CurlTransport(answerLimit: CurlTransport.loginAnswerLimit).send(login, body: form)
 /// ```
-public struct CurlTransport: HTTPTransport {    /// How many redirects within the origin are followed before the last 3xx is returned as it is.
+public struct CurlTransport: HTTPTransport {
+    /// How many redirects within the origin are followed before the last 3xx is returned as it is.
     static let maxRedirects = 10
 
     /// How long one request may take, from sending it to the last byte of its answer.

@@ -76,10 +76,8 @@ public struct URLSessionTransport: HTTPTransport {
         let seconds = timeout.inSeconds
         let (owner, limit) = (owner, answerLimit)
         do {
-            return try await TimeLimit.run(
-                until: Deadline(timeout),
-                orThrow: { TransportError(.timedOut, reason: "the whole answer did not come within \(seconds) s") }
-            ) {
+            let late = TransportError(.timedOut, reason: "the whole answer did not come within \(seconds) s")
+            return try await TimeLimit.run(until: Deadline(timeout), orThrow: late) {
                 try await owner.reader.answer(to: request, body: body, limit: limit, on: owner.session)
             }
         } catch let error as URLError {

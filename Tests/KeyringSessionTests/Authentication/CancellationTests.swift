@@ -9,16 +9,27 @@ import Testing
 /// only while another request still waits for it.
 @Suite("Cancellation reaches the login")
 struct CancellationTests {
-    /// Starts `send` in a task of its own; the task's value is how `send` ended and when.
-    private func sending(_ send: @escaping @Sendable () async throws -> Void) -> Task<(Result<Void, any Error>, ContinuousClock.Instant), Never> {
-        Task {
+    /// Sends `request` in a task of its own, cancels that task once the server has read `waitFor`
+    /// `count` times, and expects `CancellationError` within 100 ms of the cancel.
+    private func cancelSend(
+        _ request: HTTPRequest, on client: AuthenticatedClient<TestProperty>, afterServerRead waitFor: String, count: Int,
+        server: TestHTTPServer
+    ) async throws {
+        let running = Task { () -> (Result<Void, any Error>, ContinuousClock.Instant) in
             do {
-                try await send()
+                _ = try await client.send(request)
                 return (.success(()), .now)
             } catch {
                 return (.failure(error), .now)
             }
         }
+        try await waitForRequests(waitFor, count: count, on: server)
+        let cancelled = ContinuousClock.now
+        running.cancel()
+        // When the send itself ended, not when this task got to run again.
+        let (outcome, ended) = await running.value
+        #expect(throws: CancellationError.self) { try outcome.get() }
+        #expect(ended - cancelled < .milliseconds(100), "the cancelled send ended \(ended - cancelled) after the cancel")
     }
 
     /// Waits (at most 10 s) until the server has read `count` requests of `what`.
@@ -43,15 +54,9 @@ struct CancellationTests {
         fixture.server.inject(.neverAnswer, at: "/login")
         let client = try fixture.makeClient(retryPolicy: .default, timeout: .seconds(30))
 
-        let running = sending { _ = try await client.send(fixture.request("/data")) }
-        try await waitForRequests("POST /login", count: 2, on: fixture.server)
-        let cancelled = ContinuousClock.now
-        running.cancel()
-        let (outcome, ended) = await running.value
-        let took = ended - cancelled
+        try await cancelSend(
+            fixture.request("/data"), on: client, afterServerRead: "POST /login", count: 2, server: fixture.server)
 
-        #expect(throws: CancellationError.self) { try outcome.get() }
-        #expect(took < .milliseconds(100), "the cancelled send ended \(took) after the cancel")
         #expect(await fixture.server.waitUntilIdle(), "the login's connection stayed open after the cancel")
         #expect(fixture.server.counts.loginAttempts == 2, "the login was tried again after the cancel")
         #expect(try fixture.storedToken == before)
@@ -66,15 +71,8 @@ struct CancellationTests {
         fixture.server.inject(.neverAnswer, at: "/data")
         let client = try fixture.makeClient(timeout: .seconds(30))
 
-        let running = sending { _ = try await client.send(fixture.request("/data")) }
-        try await waitForRequests("GET /data", on: fixture.server)
-        let cancelled = ContinuousClock.now
-        running.cancel()
-        let (outcome, ended) = await running.value
-        let took = ended - cancelled
+        try await cancelSend(fixture.request("/data"), on: client, afterServerRead: "GET /data", count: 1, server: fixture.server)
 
-        #expect(throws: CancellationError.self) { try outcome.get() }
-        #expect(took < .milliseconds(100), "the cancelled send ended \(took) after the cancel")
         #expect(await fixture.server.waitUntilIdle())
         #expect(fixture.server.requests.filter { $0 == "GET /data" }.count == 1)
     }
