@@ -72,8 +72,9 @@ let package = Package(
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ]
         ),
-        // libcurl for the etcd store: HTTP/1.1 with keep-alive, TLS with a CA file and a client certificate.
-        // Loaded (dlopen) when an etcd store opens, not linked: the tool starts without libcurl's
+        // libcurl for the etcd store (HTTP/1.1 with keep-alive, TLS with a CA file and a client certificate)
+        // and for KeyringAuthentication's CurlTransport (answers bounded in time and length as they arrive).
+        // Loaded (dlopen) when an etcd store opens or CurlTransport first sends, not linked: the tool starts without libcurl's
         // thirty-odd libraries. Building needs curl's headers (libcurl4-openssl-dev); "dl" because
         // dlopen lived in libdl before glibc 2.34.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
