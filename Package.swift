@@ -65,13 +65,16 @@ let package = Package(
             name: "KeyringAuthentication",
             dependencies: [
                 "KeyringSession",
+                // CurlTransport: libcurl, loaded when it first sends.
+                "CCurl",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ]
         ),
-        // libcurl for the etcd store: HTTP/1.1 with keep-alive, TLS with a CA file and a client certificate.
-        // Loaded (dlopen) when an etcd store opens, not linked: the tool starts without libcurl's
+        // libcurl for the etcd store (HTTP/1.1 with keep-alive, TLS with a CA file and a client certificate)
+        // and for KeyringAuthentication's CurlTransport (answers bounded in time and length as they arrive).
+        // Loaded (dlopen) when an etcd store opens or CurlTransport first sends, not linked: the tool starts without libcurl's
         // thirty-odd libraries. Building needs curl's headers (libcurl4-openssl-dev); "dl" because
         // dlopen lived in libdl before glibc 2.34.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
@@ -156,10 +159,15 @@ let package = Package(
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
-        // Run by the encrypted file store's multi-process tests and the sync tests' kill between a move's
-        // two steps, which find it beside the test bundle.
+        // Run by the encrypted file store's multi-process tests, the sync tests' kill between a move's
+        // two steps and the answer limit's memory tests, which find it beside the test bundle.
         .executableTarget(
-            name: "KeyringTestWorker", dependencies: ["SwiftKeyring", "KeyringEtcd"], path: "Tests/KeyringTestWorker"),
+            name: "KeyringTestWorker",
+            dependencies: [
+                "SwiftKeyring", "KeyringEtcd", "KeyringAuthentication",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Tests/KeyringTestWorker"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,7 +12,7 @@ packages+=(keepassxc python3)
 packages+=(libkf5wallet-bin libqca-qt5-2-plugins)
 # gdb: with-kwallet.sh prints a backtrace from the core of a kwalletd5 that died during the tests.
 packages+=(gdb)
-# The etcd fleet store: libcurl for its client; a 3-node cluster on loopback for its tests (Scripts/with-etcd.sh).
+# The etcd fleet store and KeyringAuthentication's CurlTransport: libcurl (headers to build); for etcd, a 3-node cluster on loopback for its tests (Scripts/with-etcd.sh).
 packages+=(etcd-server etcd-client libcurl4-openssl-dev)
 # valgrind: compare.sh counts the client's instructions per lookup with callgrind (CI's benchmark smoke pass runs it).
 packages+=(valgrind)

@@ -37,7 +37,7 @@ static int find(void *library, void **slot, const char *symbol) {
     *slot = dlsym(library, symbol);
     if (*slot != NULL) return 1;
     /* curl_multi_wakeup, the newest function used, came with libcurl 7.68. */
-    snprintf(reason, sizeof reason, "%s has no %s: the etcd store needs libcurl 7.68 or later", library_name, symbol);
+    snprintf(reason, sizeof reason, "%s has no %s: the etcd store and CurlTransport need libcurl 7.68 or later", library_name, symbol);
     failure = reason;
     return 0;
 }
@@ -46,7 +46,7 @@ static void load(void) {
     void *library = dlopen(library_name, RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) {
         const char *why = dlerror();
-        snprintf(reason, sizeof reason, "libcurl could not be loaded (%s): the etcd store needs libcurl 7.68 or later",
+        snprintf(reason, sizeof reason, "libcurl could not be loaded (%s): the etcd store and CurlTransport need libcurl 7.68 or later",
                  why != NULL ? why : library_name);
         failure = reason;
         return;
@@ -95,6 +95,14 @@ CURLcode swift_keyring_curl_setopt_pointer(CURL *handle, CURLoption option, cons
 
 CURLcode swift_keyring_curl_setopt_write_function(CURL *handle, swift_keyring_curl_write_callback callback) {
     return curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, callback);
+}
+
+CURLcode swift_keyring_curl_setopt_header_function(CURL *handle, swift_keyring_curl_write_callback callback) {
+    return curl.easy_setopt(handle, CURLOPT_HEADERFUNCTION, callback);
+}
+
+CURLcode swift_keyring_curl_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl.easy_setopt(handle, option, value);
 }
 
 CURLcode swift_keyring_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {

@@ -17,7 +17,7 @@ public import Logging
 ///     var login = HTTPRequest(method: .post, url: credentials.url.appending(path: "login"))
 ///     login.headerFields[.contentType] = "application/json"
 ///     let body = try JSONEncoder().encode(["username": credentials.username, "password": credentials.password])
-///     let (response, data) = try await URLSessionTransport().send(login, body: body)
+///     let (response, data) = try await CurlTransport(answerLimit: CurlTransport.loginAnswerLimit).send(login, body: body)
 ///     try AuthenticationError.checkLoginResponse(response)      // 401/403: refused
 ///     return AccessToken(try JSONDecoder().decode(LoginReply.self, from: data).token)
 /// }
@@ -28,8 +28,17 @@ public import Logging
 /// them wait for it and retry with its token. A request answered 401 for a
 /// token that was already replaced retries with the new one, without a login.
 ///
-/// Requests that get no answer (connection refused, timeout) are sent again
-/// as `retryPolicy` says, unless the caller marks them not safe to repeat.
+/// Each `send` has one deadline, `timeout` from its start, which covers its
+/// attempts, the waits between them and the quiet login it waits for; when it
+/// passes, `send` throws ``TransportError`` of kind `.timedOut` at once. A
+/// cancelled task's `send` throws `CancellationError` at once, whatever it
+/// waits for; a login that other requests still wait for goes on for them, and
+/// one nobody waits for any more is cancelled. Requests that get no whole answer
+/// are sent again as `retryPolicy` says (see ``RetryPolicy``) when their method is
+/// idempotent or the caller says they are safe to repeat. A login's token is
+/// checked before it is stored: an empty one, one longer than
+/// ``AccessToken/maxLength`` or one with a byte a header cannot carry is refused.
+///
 /// The client logs each request at debug level (method, path without query,
 /// status, milliseconds), never a header value, a token or a body.
 ///
@@ -49,11 +58,20 @@ public actor AuthenticatedClient<Property: SessionProperty> {
     private let isLoginRefusal: @Sendable (any Error) -> Bool
     private let login: @Sendable (Credentials) async throws -> AccessToken
     private let logger: Logger
-    /// The login every request answered 401 waits for, while one runs.
-    private var loginInFlight: Task<AccessToken, any Error>?
+
+    /// The login that requests answered 401 wait for, while one runs.
+    private struct RunningLogin {
+        let number: Int
+        let task: Task<AccessToken, any Error>
+        /// The requests waiting for it; when the last one stops waiting, the login is cancelled.
+        var waiters = 0
+    }
+
+    private var runningLogin: RunningLogin?
+    private var loginsStarted = 0
     /// How many logins have finished, and how the last one ended: a request that
     /// read the token while a login ran and ended takes that login's outcome
-    /// rather than starting another.
+    /// rather than starting another. A login cancelled because nobody waited is not counted.
     private var loginsFinished = 0
     private var lastLogin: Result<AccessToken, any Error>?
 
@@ -61,10 +79,12 @@ public actor AuthenticatedClient<Property: SessionProperty> {
     /// - Parameters:
     ///   - session: the session; its keyring's default credentials are used to log in again.
     ///   - tokenProperty: the property that holds the token; it must be secure, so the token stays in the keyring.
-    ///   - transport: how requests are sent; ``URLSessionTransport`` by default.
+    ///   - transport: how requests are sent; ``CurlTransport`` by default (30 s and 16 MiB an answer).
     ///   - tokenAttachment: how the token goes into a request; `Authorization: Bearer <token>` by default.
-    ///   - retryPolicy: how requests (and logins) that got no answer are retried; two retries by default.
-    ///   - timeout: the longest one attempt of a request or a login may take, whatever the transport does.
+    ///   - retryPolicy: how requests (and logins) that got no whole answer are retried; two retries by default.
+    ///   - timeout: the deadline of one `send` or `validateSession`, from its start: its attempts, the waits
+    ///     between them and the quiet login it waits for all fit in it, whatever the transport does. A quiet
+    ///     login gets the same bound from its own start.
     ///   - isLoginRefusal: which errors of `login` mean "these credentials are refused";
     ///     by default `AuthenticationError.loginRefused`. Give your own to accept your app's "bad credentials" error.
     ///   - logger: where requests are logged, at debug level; `nil` means the session's keyring's `logger`.
@@ -74,7 +94,7 @@ public actor AuthenticatedClient<Property: SessionProperty> {
     public init(
         session: Session<Property>,
         tokenProperty: Property,
-        transport: any HTTPTransport = URLSessionTransport(),
+        transport: any HTTPTransport = CurlTransport(),
         tokenAttachment: TokenAttachment = .bearer,
         retryPolicy: RetryPolicy = .default,
         timeout: Duration = .seconds(30),
@@ -104,24 +124,32 @@ public actor AuthenticatedClient<Property: SessionProperty> {
     /// Sends `request` with the current token; on 401 logs in again and sends it once more.
     ///
     /// Every answer is returned, whatever its status (a 500 too); only a 401 leads to a login,
-    /// and a second 401 after a fresh login is returned as it is.
+    /// and a second 401 after a fresh login is returned as it is. All of it happens within the
+    /// client's `timeout`, counted from this call.
     /// - Parameters:
     ///   - request: the request; the token is attached to a copy of it.
     ///   - body: the request body, sent again with a retry.
-    ///   - safeToRepeat: `false` for a request that must not be sent twice (a payment, say):
-    ///     a transport failure then reaches the caller at once. A 401 is still retried after
-    ///     the login, since the server refused the request without acting on it.
+    ///   - safeToRepeat: whether a request that got no whole answer may be sent again. By default
+    ///     (`nil`) only idempotent methods are (`RetryPolicy.isIdempotent(_:)`): GET, HEAD, OPTIONS,
+    ///     TRACE, PUT, DELETE, never a POST or a PATCH. Pass `true` for a request the server
+    ///     de-duplicates, `false` for one that must never be sent twice. A 401 is still sent again
+    ///     after the login, since the server refused the request without acting on it.
     /// - Returns: the response and its body.
     /// - Throws: `AuthenticationError.sessionExpired` after logging the user out, when the
-    ///   login was refused or no credentials are stored; ``TransportError`` when no answer came
-    ///   after the retries; the login's own error when it failed another way (the session is kept);
-    ///   a keyring error when the token cannot be read or saved.
-    public func send(_ request: HTTPRequest, body: Data? = nil, safeToRepeat: Bool = true) async throws -> (HTTPResponse, Data) {
-        let used = try await storedToken()
-        let first = try await transmit(request, body: body, token: used, safeToRepeat: safeToRepeat)
-        guard first.0.status == .unauthorized else { return first }
-        let fresh = try await renewedToken(replacing: used)
-        return try await transmit(request, body: body, token: fresh, safeToRepeat: safeToRepeat)
+    ///   login was refused or no credentials are stored; ``TransportError`` when no whole answer
+    ///   came (`.timedOut` when the deadline passed); `CancellationError` when the task was
+    ///   cancelled; the login's own error when it failed another way (the session is kept);
+    ///   `KeyringError.invalidRecord` naming the token property when the login returned a token
+    ///   that cannot be sent (nothing is stored); a keyring error when the token cannot be read or saved.
+    public func send(_ request: HTTPRequest, body: Data? = nil, safeToRepeat: Bool? = nil) async throws -> (HTTPResponse, Data) {
+        let mayRepeat = safeToRepeat ?? RetryPolicy.isIdempotent(request.method)
+        return try await withinDeadline(of: request) { client, deadline in
+            let used = try await client.storedToken()
+            let first = try await client.transmit(request, body: body, token: used, mayRepeat: mayRepeat, deadline: deadline)
+            guard first.0.status == .unauthorized else { return first }
+            let fresh = try await client.renewedToken(replacing: used, deadline: deadline)
+            return try await client.transmit(request, body: body, token: fresh, mayRepeat: mayRepeat, deadline: deadline)
+        }
     }
 
     /// Checks the stored token at app start against the app's status endpoint.
@@ -129,28 +157,57 @@ public actor AuthenticatedClient<Property: SessionProperty> {
     /// With no token, or a token the endpoint answers 401, the client logs in quietly with the
     /// stored credentials and asks again. With no stored credentials then, or refused ones, it
     /// logs the user out. A valid token with no stored credentials is left alone: the user stays
-    /// logged in until the token expires.
+    /// logged in until the token expires. All of it happens within the client's `timeout`.
     /// - Parameter statusRequest: a cheap request that needs the token, such as `GET /me`.
     /// - Returns: whether the token was valid, renewed, or the user was logged out.
     /// - Throws: `AuthenticationError.unexpectedStatus` when the endpoint answers neither success
-    ///   nor 401 (nothing is changed then); ``TransportError``, the login's own error or a keyring
-    ///   error, as for `send`.
+    ///   nor 401 (nothing is changed then); ``TransportError``, `CancellationError`, the login's own
+    ///   error or a keyring error, as for `send`.
     public func validateSession(statusRequest: HTTPRequest) async throws -> SessionValidation {
-        let used = try await storedToken()
-        if let used {
-            let (response, _) = try await transmit(statusRequest, body: nil, token: used, safeToRepeat: true)
-            if response.status.kind == .successful { return .valid }
-            guard response.status == .unauthorized else { throw AuthenticationError.unexpectedStatus(response.status) }
+        let mayRepeat = RetryPolicy.isIdempotent(statusRequest.method)
+        return try await withinDeadline(of: statusRequest) { client, deadline in
+            let used = try await client.storedToken()
+            if let used {
+                let (response, _) = try await client.transmit(
+                    statusRequest, body: nil, token: used, mayRepeat: mayRepeat, deadline: deadline)
+                if response.status.kind == .successful { return .valid }
+                guard response.status == .unauthorized else { throw AuthenticationError.unexpectedStatus(response.status) }
+            }
+            let fresh: AccessToken
+            do {
+                fresh = try await client.renewedToken(replacing: used, deadline: deadline)
+            } catch AuthenticationError.sessionExpired(let reason) {
+                return .loggedOut(reason)
+            }
+            let (response, _) = try await client.transmit(
+                statusRequest, body: nil, token: fresh, mayRepeat: mayRepeat, deadline: deadline)
+            guard response.status.kind == .successful else { throw AuthenticationError.unexpectedStatus(response.status) }
+            return .renewed
         }
-        let fresh: AccessToken
+    }
+
+    /// Runs `work` under one deadline, `timeout` from now, and ends at once when the deadline passes
+    /// or the task is cancelled; says so in the log, with the request's method and path.
+    private func withinDeadline<Value: Sendable>(
+        of request: HTTPRequest,
+        _ work: @escaping @Sendable (AuthenticatedClient, Deadline) async throws -> Value
+    ) async throws -> Value {
+        let deadline = Deadline(timeout)
+        let started = ContinuousClock.now
+        let expired = Self.deadlineError(timeout)
         do {
-            fresh = try await renewedToken(replacing: used)
-        } catch AuthenticationError.sessionExpired(let reason) {
-            return .loggedOut(reason)
+            return try await TimeLimit.run(until: deadline, orThrow: expired) { [self] in try await work(self, deadline) }
+        } catch let error as TransportError where error == expired {
+            logger.debug("HTTP request ran out of time", metadata: Self.metadata(request, started: started, error: error))
+            throw error
+        } catch is CancellationError {
+            logger.debug("HTTP request cancelled", metadata: Self.metadata(request, started: started, error: CancellationError()))
+            throw CancellationError()
         }
-        let (response, _) = try await transmit(statusRequest, body: nil, token: fresh, safeToRepeat: true)
-        guard response.status.kind == .successful else { throw AuthenticationError.unexpectedStatus(response.status) }
-        return .renewed
+    }
+
+    private static func deadlineError(_ timeout: Duration) -> TransportError {
+        TransportError(.timedOut, reason: "no whole answer within the request's deadline of \(timeout.inSeconds) s")
     }
 
     // MARK: The token
@@ -160,41 +217,77 @@ public actor AuthenticatedClient<Property: SessionProperty> {
     }
 
     /// A token newer than `used`: the one already stored if another request renewed it,
-    /// else the result of the one login that runs for everybody.
-    private func renewedToken(replacing used: AccessToken?) async throws -> AccessToken {
+    /// else the result of the one login that runs for everybody, waited for until `deadline`.
+    private func renewedToken(replacing used: AccessToken?, deadline: Deadline) async throws -> AccessToken {
         let finishedBefore = loginsFinished
         if let stored = try await storedToken(), stored != used {
             logger.debug("token was renewed meanwhile; retrying with it")
             return stored
         }
-        if let running = loginInFlight {
-            return try await running.value
+        if runningLogin == nil {
+            // The read above suspended the actor; a login may have run and ended meanwhile.
+            if loginsFinished != finishedBefore, let lastLogin {
+                return try lastLogin.get()
+            }
+            startLogin()
         }
-        // The read above suspended the actor; a login may have run and ended meanwhile.
-        if loginsFinished != finishedBefore, let lastLogin {
-            return try lastLogin.get()
+        return try await waitForLogin(until: deadline)
+    }
+
+    /// Starts the login everybody waits for, bounded by `timeout` from now.
+    private func startLogin() {
+        loginsStarted += 1
+        let number = loginsStarted
+        let (timeout, expired) = (timeout, Self.deadlineError(timeout))
+        let task = Task { [self] in
+            let result: Result<AccessToken, any Error>
+            do {
+                result = .success(
+                    try await TimeLimit.run(until: Deadline(timeout), orThrow: expired) { [self] in
+                        try await logInWithStoredCredentials()
+                    })
+            } catch {
+                result = .failure(error)
+            }
+            loginEnded(number, result)
+            return try result.get()
         }
-        let running = Task { try await self.logInAgain() }
-        loginInFlight = running
-        return try await running.value
+        runningLogin = RunningLogin(number: number, task: task)
+    }
+
+    private func loginEnded(_ number: Int, _ result: Result<AccessToken, any Error>) {
+        // Not the running one: it was cancelled when its last waiter left, and its outcome is nobody's.
+        guard runningLogin?.number == number else { return }
+        runningLogin = nil
+        loginsFinished += 1
+        lastLogin = result
+    }
+
+    /// Waits for the running login until `deadline` or the caller's cancellation; the last waiter to
+    /// leave early cancels the login, which nobody needs then.
+    private func waitForLogin(until deadline: Deadline) async throws -> AccessToken {
+        guard let running = runningLogin else { throw CancellationError() }
+        runningLogin?.waiters += 1
+        defer { stopWaiting(for: running.number) }
+        let task = running.task
+        return try await TimeLimit.run(until: deadline, orThrow: Self.deadlineError(timeout)) {
+            try await task.value
+        }
+    }
+
+    private func stopWaiting(for number: Int) {
+        guard var running = runningLogin, running.number == number else { return }
+        running.waiters -= 1
+        guard running.waiters == 0 else {
+            runningLogin = running
+            return
+        }
+        runningLogin = nil
+        running.task.cancel()
+        logger.debug("login cancelled: no request waits for it any more")
     }
 
     /// Logs in with the stored credentials and saves the token; logs out when that is impossible or refused.
-    private func logInAgain() async throws -> AccessToken {
-        defer {
-            loginInFlight = nil
-            loginsFinished += 1
-        }
-        do {
-            let token = try await logInWithStoredCredentials()
-            lastLogin = .success(token)
-            return token
-        } catch {
-            lastLogin = .failure(error)
-            throw error
-        }
-    }
-
     private func logInWithStoredCredentials() async throws -> AccessToken {
         guard let credentials = try await session.defaultCredentials() else {
             throw await endSession(.noStoredCredentials)
@@ -203,16 +296,19 @@ public actor AuthenticatedClient<Property: SessionProperty> {
         let started = ContinuousClock.now
         let token: AccessToken
         do {
-            token = try await withRetries(safeToRepeat: true, what: "login") { [login] in
-                try await login(credentials)
-            }
+            // A login changes nothing on the server but the tokens it holds, so it may be repeated.
+            token = try await withRetries(mayRepeat: true, deadline: Deadline(timeout), failure: "login attempt failed", [:]) {
+                [login] in try await login(credentials)
+            }.value
         } catch  where isLoginRefusal(error) {
             logger.debug("login refused", metadata: ["ms": "\(Self.milliseconds(since: started))"])
             throw await endSession(.credentialsRefused)
         }
-        guard !token.value.isEmpty else {
-            throw KeyringError.invalidRecord(field: tokenProperty.rawValue, reason: "the login returned an empty token")
+        if let problem = token.headerProblem {
+            logger.debug("login returned a token that cannot be sent; nothing stored", metadata: ["reason": "\(problem)"])
+            throw KeyringError.invalidRecord(field: tokenProperty.rawValue, reason: "the login returned \(problem)")
         }
+        try Task.checkCancellation()
         try await session.set(token.value, for: tokenProperty)
         logger.debug("logged in again; new token saved", metadata: ["ms": "\(Self.milliseconds(since: started))"])
         return token
@@ -232,67 +328,75 @@ public actor AuthenticatedClient<Property: SessionProperty> {
 
     // MARK: Sending
 
-    private func transmit(_ request: HTTPRequest, body: Data?, token: AccessToken?, safeToRepeat: Bool) async throws -> (
-        HTTPResponse, Data
-    ) {
+    private func transmit(_ request: HTTPRequest, body: Data?, token: AccessToken?, mayRepeat: Bool, deadline: Deadline)
+        async throws -> (HTTPResponse, Data)
+    {
         let prepared = token.map { tokenAttachment.attaching($0, to: request) } ?? request
-        let method = request.method.rawValue
-        let path = (request.path ?? "").split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
-        return try await withRetries(safeToRepeat: safeToRepeat, what: "\(method) \(path)") { [transport, logger] in
-            let started = ContinuousClock.now
-            do {
-                let (response, data) = try await transport.send(prepared, body: body)
-                logger.debug(
-                    "HTTP request",
-                    metadata: [
-                        "method": "\(method)", "path": "\(path)", "status": "\(response.status.code)",
-                        "ms": "\(Self.milliseconds(since: started))",
-                    ])
-                return (response, data)
-            } catch {
-                logger.debug(
-                    "HTTP request got no answer",
-                    metadata: [
-                        "method": "\(method)", "path": "\(path)", "error": "\(Self.loggable(error))",
-                        "ms": "\(Self.milliseconds(since: started))",
-                    ])
-                throw error
-            }
+        let place = Self.metadata(request)
+        let answer = try await withRetries(mayRepeat: mayRepeat, deadline: deadline, failure: "HTTP request got no answer", place)
+        {
+            [transport] in try await transport.send(prepared, body: body)
         }
+        logger.debug(
+            "HTTP request",
+            metadata: place.merging(["status": "\(answer.value.0.status.code)", "ms": "\(answer.milliseconds)"]) { $1 })
+        return answer.value
     }
 
-    /// Runs `attempt` within the timeout, again after a wait for each retryable failure the policy allows.
+    /// Runs `attempt`, again after a wait for each retryable failure the policy allows while the
+    /// deadline leaves time for it; logs each failure as what it was.
+    /// - Returns: the value, with the milliseconds its successful attempt took.
     private func withRetries<Value: Sendable>(
-        safeToRepeat: Bool,
-        what: String,
-        _ attempt: @escaping @Sendable () async throws -> Value
-    ) async throws -> Value {
-        let seconds = timeout.inSeconds
+        mayRepeat: Bool,
+        deadline: Deadline,
+        failure: Logger.Message,
+        _ place: Logger.Metadata,
+        _ attempt: () async throws -> Value
+    ) async throws -> (value: Value, milliseconds: Int) {
         var retry = 0
         while true {
+            let started = ContinuousClock.now
             do {
-                return try await TimeLimit.run(
-                    until: Deadline(timeout),
-                    orThrow: {
-                        TransportError(.timedOut, reason: "no answer within \(seconds) s")
-                    }, attempt)
+                return (try await attempt(), Self.milliseconds(since: started))
             } catch {
-                guard safeToRepeat, retry < retryPolicy.maxRetries, !isLoginRefusal(error), retryPolicy.shouldRetry(error) else {
+                // Cancelled by the caller or at the deadline: said once, where the request ends, as what it was.
+                if Task.isCancelled { throw error }
+                logger.debug(
+                    failure,
+                    metadata: place.merging(["error": "\(Self.loggable(error))", "ms": "\(Self.milliseconds(since: started))"]) {
+                        $1
+                    })
+                guard mayRepeat, retry < retryPolicy.maxRetries, !isLoginRefusal(error), retryPolicy.shouldRetry(error) else {
                     throw error
                 }
                 retry += 1
                 let delay = retryPolicy.delay(beforeRetry: retry)
+                guard delay < deadline.remaining else {
+                    logger.debug("not retrying: the deadline comes first", metadata: place)
+                    throw error
+                }
                 logger.debug(
                     "retrying after a transport failure",
-                    metadata: [
-                        "request": "\(what)", "retry": "\(retry)", "delay-ms": "\(delay.inMilliseconds)",
-                    ])
+                    metadata: place.merging(["retry": "\(retry)", "delay-ms": "\(delay.inMilliseconds)"]) { $1 })
                 try await Task.sleep(for: delay)
             }
         }
     }
 
     // MARK: Log helpers
+
+    /// Method and path (without the query) of `request`; with the time since `started` and `error` when given.
+    private static func metadata(_ request: HTTPRequest, started: ContinuousClock.Instant? = nil, error: (any Error)? = nil)
+        -> Logger.Metadata
+    {
+        var metadata: Logger.Metadata = [
+            "method": "\(request.method.rawValue)",
+            "path": "\((request.path ?? "").split(separator: "?", maxSplits: 1).first.map(String.init) ?? "")",
+        ]
+        if let started { metadata["ms"] = "\(milliseconds(since: started))" }
+        if let error { metadata["error"] = "\(loggable(error))" }
+        return metadata
+    }
 
     /// The error as logged: transport and keyring errors carry no secrets; anything else is named by type only.
     private static func loggable(_ error: any Error) -> String {

@@ -3,11 +3,13 @@ public import HTTPTypes
 
 /// How an ``AuthenticatedClient`` sends one HTTP request and receives its answer.
 ///
-/// ``URLSessionTransport`` is the default; an app gives its own to reuse a client
+/// ``CurlTransport`` is the default; an app gives its own to reuse a client
 /// it already has. Every status is an answer, not an error: a 401 or a 500
-/// comes back as an `HTTPResponse`. Throw only when no answer came, as a
+/// comes back as an `HTTPResponse`. Throw only when no whole answer came, as a
 /// ``TransportError`` where possible, so the client knows which failures are
-/// worth retrying (`RetryPolicy.isTransient`).
+/// worth retrying (`RetryPolicy.isTransient`). Bound the whole answer in time
+/// and its body in length while it arrives, as ``CurlTransport`` does: the
+/// client's deadline ends the wait, but only the transport can stop the reading.
 ///
 /// The request carries the token: a transport must never send it to another
 /// origin (scheme, host, port). ``URLSessionTransport`` follows a redirect only

@@ -1,9 +1,15 @@
-/// How often and how soon a request that got no answer is sent again.
+public import HTTPTypes
+
+/// How often and how soon a request that got no whole answer is sent again.
 ///
-/// Only transport failures are retried (connection refused, timeout, broken
-/// connection), never an answer, never a refused login, and never a request
-/// marked not safe to repeat. The waits grow: `initialDelay`, then times
-/// `multiplier` each time, at most `maxDelay`.
+/// Retried, and nothing else: a connection refused or a server not found
+/// (`.cannotConnect`), no whole answer within the transport's timeout (`.timedOut`),
+/// a connection closed or broken before the whole answer, an empty reply included
+/// (`.connectionLost`). Never retried: an answer of any status, an answer longer than
+/// the transport's limit, a refused login, a request whose method is not idempotent
+/// (``isIdempotent(_:)``) unless the caller says it is safe to repeat, and anything
+/// once the request's deadline would pass before the retry. The waits grow:
+/// `initialDelay`, then times `multiplier` each time, at most `maxDelay`.
 public struct RetryPolicy: Sendable {
     /// How many times a request is sent again after the first attempt.
     public var maxRetries: Int
@@ -51,6 +57,14 @@ public struct RetryPolicy: Sendable {
             if delay >= maxDelay { return maxDelay }
         }
         return min(delay, maxDelay)
+    }
+
+    /// Whether a request of `method` may be sent again without the caller's word: the methods
+    /// RFC 9110 calls idempotent (GET, HEAD, OPTIONS, TRACE, PUT, DELETE). A POST or a PATCH
+    /// that got no answer may have been carried out, so it is sent once unless the caller
+    /// passes `safeToRepeat: true`.
+    public static func isIdempotent(_ method: HTTPRequest.Method) -> Bool {
+        [.get, .head, .options, .trace, .put, .delete].contains(method)
     }
 
     /// `true` for a ``TransportError`` that may go away on its own (`TransportError.isTransient`).

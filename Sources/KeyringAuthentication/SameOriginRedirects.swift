@@ -14,20 +14,12 @@ import FoundationNetworking
 /// any header, the path or the query, and only the app knows where. Not following
 /// is the one rule that keeps the token at its origin whatever the attachment;
 /// https → http is another origin (the scheme differs), so it is never followed either.
-package final class SameOriginRedirects: NSObject, URLSessionTaskDelegate, Sendable {
-    package func urlSession(
-        _ session: URLSession,
-        task: URLSessionTask,
-        willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest,
-        completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
+package enum SameOriginRedirects {
+    /// Whether `task` may follow its redirect to `request`.
+    static func follows(task: URLSessionTask, to request: URLRequest) -> Bool {
         // The original request, not the current one: a chain of redirects may never leave the first origin.
-        guard let from = task.originalRequest?.url, let to = request.url, Self.isSameOrigin(from, to) else {
-            completionHandler(nil)
-            return
-        }
-        completionHandler(request)
+        guard let from = task.originalRequest?.url, let to = request.url else { return false }
+        return isSameOrigin(from, to)
     }
 
     /// Whether `a` and `b` have the same scheme, host and port (a missing port is the scheme's default).

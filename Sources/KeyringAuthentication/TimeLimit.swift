@@ -6,11 +6,11 @@ import Synchronization
 /// A task group would wait for a child that does not stop when cancelled; here
 /// the caller resumes at the deadline and the late work is only cancelled.
 enum TimeLimit {
-    /// The result of `operation`, or `timeout()` thrown once `deadline` has passed.
-    /// - Throws: what `operation` throws, `timeout()`, or `CancellationError` when the caller is cancelled.
+    /// The result of `operation`, or `timeout` thrown once `deadline` has passed.
+    /// - Throws: what `operation` throws, `timeout`, or `CancellationError` when the caller is cancelled.
     static func run<Value: Sendable>(
         until deadline: Deadline,
-        orThrow timeout: @escaping @Sendable () -> any Error,
+        orThrow timeout: any Error,
         _ operation: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         let race = Race<Value>()
@@ -28,7 +28,7 @@ enum TimeLimit {
                         },
                         Task {
                             guard (try? await Task.sleep(until: deadline.end, clock: .continuous)) != nil else { return }
-                            race.finish(.failure(timeout()))
+                            race.finish(.failure(timeout))
                         },
                     ])
             }

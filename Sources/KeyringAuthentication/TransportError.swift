@@ -1,15 +1,21 @@
-/// A request that got no answer: why, in words that are safe to log.
+/// A request that got no whole answer: why, in words that are safe to log.
 ///
 /// The reason never holds a URL's query, a header or a body, so it cannot leak a token.
+///
+/// What ``AuthenticatedClient`` retries, and nothing else (``isTransient``): `.cannotConnect`,
+/// `.timedOut` and `.connectionLost`, for a request that may be repeated.
 public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, as far as retrying is concerned.
     public enum Kind: String, Sendable, Hashable {
         /// The server could not be reached: connection refused, unknown host, no network.
         case cannotConnect
-        /// The server did not answer within the timeout.
+        /// The whole answer did not come within the timeout: nothing came, or too little.
         case timedOut
-        /// The connection broke before the answer was complete.
+        /// The connection closed or broke before the whole answer came, an empty reply included.
         case connectionLost
+        /// The answer's body is longer than the transport's limit (`URLSessionTransport.answerLimit`);
+        /// its reading was stopped there. Not retried: the server would answer the same.
+        case answerTooLarge
         /// Anything else; not retried.
         case other
     }
@@ -28,8 +34,13 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         self.reason = reason
     }
 
-    /// `true` for the failures that may go away on their own: everything but `.other`.
-    public var isTransient: Bool { kind != .other }
+    /// `true` for the failures that may go away on their own: `.cannotConnect`, `.timedOut`, `.connectionLost`.
+    public var isTransient: Bool {
+        switch kind {
+        case .cannotConnect, .timedOut, .connectionLost: true
+        case .answerTooLarge, .other: false
+        }
+    }
 
     /// The kind and the reason.
     public var description: String { "Transport error (\(kind.rawValue)): \(reason)" }

@@ -25,6 +25,8 @@ import Glibc
 /// - `GET /slow`: 200 after two seconds, longer than a test client's timeout should be.
 /// - any path given to ``redirect(_:to:)``: 302 to that URL.
 /// - `GET /landing`: 200, whatever the token, so a redirect's end is seen to be reached.
+/// - any path given to ``inject(_:at:)``: the ``Fault`` it names (a trickle, silence, an empty
+///   reply, a huge or endless body, a late answer, a bad token), whatever the method.
 ///
 /// One thread accepts, one thread per connection answers, and every answer closes the
 /// connection. ``stop()`` closes the listening socket, so clients get "connection refused"
@@ -32,7 +34,7 @@ import Glibc
 public final class TestHTTPServer: Sendable {
     /// How many logins the server was asked for and granted.
     public struct Counts: Sendable, Equatable {
-        /// Every `POST /login`, refused or not.
+        /// Every `POST /login` read, refused, faulty or not.
         public var loginAttempts = 0
         /// The logins that issued a token.
         public var logins = 0
@@ -57,6 +59,10 @@ public final class TestHTTPServer: Sendable {
         var redirects: [String: String] = [:]
         var loginDelay: Duration = .zero
         var failLogins = false
+        var faults: [String: Fault] = [:]
+        var bodyBytesSent: [String: Int] = [:]
+        /// Connections being read or answered.
+        var answering = 0
     }
 
     private let state: Mutex<State>
@@ -118,6 +124,30 @@ public final class TestHTTPServer: Sendable {
         state.withLock { $0.loginDelay = delay }
     }
 
+    /// From now on every request to `path` meets `fault`; `nil` makes the path answer as usual again.
+    public func inject(_ fault: Fault?, at path: String) {
+        state.withLock { $0.faults[path] = fault }
+    }
+
+    /// How many body bytes the faults at `path` sent so far, counted as the kernel took them: an
+    /// answer the client stopped reading stays near what the client read plus the sockets' buffers.
+    public func bodyBytesSent(at path: String) -> Int {
+        state.withLock { $0.bodyBytesSent[path] ?? 0 }
+    }
+
+    /// Waits until no connection is being answered, so a fault's counts are final: a trickle or an
+    /// endless body ends when the client closes its connection.
+    /// - Parameter timeout: the longest wait.
+    /// - Returns: whether it came to that within `timeout`.
+    public func waitUntilIdle(timeout: Duration = .seconds(10)) async -> Bool {
+        let end = ContinuousClock.now + timeout
+        while state.withLock({ $0.answering }) > 0 {
+            // A sleep, not a blocked thread: the client under test needs Swift concurrency's threads meanwhile.
+            guard ContinuousClock.now < end, (try? await Task.sleep(for: .milliseconds(10))) != nil else { return false }
+        }
+        return true
+    }
+
     /// While set, `POST /login` answers 500 (a broken server, not a refusal).
     public func setFailLogins(_ fail: Bool) {
         state.withLock { $0.failLogins = fail }
@@ -147,30 +177,48 @@ public final class TestHTTPServer: Sendable {
     // MARK: Answering
 
     private func serve(_ connection: Int32) {
+        state.withLock { $0.answering += 1 }
+        defer { state.withLock { $0.answering -= 1 } }
         var limit = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         guard let request = HTTPMessage.read(from: connection) else { return }
-        let location = state.withLock { state in
+        let (location, fault) = state.withLock { state in
             state.requests.append("\(request.method) \(request.path)")
+            if request.method == "POST", request.path == "/login" { state.counts.loginAttempts += 1 }
             if let authorization = request.headers["authorization"] {
                 state.authorizations[request.path, default: []].append(authorization)
             }
-            return state.redirects[request.path]
+            return (state.redirects[request.path], state.faults[request.path])
         }
         if let location {
             HTTPMessage.write(status: 302, body: Data(), headers: ["Location": location], to: connection)
             return
         }
-        let (status, body) = answer(request)
+        let path = request.path
+        let faulty = FaultyAnswer(
+            connection: connection,
+            isServing: { [self] in state.withLock { $0.listener != nil } },
+            counted: { [self] count in state.withLock { $0.bodyBytesSent[path, default: 0] += count } }
+        )
+        var issued: String?
+        switch fault {
+        case nil, .answerAfter: break
+        case .issueToken(let token): issued = token
+        case let fault?:
+            _ = faulty.write(fault)
+            return
+        }
+        let (status, body) = answer(request, issuing: issued)
+        if let fault, !faulty.write(fault) { return }
         HTTPMessage.write(status: status, body: body, to: connection)
     }
 
-    private func answer(_ request: HTTPMessage) -> (Int, Data) {
+    private func answer(_ request: HTTPMessage, issuing issued: String?) -> (Int, Data) {
         switch (request.method, request.path) {
         case ("GET", "/landing"):
             return (200, Data(#"{"landed":true}"#.utf8))
         case ("POST", "/login"):
-            return login(request)
+            return login(request, issuing: issued)
         case (_, "/data"):
             return isAuthorized(request) ? (200, Data(#"{"data":"the user's data"}"#.utf8)) : (401, Data())
         case ("GET", "/status"):
@@ -185,11 +233,8 @@ public final class TestHTTPServer: Sendable {
         }
     }
 
-    private func login(_ request: HTTPMessage) -> (Int, Data) {
-        let delay = state.withLock { state in
-            state.counts.loginAttempts += 1
-            return state.loginDelay
-        }
+    private func login(_ request: HTTPMessage, issuing issued: String?) -> (Int, Data) {
+        let delay = state.withLock { $0.loginDelay }
         if delay > .zero {
             Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
         }
@@ -200,10 +245,12 @@ public final class TestHTTPServer: Sendable {
                 return (401, Data())
             }
             state.counts.logins += 1
-            let token = "token-\(state.counts.logins)-\(UUID().uuidString)"
+            let token = issued ?? "token-\(state.counts.logins)-\(UUID().uuidString)"
             state.validTokens.insert(token)
             state.issuedTokens.append(token)
-            return (200, Data(#"{"token":"\#(token)"}"#.utf8))
+            // JSONSerialization escapes what a bad token holds (CR LF, quotes), so the client reads it whole.
+            let body = (try? JSONSerialization.data(withJSONObject: ["token": token])) ?? Data()
+            return (200, body)
         }
     }
 

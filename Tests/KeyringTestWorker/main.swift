@@ -13,7 +13,9 @@ import SwiftKeyring
 // Also `KeyringTestWorker async-progress …`: see AsyncProgressCheck.swift, and
 // `KeyringTestWorker secret-service …`: see SecretServiceWrites.swift, and
 // `KeyringTestWorker sync-move-kill …`: see SyncMoveKill.swift, and
-// `KeyringTestWorker libsecret-file …`: see LibsecretFileWrites.swift.
+// `KeyringTestWorker libsecret-file …`: see LibsecretFileWrites.swift, and
+// `KeyringTestWorker answer-memory …`: see AnswerMemory.swift, and
+// `KeyringTestWorker transport-leaks …`: see TransportLeaks.swift.
 
 let arguments = CommandLine.arguments
 if arguments.count > 1 && arguments[1] == "async-progress" {
@@ -24,6 +26,12 @@ if arguments.count > 1 && arguments[1] == "sync-move-kill" {
 }
 if arguments.count > 1 && arguments[1] == "libsecret-file" {
     exit(LibsecretFileWrites.run(Array(arguments.dropFirst(2))))
+}
+if arguments.count > 1 && arguments[1] == "transport-leaks" {
+    exit(await TransportLeaks.run(Array(arguments.dropFirst(2))))
+}
+if arguments.count > 1 && arguments[1] == "answer-memory" {
+    exit(await AnswerMemory.run(Array(arguments.dropFirst(2))))
 }
 if arguments.count > 1 && arguments[1] == "secret-service" {
     exit(SecretServiceWrites.run(Array(arguments.dropFirst(2))))

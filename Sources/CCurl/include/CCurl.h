@@ -1,7 +1,7 @@
 #ifndef SWIFT_KEYRING_CCURL_H
 #define SWIFT_KEYRING_CCURL_H
 
-/* libcurl, loaded when the first etcd store opens rather than when the program starts:
+/* libcurl, loaded when the first etcd store opens or CurlTransport sends, rather than when the program starts:
  * linked, it brings some thirty libraries (TLS, Kerberos, LDAP, HTTP/2...) and their
  * relocations and constructors into every start of a program that never talks to etcd.
  * curl.h gives the types and constants; every call goes through the functions below,
@@ -26,6 +26,9 @@ CURLcode swift_keyring_curl_setopt_long(CURL *handle, CURLoption option, long va
 CURLcode swift_keyring_curl_setopt_pointer(CURL *handle, CURLoption option, const void *value);
 typedef size_t (*swift_keyring_curl_write_callback)(char *data, size_t size, size_t count, void *context);
 CURLcode swift_keyring_curl_setopt_write_function(CURL *handle, swift_keyring_curl_write_callback callback);
+/* The answer's header lines, one a call, for KeyringAuthentication's transport. */
+CURLcode swift_keyring_curl_setopt_header_function(CURL *handle, swift_keyring_curl_write_callback callback);
+CURLcode swift_keyring_curl_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value);
 CURLcode swift_keyring_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 
 struct curl_slist *swift_keyring_curl_slist_append(struct curl_slist *list, const char *text);

@@ -11,15 +11,17 @@ import FoundationNetworking
 
 @Suite("Token and redirects")
 struct TokenRedirectTests {
-    /// The transports the rule must hold on: the default one, and one on a session the app made.
+    /// The transports the rule must hold on: the default one (libcurl), URLSession's, and
+    /// URLSession's on a configuration the app made.
     enum Transport: String, CaseIterable, CustomTestStringConvertible {
-        case fresh, appSession
+        case curl, fresh, appConfiguration
         var testDescription: String { rawValue }
 
-        func make() -> URLSessionTransport {
+        func make() -> any HTTPTransport {
             switch self {
+            case .curl: CurlTransport(timeout: .seconds(10))
             case .fresh: URLSessionTransport(timeout: .seconds(10))
-            case .appSession: URLSessionTransport(session: URLSession(configuration: .ephemeral))
+            case .appConfiguration: URLSessionTransport(configuration: .ephemeral, timeout: .seconds(10))
             }
         }
     }
@@ -27,9 +29,11 @@ struct TokenRedirectTests {
     @Test(
         "A redirect to another origin is returned as it is, and that origin never sees the token",
         arguments: [
+            ("127.0.0.2", Transport.curl),  // another host
+            ("127.0.0.1", Transport.curl),  // the same host on another port
             ("127.0.0.2", Transport.fresh),  // another host
             ("127.0.0.1", Transport.fresh),  // the same host on another port
-            ("127.0.0.2", Transport.appSession),
+            ("127.0.0.2", Transport.appConfiguration),
         ])
     func crossOriginRedirectKeepsToken(host: String, transport: Transport) async throws {
         let fixture = try AuthFixture()

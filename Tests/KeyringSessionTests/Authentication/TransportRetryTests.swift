@@ -67,16 +67,15 @@ struct TransportRetryTests {
         #expect(transport.sends == 1)
     }
 
-    @Test("A request that outlasts the client's timeout is a timed-out transport error, retried as the policy says")
+    @Test("A request that outlasts the transport's timeout is a timed-out transport error, retried as the policy says")
     func slowAnswerTimesOut() async throws {
         let fixture = try AuthFixture()
         defer { fixture.tearDown() }
         try await fixture.logIn()
-        let transport = CountingTransport()
+        let transport = CountingTransport(timeout: .milliseconds(300))
         let client = try fixture.makeClient(
             transport: transport,
-            retryPolicy: RetryPolicy(maxRetries: 1, initialDelay: .milliseconds(10)),
-            timeout: .milliseconds(300)
+            retryPolicy: RetryPolicy(maxRetries: 1, initialDelay: .milliseconds(10))
         )
 
         let error = await #expect(throws: TransportError.self) {
@@ -84,6 +83,26 @@ struct TransportRetryTests {
         }
         #expect(error?.kind == .timedOut)
         #expect(transport.sends == 2)
+    }
+
+    @Test("A request that outlasts the send's deadline ends at it, however many retries the policy would allow")
+    func deadlineEndsRetries() async throws {
+        let fixture = try AuthFixture()
+        defer { fixture.tearDown() }
+        try await fixture.logIn()
+        let transport = CountingTransport()
+        let client = try fixture.makeClient(
+            transport: transport,
+            retryPolicy: RetryPolicy(maxRetries: 5, initialDelay: .milliseconds(10)),
+            timeout: .milliseconds(300)
+        )
+
+        let error = await #expect(throws: TransportError.self) {
+            try await client.send(fixture.request("/slow"))
+        }
+        #expect(error?.kind == .timedOut)
+        #expect(error?.reason.contains("deadline") == true)
+        #expect(transport.sends == 1)
     }
 
     @Test("A login that outlasts the timeout passes the timeout through and keeps the session")
@@ -119,6 +138,7 @@ struct TransportRetryTests {
             (TransportError(.cannotConnect, reason: "refused"), true),
             (TransportError(.timedOut, reason: "slow"), true),
             (TransportError(.connectionLost, reason: "reset"), true),
+            (TransportError(.answerTooLarge, reason: "1 GiB"), false),
             (TransportError(.other, reason: "bad URL"), false),
         ])
     func transientErrors(error: TransportError, retried: Bool) {

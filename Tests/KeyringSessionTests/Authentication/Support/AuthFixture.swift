@@ -32,7 +32,7 @@ struct AuthFixture {
 
     /// A client over the session, logging into `log`.
     func makeClient(
-        transport: any HTTPTransport = URLSessionTransport(timeout: .seconds(10)),
+        transport: any HTTPTransport = CurlTransport(timeout: .seconds(10)),
         retryPolicy: RetryPolicy = RetryPolicy(initialDelay: .milliseconds(50)),
         tokenAttachment: TokenAttachment = .bearer,
         timeout: Duration = .seconds(10),
@@ -52,12 +52,13 @@ struct AuthFixture {
         )
     }
 
-    /// The app's login: `POST /login` at the credentials' URL.
+    /// The app's login: `POST /login` at the credentials' URL, with the login's answer limit, as the docs' own.
     @Sendable static func serverLogin(_ credentials: Credentials) async throws -> AccessToken {
         var request = HTTPRequest(method: .post, url: credentials.url.appending(path: "login"))
         request.headerFields[.contentType] = "application/json"
         let body = try JSONEncoder().encode(["username": credentials.username, "password": credentials.password])
-        let (response, data) = try await URLSessionTransport(timeout: .seconds(10)).send(request, body: body)
+        let transport = CurlTransport(timeout: .seconds(10), answerLimit: CurlTransport.loginAnswerLimit)
+        let (response, data) = try await transport.send(request, body: body)
         try AuthenticationError.checkLoginResponse(response)
         guard response.status == .ok else { throw LoginServerError(status: response.status.code) }
         return AccessToken(try JSONDecoder().decode([String: String].self, from: data)["token"] ?? "")

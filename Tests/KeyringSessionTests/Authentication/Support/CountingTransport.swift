@@ -4,15 +4,16 @@ import KeyringAuthentication
 import KeyringSession
 import Synchronization
 
-/// The real `URLSessionTransport`, counting how often the client called it (refused
+/// The real `CurlTransport`, counting how often the client called it (refused
 /// connections included), and running `afterSend` with the count after each answer,
 /// so a test can act between the server's answer and the client seeing it.
 final class CountingTransport: HTTPTransport {
-    private let base = URLSessionTransport(timeout: .seconds(10))
+    private let base: CurlTransport
     private let count = Mutex(0)
     private let afterSend: @Sendable (Int) async throws -> Void
 
-    init(afterSend: @escaping @Sendable (Int) async throws -> Void = { _ in }) {
+    init(timeout: Duration = .seconds(10), afterSend: @escaping @Sendable (Int) async throws -> Void = { _ in }) {
+        base = CurlTransport(timeout: timeout)
         self.afterSend = afterSend
     }
 
