@@ -30,6 +30,13 @@ extension Keyring {
         }
     }
 
+    /// Whether `error` says the shared store could not be reached (rather than the local store, or a
+    /// record being bad): a call that can answer from this machine alone, as `list` can, then does.
+    package func isSharedStoreDown(_ error: KeyringError) -> Bool {
+        guard let syncStore else { return false }
+        return error.code == .serviceUnavailable && error.place == KeyringError.Place(store: syncStore.identity.kind)
+    }
+
     /// Where a record with this sync flag lives on this keyring.
     func place(sync: Bool) -> RecordPlace {
         sync && syncStore != nil ? .shared : .local

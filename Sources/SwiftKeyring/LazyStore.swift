@@ -12,9 +12,10 @@ import Synchronization
 /// let keyring = try Keyring(service: "com.example.mail", syncStore: shared)
 /// ```
 ///
-/// Opening runs within the deadline of the call that needs it. A failed opening is not kept:
-/// the next call tries again, so a long-lived process finds the store once it is back. Once
-/// open, the store is kept, and two calls that open it at once keep the first one opened.
+/// Opening runs within the deadline of the call that needs it, and no longer than
+/// `callTimeout`. A failed opening is not kept: the next call tries again, so a long-lived
+/// process finds the store once it is back. Once open, the store is kept, and two calls
+/// that open it at once keep the first one opened.
 public final class LazyStore: CredentialStore {
     private let declared: StoreIdentity
     private let open: @Sendable (StoreCall) throws -> any CredentialStore
@@ -44,7 +45,9 @@ public final class LazyStore: CredentialStore {
     /// The store, opened now if no call has opened it.
     private func store(_ call: StoreCall) throws -> any CredentialStore {
         if let store = opened.withLock({ $0 }) { return store }
-        let fresh = try open(call)
+        // No longer than the store's own bound, as an eager opening would wait: the keyring's call may
+        // be longer (the longer of its two stores'), and a fleet that is down should cost no more than that.
+        let fresh = try open(StoreCall(deadline: call.deadline.capped(at: callTimeout), cancellation: call.cancellation))
         return opened.withLock { current in
             if let current { return current }
             current = fresh

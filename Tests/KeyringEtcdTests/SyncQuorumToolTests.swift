@@ -40,6 +40,14 @@ struct SyncQuorumToolTests {
         }
         // `moved` was synced, then set device-only: it lives here now, and no mark of it is left.
         #expect(try set("moved", "moved-pw-2", sync: false).status == 0)
+        // The git helper opens the keyring as the tool does; what it stores is device-only.
+        let helper = URL(fileURLWithPath: Command.tool).deletingLastPathComponent()
+            .appendingPathComponent("git-credential-swift-keyring").path
+        func git(_ action: String, _ input: String) throws -> CommandResult {
+            try Command.run(helper, [action], environment: environment, stdin: input, timeout: 30)
+        }
+        let stored = try git("store", "protocol=https\nhost=git.example.com\nusername=dev\npassword=git-pw\n\n")
+        #expect(stored.status == 0, "git store: \(stored.stderr)")
 
         let survivor = try cluster.leader()
         for member in (1...3) where member != survivor { try cluster.kill(member) }
@@ -55,6 +63,9 @@ struct SyncQuorumToolTests {
         #expect(try tool(["get", "moved"], within: 4).text == "moved-pw-2\n", "get moved printed another password")
         #expect(try set("moved", "moved-pw-3", sync: false).status == 0)
         #expect(try tool(["remove", "newlocal"], within: 4).status == 0)
+        let gitGet = try git("get", "protocol=https\nhost=git.example.com\n\n")
+        #expect(gitGet.status == 0, "git get: \(gitGet.stderr)")
+        #expect(gitGet.text.contains("password=git-pw\n"), "git get answered another password")
         #expect(ContinuousClock.now - started < .seconds(20))
 
         // Synced calls: unavailable (69) within the bound, nothing written here.

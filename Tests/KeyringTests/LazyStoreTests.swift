@@ -65,6 +65,23 @@ struct LazyStoreTests {
         #expect(opener.openings == 0)
     }
 
+    @Test("With the shared store down, a chosen password (git's get without a username) comes from this machine's records")
+    func chosenFromLocal() throws {
+        let opener = Opener()
+        let local = MemoryStore()
+        let setUp = try Keyring(service: service, store: local)
+        try setUp.set(try Credentials(username: "b", password: "b-pw", url: url), forKey: "https://b")
+        try setUp.set(try Credentials(username: "a", password: "a-pw", url: url), forKey: "https://a")
+        let keyring = try Keyring(service: service, store: local, syncStore: opener.store(), sharedCopies: .inMemory())
+        let chosen = try keyring.chosenPassword { $0.sorted() }
+        #expect(chosen?.key == "https://a")
+        #expect(chosen?.password == "a-pw", "the chosen record's password")
+        // Records themselves are not at stake: a synced set still fails.
+        #expect {
+            try keyring.set(try Credentials(username: "c", password: "c-pw", url: url, syncEnabled: true), forKey: "c")
+        } throws: { ($0 as? KeyringError)?.code == .serviceUnavailable }
+    }
+
     @Test("Synced calls open it, fail as unavailable naming it, and write nothing here; a later call opens it once it is back")
     func syncedCallsOpen() throws {
         let opener = Opener()

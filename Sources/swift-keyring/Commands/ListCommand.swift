@@ -69,10 +69,7 @@ struct ListCommand: ParsableCommand {
         }
         do {
             return (try list(place), nil)
-        } catch let error as KeyringError
-            where place == nil && error.code == .serviceUnavailable
-            && keyring.syncStore.map({ error.place == KeyringError.Place(store: $0.identity.kind) }) == true
-        {
+        } catch let error as KeyringError where place == nil && keyring.isSharedStoreDown(error) {
             return (try list(.local), error)
         }
     }
