@@ -135,7 +135,7 @@ let package = Package(
         // Against a real 3-node cluster (Scripts/with-etcd.sh); depends on the tool for its exit-status tests.
         .testTarget(
             name: "KeyringEtcdTests",
-            dependencies: ["KeyringEtcd", "SwiftKeyring", "KeyringCrypto", "KeyringTestSupport", "swift-keyring"]
+            dependencies: ["KeyringEtcd", "SwiftKeyring", "KeyringSession", "KeyringCrypto", "KeyringTestSupport", "swift-keyring"]
         ),
         // Depends on the tool so `swift build --build-tests` builds the binary these tests run, and so
         // CLICommandLineShortcutTests can hold the tool's own parser against ArgumentParser.

@@ -14,6 +14,8 @@ package enum ExitStatus {
     package static let invalidInput = ExitCode(65)
     package static let unavailable = ExitCode(69)
     package static let damaged = ExitCode(74)
+    /// EX_TEMPFAIL: part of the answer was printed, the rest could not be had now (`list` with the shared store down).
+    package static let partial = ExitCode(75)
     package static let permission = ExitCode(77)
 
     /// The status for a keyring error.

@@ -26,8 +26,9 @@ package enum KeyringOpener {
             return try Keyring(
                 service: options.resolvedService, store: EtcdStore(configuration: options.etcdConfiguration()), logger: logger)
         }
-        // The shared store opens first: a cluster that refuses the key fails before a passphrase is asked for.
-        let shared: (any CredentialStore)? = sync.isOn ? try EtcdStore(configuration: options.etcdConfiguration()) : nil
+        // The shared store opens when a call first needs it, so a device-only record the local store
+        // holds is read and written with the fleet down; its settings are checked now, as any option is.
+        let shared: (any CredentialStore)? = try sync.isOn ? sharedStore(options.etcdConfiguration()) : nil
         var configuration = try options.configuration()
         do {
             return try Keyring(
@@ -41,6 +42,13 @@ package enum KeyringOpener {
             configuration.fileSecret = try askPassphrase(for: file, sources: error.sources ?? [])
             return try Keyring(
                 service: options.resolvedService, configuration: configuration, syncStore: shared, logger: logger)
+        }
+    }
+
+    /// The etcd store of `configuration`, opened by the first call that needs it.
+    private static func sharedStore(_ configuration: EtcdConfiguration) -> LazyStore {
+        LazyStore(identity: EtcdStore.identity(of: configuration), callTimeout: configuration.timeout) { call in
+            try EtcdStore(configuration: configuration, call: call)
         }
     }
 

@@ -26,6 +26,11 @@ public struct EtcdHealth: Sendable, Codable, Hashable {
     public var members: [Member]
     /// How many members the cluster says it has, or `nil` when no member answered.
     public var memberCount: Int?
+    /// Whether the cluster served a linearizable read, as every record call needs: members that
+    /// answer their status without a quorum among them do not.
+    public var servesReads: Bool
+    /// Why it did not, when it did not.
+    public var readProblem: String?
     /// The proxy the members are reached through, or why none is: `none`, or `none (… ignored …)`
     /// when `http_proxy`, `https_proxy` or `all_proxy` is set, since the store never uses those.
     public var proxy: String?
@@ -52,7 +57,19 @@ public struct EtcdHealth: Sendable, Codable, Hashable {
         }
         let list = try? client.call(
             "/v3/cluster/member/list", Empty(), as: MemberListResponse.self, operation: "listing members", call: call)
-        return EtcdHealth(members: members, memberCount: list?.members?.count, proxy: proxyNote(configuration))
+        // The keyring's header key, names only: what opening the store reads first, no value fetched.
+        let readProblem: String?
+        do {
+            _ = try client.call(
+                "/v3/kv/range", RangeRequest(key: EtcdKeyspace.headerKey(prefix: configuration.prefix), keysOnly: true),
+                as: RangeResponse.self, operation: "a linearizable read", call: call)
+            readProblem = nil
+        } catch {
+            readProblem = "\(error)"
+        }
+        return EtcdHealth(
+            members: members, memberCount: list?.members?.count, servesReads: readProblem == nil, readProblem: readProblem,
+            proxy: proxyNote(configuration))
     }
 
     /// What `proxy` says for `configuration`.

@@ -98,16 +98,34 @@ public final class EtcdStore: CredentialStore {
     ///   (loaded here, not at the program's start) is missing or too old, and the errors of
     ///   this host's memory file (`.insecurePermissions`, `.damaged`) when it cannot be trusted.
     public convenience init(configuration: EtcdConfiguration) throws {
+        try self.init(configuration: configuration, call: .starting(timeout: configuration.timeout))
+    }
+
+    /// Opens the store within `call`'s deadline, as `init(configuration:)` does within one of its own:
+    /// for a store opened by the first call that needs it (`LazyStore`), whose deadline the opening shares.
+    /// - Throws: as `init(configuration:)`.
+    public convenience init(configuration: EtcdConfiguration, call: StoreCall) throws {
         do {
-            try self.init(opening: configuration)
+            try self.init(opening: configuration, call: call)
         } catch let error as KeyringError {
             throw error.placed(in: .etcd)
         }
     }
 
+    /// What a store of `configuration` is before it opens: `etcd`, with the endpoints and the
+    /// prefix (the cluster's ID is known once a member answered).
+    public static func identity(of configuration: EtcdConfiguration) -> StoreIdentity {
+        StoreIdentity(
+            kind: .etcd,
+            details: [
+                StoreDetail("endpoints", configuration.endpoints.map(\.absoluteString).joined(separator: ",")),
+                StoreDetail("prefix", configuration.prefix),
+            ])
+    }
+
     /// Opens the keyring; the public init names etcd in the errors that pass out.
-    private init(opening configuration: EtcdConfiguration) throws {
-        var call = StoreCall.starting(timeout: configuration.timeout)
+    private init(opening configuration: EtcdConfiguration, call: StoreCall) throws {
+        var call = call
         if let problem = configuration.keyDerivation.problem ?? Self.costProblem(configuration.keyDerivation) {
             throw KeyringError.invalidConfiguration(setting: "keyDerivation", reason: problem)
         }

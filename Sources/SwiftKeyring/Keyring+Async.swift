@@ -170,16 +170,20 @@ extension Keyring {
     ///   - service: the app's namespace, such as `com.example.mail`.
     ///   - configuration: which store, and its settings.
     ///   - syncStore: the shared store of the records with the sync flag; `nil` keeps every record in the selected store.
+    ///   - sharedCopies: where this machine keeps which keys may have a copy in `syncStore`; `nil` means the default folder.
     ///   - logger: where the keyring and the store it opens log; `nil` means nowhere.
     /// - Throws: as the synchronous initialiser, or `CancellationError`.
     public init(
         service: String,
         configuration: KeyringConfiguration = KeyringConfiguration(),
         syncStore: (any CredentialStore)? = nil,
+        sharedCopies: SharedCopyMarks? = nil,
         logger: Logger? = nil
     ) async throws {
         self = try await BlockingExecutor(label: "swift-keyring open \(service)").run {
-            try Keyring(service: service, configuration: configuration, syncStore: syncStore, logger: logger)
+            try Keyring(
+                service: service, configuration: configuration, syncStore: syncStore, sharedCopies: sharedCopies,
+                logger: logger)
         }
     }
 }

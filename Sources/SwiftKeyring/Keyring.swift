@@ -58,6 +58,9 @@ public struct Keyring: Sendable {
     /// Where the async face runs this keyring's calls, in order; copies of the keyring, and the
     /// `Session`s and `SecretStore`s on it, share it.
     package let executor: BlockingExecutor
+    /// Which keys may have a copy in `syncStore`, kept on this machine, so that a device-only write asks
+    /// the shared store only about those (see `Keyring+TwoStores.swift`).
+    let sharedCopies: SharedCopyMarks
     /// `store`, when it can answer some reads at once; cast once here, as a cast per call costs more than the read.
     let immediateReads: (any ImmediateReads)?
 
@@ -71,6 +74,8 @@ public struct Keyring: Sendable {
     ///   - configuration: which store, and its settings.
     ///   - syncStore: the shared store of the records with the sync flag, such as an `EtcdStore`;
     ///     `nil` keeps every record in the selected store.
+    ///   - sharedCopies: where this machine keeps which keys may have a copy in `syncStore`;
+    ///     `nil` means ``SharedCopyMarks/defaultFolder(environment:)`` of the configuration's environment.
     ///   - logger: where the keyring and the store it opens log; `nil` means nowhere, so pass
     ///     the program's own to see the store selection and what was stored and removed.
     /// - Throws: ``KeyringError/invalidRecord(field:reason:)`` for an empty service, `.invalidConfiguration` for an
@@ -79,11 +84,14 @@ public struct Keyring: Sendable {
         service: String,
         configuration: KeyringConfiguration = KeyringConfiguration(),
         syncStore: (any CredentialStore)? = nil,
+        sharedCopies: SharedCopyMarks? = nil,
         logger: Logger? = nil
     ) throws {
         try RecordValidation.checkService(service)
         let (store, selection) = try StoreSelector.select(configuration, logger: logger ?? .keyringSilent)
-        self.init(service: service, store: store, syncStore: syncStore, selection: selection, logger: logger)
+        let marks = sharedCopies ?? SharedCopyMarks(folder: SharedCopyMarks.defaultFolder(environment: configuration.environment))
+        self.init(
+            service: service, store: store, syncStore: syncStore, sharedCopies: marks, selection: selection, logger: logger)
     }
 
     /// Opens the keyring of `service` on a store the caller made, such as a ``MemoryStore`` in tests.
@@ -96,28 +104,33 @@ public struct Keyring: Sendable {
     ///   - service: the app's namespace, such as `com.example.mail`.
     ///   - store: where the records live; on a two-store keyring, the records without the sync flag.
     ///   - syncStore: the shared store of the records with the sync flag; `nil` keeps every record in `store`.
+    ///   - sharedCopies: where this machine keeps which keys may have a copy in `syncStore`;
+    ///     `nil` means ``SharedCopyMarks/defaultFolder(environment:)``.
     ///   - logger: where the keyring logs; `nil` means nowhere.
     /// - Throws: ``KeyringError/invalidRecord(field:reason:)`` for an empty service.
     public init(
-        service: String, store: any CredentialStore, syncStore: (any CredentialStore)? = nil, logger: Logger? = nil
+        service: String, store: any CredentialStore, syncStore: (any CredentialStore)? = nil,
+        sharedCopies: SharedCopyMarks? = nil, logger: Logger? = nil
     ) throws {
         try RecordValidation.checkService(service)
         self.init(
             service: service,
             store: store,
             syncStore: syncStore,
+            sharedCopies: sharedCopies ?? SharedCopyMarks(folder: SharedCopyMarks.defaultFolder()),
             selection: StoreSelection(kind: store.identity.kind, reason: "given by the caller"),
             logger: logger
         )
     }
 
     private init(
-        service: String, store: any CredentialStore, syncStore: (any CredentialStore)?, selection: StoreSelection,
-        logger: Logger?
+        service: String, store: any CredentialStore, syncStore: (any CredentialStore)?, sharedCopies: SharedCopyMarks,
+        selection: StoreSelection, logger: Logger?
     ) {
         self.service = service
         self.store = store
         self.syncStore = syncStore
+        self.sharedCopies = sharedCopies
         self.selection = selection
         self.logger = logger ?? .keyringSilent
         self.executor = BlockingExecutor(label: "swift-keyring \(store.identity.kind) \(service)")
@@ -245,6 +258,7 @@ public struct Keyring: Sendable {
         var count = 0
         if let syncStore, !thisMachineOnly {
             count += try fromShared(syncStore) { try syncStore.removeAll(service: service, kind: nil, call: call) }
+            sharedCopies.unmarkAll(service: service)
         }
         count += try fromStore { try store.removeAll(service: service, kind: nil, call: call) }
         logger.debug(

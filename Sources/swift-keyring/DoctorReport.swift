@@ -52,6 +52,9 @@ struct DoctorReport: Encodable {
         var reason: String
         /// The shared store's kind, such as `etcd`, when sync is on.
         var store: String?
+        /// When sync is on, whether each half answers: `up`, or `down: why`.
+        var local: String?
+        var shared: String?
     }
 
     var store: String
@@ -106,11 +109,23 @@ struct DoctorReport: Encodable {
                 path: found.path, exists: found.exists, mode: found.filePermissions.map(octal),
                 folderMode: found.folderPermissions.map(octal), problem: found.permissionProblem)
         }
+        let health = etcd.map(EtcdHealth.check)
+        var halves = Sync(enabled: sync.isOn, reason: sync.reason, store: sync.store?.rawValue)
+        if sync.isOn {
+            // The local half: the store selected, as far as doctor can tell without a passphrase.
+            let localProblem =
+                selection.kind == .secretService && !bus.secretService
+                ? bus.detail : selection.kind == .file ? location.permissionProblem : nil
+            halves.local = localProblem.map { "down: \($0)" } ?? "up"
+            halves.shared =
+                health.map { $0.servesReads ? "up" : "down: \($0.readProblem ?? "it serves no read")" }
+                ?? "unknown (not etcd)"
+        }
         return DoctorReport(
             store: selection.kind.rawValue,
             reason: selection.reason,
             keySource: selection.keySource,
-            sync: Sync(enabled: sync.isOn, reason: sync.reason, store: sync.store?.rawValue),
+            sync: halves,
             sessionBus: bus,
             unlockPrompt: Prompt(
                 canShow: SecretServiceStore.canShowPrompt(environment: configuration.environment),
@@ -128,7 +143,7 @@ struct DoctorReport: Encodable {
             libsecretFile: libsecretFile,
             libsecret: SecretServiceStore.libsecretVersion,
             libgcrypt: EncryptedFileStore.libgcryptVersion,
-            etcd: etcd.map(EtcdHealth.check)
+            etcd: health
         )
     }
 
@@ -142,6 +157,7 @@ struct DoctorReport: Encodable {
                     + (sync.enabled
                         ? "on: records with the sync flag live in \(sync.store ?? "?"), the others here (\(sync.reason))"
                         : "off (\(sync.reason))"),
+            ] + syncLines + [
                 "session bus:      \(sessionBus.answers ? "answers" : "does not answer")",
                 "secret service:   \(sessionBus.secretService ? "available, \(sessionBus.collectionNamed ? "collection" : "default collection") \(locked)" : "not available") (\(sessionBus.detail))",
                 "service owner:    \(sessionBus.owner ?? "none")",
@@ -161,6 +177,16 @@ struct DoctorReport: Encodable {
             ] + etcdLines
         guard let keySource else { return report }
         return [report[0], "key source:       \(keySource)"] + report.dropFirst()
+    }
+
+    /// Which half of a two-store keyring is down, when sync is on: the local store (device-only
+    /// records) and the shared one (synced records) fail apart.
+    private var syncLines: [String] {
+        guard sync.enabled, let local = sync.local, let shared = sync.shared else { return [] }
+        return [
+            "local store:      \(store) \(local)",
+            "shared store:     \(sync.store ?? "?") \(shared)",
+        ]
     }
 
     /// The collection line, when the Secret Service answers.
@@ -191,6 +217,7 @@ struct DoctorReport: Encodable {
                 + (member.isLeader ? ", leader" : "")
         }
         return members + ["etcd members:     " + (etcd.memberCount.map(String.init) ?? "unknown (no member answered)")]
+            + ["etcd reads:       " + (etcd.servesReads ? "served" : "not served: \(etcd.readProblem ?? "?")")]
             + ["etcd proxy:       " + (etcd.proxy ?? "none")]
     }
 }

@@ -110,19 +110,21 @@ struct SyncAcrossHostsTests {
         let fleet = try SyncFleet(try EtcdCluster.shared())
         let host = try fleet.fileHost()
         defer { _ = try? host.keyring.removeAll() }
-        // Both copies, as an interrupted move leaves them.
+        // Both copies, as a move to this machine interrupted after its first step leaves them: the
+        // synced record (its key marked as having a shared copy), then the device-only copy beside it.
+        try host.keyring.set(try Fixtures.credentials("a", password: "s", sync: true), forKey: "k")
         try host.local.save(
             StoredRecord(
                 id: fleet.id("k"), metadata: RecordMetadata(username: "a", url: Fixtures.url.absoluteString),
                 secret: Array("l".utf8)))
-        try host.shared.save(
-            StoredRecord(
-                id: fleet.id("k"), metadata: RecordMetadata(username: "a", url: Fixtures.url.absoluteString, syncEnabled: true),
-                secret: Array("s".utf8)))
-        #expect(try host.keyring.remove(forKey: "k"))
-        #expect(try host.keyring.credentials(forKey: "k") == nil)
+        #expect(try host.shared.record(for: fleet.id("k")) != nil)
+        // A new keyring on the host's stores and marks, as the next process would open.
+        let next = try Keyring(
+            service: fleet.service, store: host.local, syncStore: host.shared, sharedCopies: SyncFleet.marks(host.stateFolder))
+        #expect(try next.remove(forKey: "k"))
+        #expect(try next.credentials(forKey: "k") == nil)
         #expect(try host.shared.record(for: fleet.id("k")) == nil)
-        #expect(try host.keyring.remove(forKey: "k") == false)
+        #expect(try next.remove(forKey: "k") == false)
     }
 
     @Test("removeAll empties this service for every host; removeAll(thisMachineOnly:) only this host's local store")

@@ -54,6 +54,8 @@ struct SyncToolTests {
 
         let doctor = try tool(["doctor"], a)
         #expect(doctor.text.contains("sync:             on"), "\(doctor.text)")
+        #expect(doctor.text.contains("local store:      file up\nshared store:     etcd up\n"), "\(doctor.text)")
+        #expect(doctor.text.contains("etcd reads:       served"), "\(doctor.text)")
         var alone = a
         alone["SWIFT_KEYRING_SYNC_STORE"] = nil
         #expect(try tool(["doctor"], alone).text.contains("sync:             off (no shared store is set"))

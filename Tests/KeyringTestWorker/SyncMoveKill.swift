@@ -7,7 +7,8 @@ import SwiftKeyring
 //   KeyringTestWorker sync-move-kill FILE FILE-KEY ENDPOINTS PREFIX ETCD-KEY STATE SERVICE KEY PASSWORD to-shared|to-local
 //
 // Opens a two-store keyring (the encrypted FILE as the local store, etcd at
-// ENDPOINTS under PREFIX as the shared one) and sets KEY's credentials with the sync
+// ENDPOINTS under PREFIX as the shared one, its host memory in STATE and the keys
+// that may have a shared copy marked in STATE/shared-copies, as `SyncFleet` keeps them) and sets KEY's credentials with the sync
 // flag on (to-shared) or off (to-local). The store the move's second step removes
 // from kills this process (SIGKILL) when that removal starts, so the first step has
 // happened and the second never does, as with a crash. Exits 1 if it lives on.
@@ -51,7 +52,8 @@ enum SyncMoveKill {
             let keyring = try Keyring(
                 service: arguments[6],
                 store: toShared ? DyingOnRemoval(local) : local,
-                syncStore: toShared ? shared : DyingOnRemoval(shared))
+                syncStore: toShared ? shared : DyingOnRemoval(shared),
+                sharedCopies: SharedCopyMarks(folder: URL(fileURLWithPath: arguments[5]).appendingPathComponent("shared-copies")))
             try keyring.set(
                 Credentials(
                     username: "mover", password: arguments[8], url: URL(string: "https://registry.example.com/v2")!,

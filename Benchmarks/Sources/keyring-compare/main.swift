@@ -66,7 +66,9 @@ do {
     let store: any CredentialStore = try BenchmarkStore(rawValue: storeName)?.makeStore() ?? etcdStore()
     let syncStore: (any CredentialStore)? =
         ProcessInfo.processInfo.environment["SWIFT_KEYRING_COMPARE_SYNC_STORE"] == "etcd" ? try etcdStore() : nil
-    let keyring = try Keyring(service: service, store: store, syncStore: syncStore)
+    // The marks of keys that may have a shared copy belong with the run's files too.
+    let marks = SharedCopyMarks(folder: BenchmarkSettings.current.folder.appending(path: "shared-copies"))
+    let keyring = try Keyring(service: service, store: store, syncStore: syncStore, sharedCopies: marks)
     _ = try keyring.credentials(forKey: "nothing")
     // Whether records 0..<count are stored now, so removeall refills only when needed.
     var present = false

@@ -17,7 +17,9 @@ struct ListCommand: ParsableCommand {
 
             With a shared store (--sync-store), the records of both stores are listed; --show-place adds \
             a fifth field, `local` or `shared`, saying where each lives (--json always has `place`), and \
-            --place local lists this machine's records without asking the shared store.
+            --place local lists this machine's records without asking the shared store. When the shared \
+            store cannot be reached, this machine's records are listed, standard error says the shared \
+            ones are missing, and the exit status is 75 (a partial list).
 
               swift-keyring list --sync-only
               swift-keyring list --sync-store etcd --show-place
@@ -43,24 +45,45 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let records = try KeyringOpener.open(store).list(
-                syncEnabled: syncOnly ? true : nil,
-                backgroundAccess: backgroundAccessOnly ? true : nil,
-                place: place
-            )
+            let keyring = try KeyringOpener.open(store)
+            let (records, missing) = try listing(keyring)
             if json {
                 Console.output(try JSONOutput.encode(records.map(RecordJSON.init)))
-                return
+            } else {
+                printLines(records)
             }
-            for record in records {
-                var flags: [String] = []
-                if record.syncEnabled { flags.append("sync") }
-                if record.backgroundAccess { flags.append("background-access") }
-                let fields = [record.key, record.username, record.url.absoluteString].map(PrintableField.escaped)
-                let placeField = showPlace ? [record.place.rawValue] : []
-                Console.output(
-                    (fields + [flags.isEmpty ? "-" : flags.joined(separator: ",")] + placeField).joined(separator: "\t"))
+            if let missing {
+                throw CommandFailure(
+                    message: "The list is partial: only this machine's records are shown, since the shared store "
+                        + "could not be reached: \(missing.description)",
+                    status: ExitStatus.partial)
             }
+        }
+    }
+
+    /// The records asked for and, when the shared store could not be reached, why: then the local store's alone.
+    private func listing(_ keyring: Keyring) throws -> (records: [CredentialsSummary], missing: KeyringError?) {
+        func list(_ place: RecordPlace?) throws -> [CredentialsSummary] {
+            try keyring.list(
+                syncEnabled: syncOnly ? true : nil, backgroundAccess: backgroundAccessOnly ? true : nil, place: place)
+        }
+        do {
+            return (try list(place), nil)
+        } catch let error as KeyringError where place == nil && keyring.isSharedStoreDown(error) {
+            return (try list(.local), error)
+        }
+    }
+
+    /// One tab-separated line a record.
+    private func printLines(_ records: [CredentialsSummary]) {
+        for record in records {
+            var flags: [String] = []
+            if record.syncEnabled { flags.append("sync") }
+            if record.backgroundAccess { flags.append("background-access") }
+            let fields = [record.key, record.username, record.url.absoluteString].map(PrintableField.escaped)
+            let placeField = showPlace ? [record.place.rawValue] : []
+            Console.output(
+                (fields + [flags.isEmpty ? "-" : flags.joined(separator: ",")] + placeField).joined(separator: "\t"))
         }
     }
 }

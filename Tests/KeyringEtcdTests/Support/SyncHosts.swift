@@ -37,8 +37,8 @@ struct SyncFleet {
         let shared = try Fixtures.store(
             cluster, prefix: prefix, keyFile: keyFile, timeout: sharedTimeout, stateFolder: state)
         return Host(
-            keyring: try Keyring(service: service, store: local, syncStore: shared), file: file, fileKey: fileKey,
-            stateFolder: state)
+            keyring: try Keyring(service: service, store: local, syncStore: shared, sharedCopies: Self.marks(state)),
+            file: file, fileKey: fileKey, stateFolder: state)
     }
 
     /// A host whose local store is the private gnome-keyring of `Scripts/with-secret-service.sh`.
@@ -46,8 +46,14 @@ struct SyncFleet {
         let state = try Fixtures.hostFolder()
         let shared = try Fixtures.store(cluster, prefix: prefix, keyFile: keyFile, stateFolder: state)
         return Host(
-            keyring: try Keyring(service: service, store: PrivateSecretService.makeStore(), syncStore: shared), file: nil,
-            fileKey: nil, stateFolder: state)
+            keyring: try Keyring(
+                service: service, store: PrivateSecretService.makeStore(), syncStore: shared, sharedCopies: Self.marks(state)),
+            file: nil, fileKey: nil, stateFolder: state)
+    }
+
+    /// A host's marks of keys that may have a shared copy, in its own state folder (as `sync-move-kill` finds them).
+    static func marks(_ state: URL) -> SharedCopyMarks {
+        SharedCopyMarks(folder: state.appendingPathComponent("shared-copies"))
     }
 
     /// The record ID of `key`'s credentials in this fleet's service.
