@@ -179,51 +179,15 @@ final class WireConnection {
     /// The next whole message: the serial it answers and the reply, or `nil`s for a
     /// signal or anything else that answers no call.
     private func nextMessage() throws -> (UInt32?, Reply?) {
-        while buffer.count < 16 { try fill() }
-        let little: Bool
-        switch buffer[0] {
-        case UInt8(ascii: "l"): little = true
-        case UInt8(ascii: "B"): little = false
-        default: throw Failure()
-        }
-        guard buffer[3] == 1 else { throw Failure() }
-        var fixed = WireReader(buffer, from: 4, to: 16, littleEndian: little)
-        let bodyLength = Int(try fixed.number(4))
-        _ = try fixed.number(4)
-        let fieldsLength = Int(try fixed.number(4))
-        guard bodyLength <= Self.maximumMessage, fieldsLength <= Self.maximumMessage else { throw Failure() }
-        let headerEnd = 16 + fieldsLength
-        let bodyStart = (headerEnd + 7) / 8 * 8
-        let total = bodyStart + bodyLength
-        guard total <= Self.maximumMessage else { throw Failure() }
-        while buffer.count < total { try fill() }
-        let message = Array(buffer[0..<total])
-        buffer.removeFirst(total)
-        let type = message[1]
-        guard type == 2 || type == 3 else { return (nil, nil) }
-        var header = WireReader(message, from: 12, to: headerEnd, littleEndian: little)
-        var answered: UInt32?
-        var sender: String?
-        var errorName: String?
-        var signature = ""
-        for field in try header.read("a(yv)").first?.array ?? [] {
-            guard let parts = field.fields, parts.count == 2, case .number(let code) = parts[0],
-                case .variant(_, let value) = parts[1]
-            else { throw Failure() }
-            switch (code, value) {
-            case (4, .string(let name)): errorName = name
-            case (5, .number(let number)): answered = UInt32(truncatingIfNeeded: number)
-            case (7, .string(let name)): sender = name
-            case (8, .string(let text)): signature = text
-            default: continue
+        while true {
+            if let total = try WireFrame.length(of: buffer, maximum: Self.maximumMessage) {
+                while buffer.count < total { try fill() }
+                let message = Array(buffer[0..<total])
+                buffer.removeFirst(total)
+                return try WireFrame.reply(in: message)
             }
+            try fill()
         }
-        guard let answered else { throw Failure() }
-        if type == 3 && errorName == nil { throw Failure() }
-        var body = WireReader(message, from: bodyStart, to: total, origin: bodyStart, littleEndian: little)
-        let values = try body.read(signature)
-        guard body.offset == total else { throw Failure() }
-        return (answered, Reply(sender: sender, errorName: errorName, values: values))
     }
 
     /// Reads what the socket has, waiting at most until the deadline.
