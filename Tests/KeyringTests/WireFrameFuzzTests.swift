@@ -89,7 +89,8 @@ struct WireFrameFuzzTests {
         var read = 0
         var refused = 0
         for index in original.indices {
-            for replacement: UInt8 in [0x00, 0xFF, original[index] ^ 0x01, original[index] ^ 0x80] where replacement != original[index] {
+            let replacements: [UInt8] = [0x00, 0xFF, original[index] ^ 0x01, original[index] ^ 0x80]
+            for replacement in replacements where replacement != original[index] {
                 var bytes = original
                 bytes[index] = replacement
                 switch Self.read(bytes) {
