@@ -10,6 +10,8 @@ packages+=(libgcr-3-dev gcc)
 packages+=(keepassxc python3)
 # KWallet: the third Secret Service the tests run against (Scripts/with-kwallet.sh); the QCA plugins give its encrypted session.
 packages+=(libkf5wallet-bin libqca-qt5-2-plugins)
+# dbus-broker: the second bus implementation the Secret Service suites run on (Scripts/dbus-broker-session.sh).
+packages+=(dbus-broker)
 # gdb: with-kwallet.sh prints a backtrace from the core of a kwalletd5 that died during the tests.
 packages+=(gdb)
 # The etcd fleet store and KeyringAuthentication's CurlTransport: libcurl (headers to build); for etcd, a 3-node cluster on loopback for its tests (Scripts/with-etcd.sh).

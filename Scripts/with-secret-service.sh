@@ -10,6 +10,7 @@
 # for the prompt tests that start their own daemon with scripted answers.
 #
 #   Scripts/with-secret-service.sh swift test
+#   SWIFT_KEYRING_TEST_BUS=dbus-broker Scripts/with-secret-service.sh swift test   # the bus is dbus-broker
 #
 # Exits with the command's status. When the daemon cannot start, it says why
 # and exits 70, so CI fails rather than running without it. When the daemon
@@ -40,8 +41,14 @@ if [ "${SWIFT_KEYRING_INSIDE_PRIVATE_SESSION:-}" != "1" ]; then
     prepare_private_session "$throwaway"
     # The project's own folder stays the working directory; only HOME and the XDG folders move.
     status=0
-    env "${private_session_env[@]}" SWIFT_KEYRING_MOCK_PROMPTER="$mock_prompter" \
-        dbus-run-session -- "$0" "$@" || status=$?
+    if [ "${SWIFT_KEYRING_TEST_BUS:-dbus-daemon}" = dbus-broker ]; then
+        . "$(dirname "$0")/dbus-broker-session.sh"
+        run_on_dbus_broker "$throwaway" env "${private_session_env[@]}" SWIFT_KEYRING_MOCK_PROMPTER="$mock_prompter" \
+            "$0" "$@" || status=$?
+    else
+        env "${private_session_env[@]}" SWIFT_KEYRING_MOCK_PROMPTER="$mock_prompter" \
+            dbus-run-session -- "$0" "$@" || status=$?
+    fi
     exit $status
 fi
 

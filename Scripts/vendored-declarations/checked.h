@@ -12,7 +12,12 @@
     X(G_DBUS_SIGNAL_FLAGS_NONE)                                                                                 \
     X(G_DBUS_SIGNAL_FLAGS_NO_MATCH_RULE)                                                                        \
     X(G_DBUS_SEND_MESSAGE_FLAGS_NONE)                                                                           \
+    X(G_DBUS_MESSAGE_TYPE_METHOD_CALL)                                                                          \
+    X(G_DBUS_MESSAGE_TYPE_METHOD_RETURN)                                                                        \
+    X(G_DBUS_MESSAGE_TYPE_ERROR)                                                                                \
     X(G_DBUS_MESSAGE_TYPE_SIGNAL)                                                                               \
+    X(G_DBUS_MESSAGE_FLAGS_NONE)                                                                                \
+    X(G_DBUS_MESSAGE_FLAGS_NO_REPLY_EXPECTED)                                                                   \
     X(G_IO_ERROR_FAILED)                                                                                        \
     X(G_IO_ERROR_CLOSED)                                                                                        \
     X(G_IO_ERROR_CANCELLED)                                                                                     \
@@ -40,7 +45,7 @@
     X(gsize) X(gssize) X(GQuark) X(GType)                                                                         \
     X(GError) X(GList) X(GHashTableIter) X(GVariantIter) X(GVariantBuilder) X(GTypeClass) X(GTypeInstance)          \
     X(GObject) X(GCancellable) X(GDBusProxy) X(GUnixFDList) X(SecretService) X(SecretItem)                                       \
-    X(GDBusConnectionFlags) X(GDBusCallFlags) X(GDBusSignalFlags) X(GDBusSendMessageFlags) X(GDBusMessageType)     \
+    X(GDBusConnectionFlags) X(GDBusCallFlags) X(GDBusSignalFlags) X(GDBusSendMessageFlags) X(GDBusMessageType) X(GDBusMessageFlags) \
     X(GIOErrorEnum) X(GDBusError) X(SecretServiceFlags) X(SecretSearchFlags) X(SecretError)      \
     X(SecretSchemaAttributeType) X(SecretSchemaAttribute) X(SecretSchemaFlags) X(SecretSchema)
 

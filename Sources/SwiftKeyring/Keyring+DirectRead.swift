@@ -81,6 +81,6 @@ extension Keyring {
             guard let sandbox = try? StoreSelector.sandboxSelection(configuration), sandbox.0 == nil else { return nil }
         }
         return SecretServiceDirectRead.Target(
-            address: address, probing: choice == .auto, bound: min(bound, configuration.timeout))
+            address: address, bound: min(bound, configuration.timeout))
     }
 }

@@ -25,7 +25,19 @@
  *                          2.5 s later (a daemon replaced mid-call);
  *   dismiss-create         CreateItem stores nothing and returns a prompt (as
  *                          KeePassXC does to confirm a new item), whose
- *                          Completed, once Prompt is called, says dismissed.
+ *                          Completed, once Prompt is called, says dismissed;
+ *   slow                   behaves, but answers each call 20 ms late (so that
+ *                          a forger's replies surely come first);
+ *   forge                  another program of the bus playing the daemon (issue
+ *                          34): it does not own org.freedesktop.secrets; for
+ *                          200 ms after each new connection appears on the bus
+ *                          it keeps sending that connection method returns to
+ *                          serials 2 to 6 that name itself ("(s)", as the bus's
+ *                          GetNameOwner would, and as read for a greeting's
+ *                          sender), and it answers calls at its unique name as
+ *                          a Secret Service whose every search finds one item
+ *                          echoing the searched attributes, holding the
+ *                          password "forged-password".
  *
  * Debug interface (org.swiftkeyring.FakeSecretService.Debug at
  * /org/freedesktop/secrets): SetMode(s), ItemCount() -> (u), counting every
@@ -38,6 +50,7 @@
  *
  * Built by Scripts/build-fake-secret-service.sh, not by SwiftPM. */
 #include <gio/gio.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -164,6 +177,9 @@ static GVariant *fake_search(GVariant *parameters) {
     GVariant *table = g_variant_get_child_value(parameters, 0);
     GHashTable *query = fake_attributes_from_variant(table);
     GPtrArray *found = g_ptr_array_new();
+    if (fake_mode_is("forge"))
+        fake_item_add(NULL, "forged", fake_attributes_from_variant(table),
+                      g_bytes_new_static("forged-password", strlen("forged-password")), "text/plain");
     g_variant_unref(table);
     for (guint i = 0; i < fake_items->len; i++) {
         FakeItem *item = g_ptr_array_index(fake_items, i);
@@ -414,6 +430,50 @@ static gboolean fake_is_ours(GDBusMessage *message) {
             || g_strcmp0(interface, FAKE_DEBUG_INTERFACE) == 0);
 }
 
+/* Forge mode: the replies a new connection gets, unasked, for 200 ms. */
+typedef struct {
+    GDBusConnection *connection;
+    gchar *target;
+} FakeForgery;
+
+static void *fake_forge_replies(void *data) {
+    FakeForgery *forgery = data;
+    const gchar *self = g_dbus_connection_get_unique_name(forgery->connection);
+    for (int round = 0; round < 100; round++) {
+        for (guint32 serial = 2; serial <= 6; serial++) {
+            GDBusMessage *reply = g_dbus_message_new();
+            g_dbus_message_set_message_type(reply, G_DBUS_MESSAGE_TYPE_METHOD_RETURN);
+            g_dbus_message_set_flags(reply, G_DBUS_MESSAGE_FLAGS_NO_REPLY_EXPECTED);
+            g_dbus_message_set_reply_serial(reply, serial);
+            g_dbus_message_set_destination(reply, forgery->target);
+            g_dbus_message_set_body(reply, g_variant_new("(s)", self));
+            g_dbus_connection_send_message(forgery->connection, reply, G_DBUS_SEND_MESSAGE_FLAGS_NONE, NULL, NULL);
+            g_object_unref(reply);
+        }
+        g_usleep(2000);
+    }
+    g_free(forgery->target);
+    g_free(forgery);
+    return NULL;
+}
+
+/* A connection that just appeared on the bus: forge replies for it, on a thread of its own. */
+static void fake_forge_for(GDBusConnection *connection, GDBusMessage *message) {
+    const gchar *name, *old_owner, *new_owner;
+    GVariant *body = g_dbus_message_get_body(message);
+    if (body == NULL || g_strcmp0(g_variant_get_type_string(body), "(sss)") != 0)
+        return;
+    g_variant_get(body, "(&s&s&s)", &name, &old_owner, &new_owner);
+    if (name[0] != ':' || old_owner[0] != '\0' || g_strcmp0(name, g_dbus_connection_get_unique_name(connection)) == 0)
+        return;
+    FakeForgery *forgery = g_new0(FakeForgery, 1);
+    forgery->connection = connection;
+    forgery->target = g_strdup(name);
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, fake_forge_replies, forgery) == 0)
+        pthread_detach(thread);
+}
+
 static gboolean fake_exit(gpointer data) {
     (void)data;
     _exit(0);
@@ -421,6 +481,10 @@ static gboolean fake_exit(gpointer data) {
 
 static GDBusMessage *fake_filter(GDBusConnection *connection, GDBusMessage *message, gboolean incoming, gpointer data) {
     (void)data;
+    if (incoming && fake_mode_is("forge") && g_dbus_message_get_message_type(message) == G_DBUS_MESSAGE_TYPE_SIGNAL
+        && g_strcmp0(g_dbus_message_get_member(message), "NameOwnerChanged") == 0
+        && g_strcmp0(g_dbus_message_get_sender(message), "org.freedesktop.DBus") == 0)
+        fake_forge_for(connection, message);
     if (!incoming || !fake_is_ours(message))
         return message;
     if (g_strcmp0(g_dbus_message_get_member(message), "SearchItems") == 0
@@ -432,6 +496,8 @@ static GDBusMessage *fake_filter(GDBusConnection *connection, GDBusMessage *mess
         g_object_unref(message);
         return NULL;
     }
+    if (fake_mode_is("slow"))
+        g_usleep(20000);
     const gchar *error_name = NULL;
     gchar *error_text = NULL;
     g_mutex_lock(&fake_lock);
@@ -494,6 +560,22 @@ int main(int argc, char **argv) {
     }
     /* The filter first, so no call sent right after the name is taken is missed. */
     g_dbus_connection_add_filter(connection, fake_filter, NULL, NULL);
+    if (fake_mode_is("forge")) {
+        /* Not the owner of the name: told of every new connection instead. */
+        GVariant *matched = g_dbus_connection_call_sync(
+            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "AddMatch",
+            g_variant_new("(s)", "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged'"), NULL,
+            G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+        if (matched == NULL) {
+            fprintf(stderr, "%s: AddMatch failed: %s\n", argv[0], error->message);
+            return 70;
+        }
+        g_variant_unref(matched);
+        printf("ready\n");
+        fflush(stdout);
+        g_main_loop_run(g_main_loop_new(NULL, FALSE));
+        return 0;
+    }
     GVariant *owned = g_dbus_connection_call_sync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
                                                   "org.freedesktop.DBus", "RequestName",
                                                   g_variant_new("(su)", "org.freedesktop.secrets",

@@ -172,8 +172,16 @@ typedef enum {
 } GDBusSendMessageFlags;
 
 typedef enum {
+    G_DBUS_MESSAGE_TYPE_METHOD_CALL = 1,
+    G_DBUS_MESSAGE_TYPE_METHOD_RETURN = 2,
+    G_DBUS_MESSAGE_TYPE_ERROR = 3,
     G_DBUS_MESSAGE_TYPE_SIGNAL = 4
 } GDBusMessageType;
+
+typedef enum {
+    G_DBUS_MESSAGE_FLAGS_NONE = 0,
+    G_DBUS_MESSAGE_FLAGS_NO_REPLY_EXPECTED = (1 << 0)
+} GDBusMessageFlags;
 
 typedef enum {
     G_IO_ERROR_FAILED = 0,

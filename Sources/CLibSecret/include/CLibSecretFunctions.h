@@ -74,6 +74,9 @@ SWIFT_KEYRING_FUNCTION(GIO, GDBusConnection *, g_dbus_connection_new_for_address
     (const gchar *address, GDBusConnectionFlags flags, GDBusAuthObserver *observer,
      GCancellable *cancellable, GError **error),
     (address, flags, observer, cancellable, error))
+SWIFT_KEYRING_FUNCTION(GIO, const gchar *, g_dbus_connection_get_unique_name,
+    (GDBusConnection *connection),
+    (connection))
 SWIFT_KEYRING_PROCEDURE(GIO, g_dbus_connection_remove_filter,
     (GDBusConnection *connection, guint filter_id),
     (connection, filter_id))
@@ -95,8 +98,12 @@ SWIFT_KEYRING_FUNCTION(GIO, GQuark, g_dbus_error_quark, (void), ())
 SWIFT_KEYRING_FUNCTION(GIO, gboolean, g_dbus_error_strip_remote_error, (GError *error), (error))
 SWIFT_KEYRING_FUNCTION(GIO, const gchar *, g_dbus_message_get_arg0, (GDBusMessage *message), (message))
 SWIFT_KEYRING_FUNCTION(GIO, const gchar *, g_dbus_message_get_member, (GDBusMessage *message), (message))
+SWIFT_KEYRING_FUNCTION(GIO, const gchar *, g_dbus_message_get_destination, (GDBusMessage *message), (message))
+SWIFT_KEYRING_FUNCTION(GIO, GDBusMessageFlags, g_dbus_message_get_flags, (GDBusMessage *message), (message))
 SWIFT_KEYRING_FUNCTION(GIO, GDBusMessageType, g_dbus_message_get_message_type, (GDBusMessage *message), (message))
+SWIFT_KEYRING_FUNCTION(GIO, guint32, g_dbus_message_get_reply_serial, (GDBusMessage *message), (message))
 SWIFT_KEYRING_FUNCTION(GIO, const gchar *, g_dbus_message_get_sender, (GDBusMessage *message), (message))
+SWIFT_KEYRING_FUNCTION(GIO, guint32, g_dbus_message_get_serial, (GDBusMessage *message), (message))
 SWIFT_KEYRING_FUNCTION(GIO, GDBusMessage *, g_dbus_message_new_method_call,
     (const gchar *name, const gchar *path, const gchar *interface_, const gchar *method),
     (name, path, interface_, method))
@@ -190,6 +197,7 @@ SWIFT_KEYRING_FUNCTION(GLIB, GVariant *, g_variant_new_object_path, (const gchar
 SWIFT_KEYRING_FUNCTION(GLIB, GVariant *, g_variant_new_objv, (const gchar * const *strv, gssize length), (strv, length))
 SWIFT_KEYRING_FUNCTION(GLIB, GVariant *, g_variant_new_handle, (gint32 value), (value))
 SWIFT_KEYRING_FUNCTION(GLIB, GVariant *, g_variant_new_string, (const gchar *string), (string))
+SWIFT_KEYRING_FUNCTION(GLIB, GVariant *, g_variant_new_uint32, (guint32 value), (value))
 SWIFT_KEYRING_FUNCTION(GLIB, GVariant *, g_variant_new_tuple,
     (GVariant * const *children, gsize n_children),
     (children, n_children))

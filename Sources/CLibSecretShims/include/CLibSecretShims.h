@@ -47,9 +47,14 @@ gboolean swift_keyring_read_label_and_attributes(GDBusConnection *connection, co
                                                  GCancellable *cancellable, gchar **label, GHashTable **attributes,
                                                  GError **error);
 
-/* service.c: the first call on a new connection: see service.c for why it must come first. */
-gboolean swift_keyring_service_greet(GDBusConnection *connection, gint timeout_ms, GCancellable *cancellable,
-                                     gchar **daemon, GError **error);
+/* reply_guard.c: a connection filter that drops every reply or error answering no
+ * call of ours, or sent by anyone but the connection the call went to. Installed on
+ * every connection before its first call after Hello. */
+void swift_keyring_reply_guard_install(GDBusConnection *connection);
+
+/* service.c: the first call to the daemon on a new connection: see service.c for why it must come first. */
+gboolean swift_keyring_service_greet(GDBusConnection *connection, const gchar *daemon, gint timeout_ms,
+                                     GCancellable *cancellable, GError **error);
 
 /* variants.c: the replies read and the arguments built, and D-Bus error names. */
 gboolean swift_keyring_boolean_property_reply(GVariant *reply, const gchar *what, gboolean *value, GError **error);

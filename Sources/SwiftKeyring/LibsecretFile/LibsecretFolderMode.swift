@@ -13,11 +13,16 @@ import Foundation
 enum LibsecretFolderMode {
     /// Takes the read and search bits of group and others off `path` when it is a folder of
     /// this user that they cannot write; anything else is left to `FilePermissions` to judge.
+    /// Checked and changed on the open folder (`PrivateFolder`), so a link swapped in after
+    /// the check never gets its target set to 0700.
     static func closeIfOnlyReadable(_ path: String) throws {
-        guard let info = try POSIX.lstatIfPresent(path), info.st_mode & S_IFMT == S_IFDIR, info.st_uid == geteuid()
-        else { return }
-        let others = info.st_mode & 0o077
-        guard others != 0, others & 0o022 == 0 else { return }
-        try POSIX.call("chmod 0700 \(path)") { chmod(path, FilePermissions.folderMode) }
+        _ = try PrivateFolder.withOpenFolder(path) { descriptor -> Void? in
+            var info = stat()
+            guard fstat(descriptor, &info) == 0, info.st_uid == geteuid() else { return nil }
+            let others = info.st_mode & 0o077
+            guard others != 0, others & 0o022 == 0 else { return nil }
+            try POSIX.call("chmod 0700 \(path)") { fchmod(descriptor, FilePermissions.folderMode) }
+            return ()
+        }
     }
 }

@@ -28,6 +28,9 @@ final class BusConnection: @unchecked Sendable {
         guard let connection else {
             throw KeyringError.serviceUnavailable(reason: .noSessionBus(detail: "\(address) gave no connection"))
         }
+        // Before any call of ours: from now on a reply is taken only from the connection its
+        // call went to (reply_guard.c), never from another program answering our serials.
+        swift_keyring_reply_guard_install(connection)
         pointer = connection
     }
 
@@ -155,6 +158,22 @@ final class BusConnection: @unchecked Sendable {
         let reply = try callBus("ListActivatableNames", arguments: nil, reply: "(as)", deadline: deadline)
         defer { g_variant_unref(reply) }
         return GVariantReading.strings(reply, 0).contains(name)
+    }
+
+    /// The unique name of `name`'s owner, asking the bus to start one (D-Bus activation)
+    /// when none runs; `nil` on a connection without a bus, which has no owners to ask of.
+    /// - Throws: `KeyringError.serviceUnavailable(reason: .noDaemon)` when none runs and none
+    ///   can be started, or the calls' errors.
+    func startedOwner(_ name: String, deadline: Deadline) throws -> String? {
+        guard g_dbus_connection_get_unique_name(pointer) != nil else { return nil }
+        if let owner = try nameOwner(name, deadline: deadline) { return owner }
+        var arguments = [g_variant_new_string(name), g_variant_new_uint32(0)]
+        g_variant_unref(
+            try callBus("StartServiceByName", arguments: g_variant_new_tuple(&arguments, 2), reply: "(u)", deadline: deadline))
+        guard let owner = try nameOwner(name, deadline: deadline) else {
+            throw KeyringError.serviceUnavailable(reason: .noDaemon(detail: "\(name) was started and left the bus"))
+        }
+        return owner
     }
 
     /// Sends `org.freedesktop.DBus.Peer.Ping` to `name`'s owner without starting it: proof it answers.

@@ -16,8 +16,9 @@ final class SecretServiceClient: @unchecked Sendable {
     /// The transfer secrets are encrypted for, opened by the first call that carries
     /// a secret (listing and removing never do); freed with this client.
     private let opened = Mutex<TransferState>(.none)
-    /// The unique bus name of the daemon that answered our first call: a different
-    /// owner later means the daemon restarted and the session is gone.
+    /// The unique bus name of the daemon, as the bus named the owner of
+    /// `org.freedesktop.secrets` when this client opened: a different owner later
+    /// means the daemon restarted and the session is gone.
     private let daemon: String?
     /// Which items hold which records, for lookups in one call; it lives and dies
     /// with this client, so a new daemon starts with nothing remembered.
@@ -47,15 +48,16 @@ final class SecretServiceClient: @unchecked Sendable {
         choice = collection
         self.bus = bus
         let connection = bus.pointer
+        // The daemon is whoever the bus says owns the name (the bus's own replies come
+        // only from the bus: reply_guard.c), never whoever answers a call first; every
+        // call goes to that unique name, and replies are taken only from it.
+        let daemon = try bus.startedOwner(BusConnection.secretServiceName, deadline: deadline)
         // The greeting first, always: gnome-keyring 42 aborts when a new
         // connection's first call is OpenSession or an item's property (service.c).
-        // Its reply names the daemon, so every later call is sent to that unique name.
-        var name: UnsafeMutablePointer<gchar>?
         _ = try GLibCall.run("connect to the Secret Service", deadline: deadline) { cancellable, error in
-            swift_keyring_service_greet(connection, deadline.remainingMilliseconds, cancellable, &name, error)
+            swift_keyring_service_greet(
+                connection, daemon ?? BusConnection.secretServiceName, deadline.remainingMilliseconds, cancellable, error)
         }
-        let daemon = name.map { String(cString: $0) }
-        g_free(name)
         self.daemon = daemon
         memory = ItemMemory(bus: bus, daemon: daemon)
     }

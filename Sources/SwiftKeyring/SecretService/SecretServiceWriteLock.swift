@@ -30,12 +30,18 @@ struct SecretServiceWriteLock: Sendable {
     private let folder: String?
 
     init(environment: [String: String]) {
-        guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else {
+        // The runtime folder must be this user's own private one, judged on the folder itself
+        // (PrivateFolder): in one others may write, a planted link or folder of theirs could
+        // pass a check by path and let them hold the lock.
+        guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/"),
+            PrivateFolder.problem(at: runtime) == nil
+        else {
             folder = nil
             return
         }
         let folder = PathName.join(runtime, "swift-keyring")
-        self.folder = (try? FilePermissions.prepareFolder(folder, create: true)) == nil ? nil : folder
+        let usable = (try? FilePermissions.prepareFolder(folder, create: true)) != nil && PrivateFolder.problem(at: folder) == nil
+        self.folder = usable ? folder : nil
     }
 
     /// Runs `body` holding the lock of `service`'s writes.

@@ -21,6 +21,11 @@ final class FakeSecretService {
         case stallSearch = "stall-search"
         case stallSearchThenExit = "stall-search-then-exit"
         case dismissCreate = "dismiss-create"
+        /// Behaves, but answers each call 20 ms late.
+        case slow
+        /// Not a daemon: another program of the bus that forges replies to every new
+        /// connection and plays a Secret Service at its own unique name (see the C file).
+        case forge
     }
 
     private let sandbox: SecretServiceSandbox
@@ -61,16 +66,25 @@ final class FakeSecretService {
     /// while this one keeps running and answering calls sent to its unique name; the caller
     /// terminates the process it returns.
     func startReplacement(_ mode: Mode = .normal) throws -> Process {
-        let log = folder.appendingPathComponent("replacement.log")
-        let process = try ChildProcess.start(
-            [try Self.build(), mode.rawValue, "--replace"], environment: sandbox.environment, log: log)
+        try startSecond([mode.rawValue, "--replace"], log: "replacement.log")
+    }
+
+    /// Starts the forger (`Mode.forge`) on the same bus, beside this fake, which keeps the
+    /// name; the caller terminates the process it returns.
+    func startForger() throws -> Process {
+        try startSecond([Mode.forge.rawValue], log: "forger.log")
+    }
+
+    private func startSecond(_ arguments: [String], log name: String) throws -> Process {
+        let log = folder.appendingPathComponent(name)
+        let process = try ChildProcess.start([try Self.build()] + arguments, environment: sandbox.environment, log: log)
         let started = ChildProcess.poll(timeout: .seconds(15)) {
             ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("ready\n") || !process.isRunning
         }
         guard started, process.isRunning else {
             ChildProcess.terminate(process)
             throw ChildProcess.Failure(
-                description: "the replacing fake did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+                description: "the second fake did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
         }
         return process
     }

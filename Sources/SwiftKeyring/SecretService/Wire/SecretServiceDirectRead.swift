@@ -6,7 +6,8 @@ internal import KeyringCrypto
 /// helper's `get`, short processes in which loading those libraries cost more than the reading.
 ///
 /// The calls are those `SecretServiceStore` makes, in the same order and with the same
-/// checks: the greeting first (gnome-keyring aborts when a new connection's first call is
+/// checks: the daemon's name asked of the bus (so that only the name's owner is heard, and
+/// a bus with no daemon running starts none here), the greeting first (gnome-keyring aborts when a new connection's first call is
 /// another), `SearchItems` with `OpenSession` beside it (our key pair made while the
 /// greeting is answered), then an item's `Attributes` with its secret, checked to be the
 /// record wanted. It answers only the plain case: unlocked items of ours, the one wanted
@@ -19,8 +20,6 @@ enum SecretServiceDirectRead {
     /// Where the Secret Service is and how long the read may take.
     struct Target {
         let address: String
-        /// `auto`: the daemon must first answer a `Ping`, as store selection's probe asks.
-        let probing: Bool
         /// The bound on the whole read: a daemon slower than that is left to the store, with its own timeout.
         let bound: Duration
     }
@@ -70,20 +69,26 @@ enum SecretServiceDirectRead {
     ) throws -> StoredRecord? {
         guard let bus = WireConnection(address: target.address, deadline: Deadline(target.bound))
         else { return nil }
-        if target.probing {
-            let ping = try bus.call(destination: service, path: "/", interface: "org.freedesktop.DBus.Peer", member: "Ping")
-            guard ping.errorName == nil else { return nil }
-        }
+        // The daemon is whoever the bus says owns the name, never whoever answers first:
+        // another program on the bus could answer a call to the well-known name's serial.
+        // The bus's own reply comes from `org.freedesktop.DBus`, which nobody else can be.
+        // No owner means no daemon running: the store decides whether the bus may start one.
+        let owner = try bus.call(
+            destination: WireConnection.bus, path: "/org/freedesktop/DBus", interface: WireConnection.bus,
+            member: "GetNameOwner", signature: "s"
+        ) { $0.string(service) }
+        guard owner.errorName == nil, owner.values.count == 1, let daemon = owner.values[0].string,
+            daemon.hasPrefix(":")
+        else { return nil }
         let greeting = try bus.send(
-            destination: service, path: servicePath, interface: properties, member: "Get", signature: "ss"
+            destination: daemon, path: servicePath, interface: properties, member: "Get", signature: "ss"
         ) {
             $0.string(serviceInterface)
             $0.string("Collections")
         }
         // Our half of the key exchange, while the daemon answers the greeting.
         let agreement = try DHKeyAgreement()
-        let greeted = try bus.reply(to: greeting)
-        guard greeted.errorName == nil, let daemon = greeted.sender else { return nil }
+        guard try bus.reply(to: greeting).errorName == nil else { return nil }
         let opening = try openSession(agreement, on: bus, daemon: daemon)
         let search = try bus.send(
             destination: daemon, path: servicePath, interface: serviceInterface, member: "SearchItems", signature: "a{ss}"

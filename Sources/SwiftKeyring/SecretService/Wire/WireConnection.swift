@@ -6,7 +6,13 @@ import Glibc
 /// alone is most of what such a process spends before its first D-Bus call).
 ///
 /// Only what that read needs: `EXTERNAL` authentication, method calls, and their
-/// replies matched by serial; signals are skipped. Every wait (authentication, each
+/// replies matched by serial **and** sender; signals are skipped. A reply is taken only
+/// from the connection the call went to, as the bus names the sender (the bus itself
+/// writes that field, so nobody can forge it): calls go to the bus or to a unique name
+/// the bus gave, never to a well-known name whoever answers. A reply to a call not
+/// outstanding, or from anyone else, is dropped: any program on the bus may send us
+/// replies nobody asked for (a stock dbus-daemon lets it), and keeping them for a
+/// call made later would hand it their answer. Every wait (authentication, each
 /// reply) is bounded by the deadline it was made with, and any failure, a malformed
 /// message or one larger than `maximumMessage` gives `Failure`, which the read turns
 /// into "ask the store instead".
@@ -29,15 +35,21 @@ final class WireConnection {
     /// checks word the error.
     static let maximumMessage = 4 << 20
 
+    /// The bus itself, as a message's sender and a call's destination.
+    static let bus = "org.freedesktop.DBus"
+
     private let descriptor: Int32
     private let deadline: Deadline
     private var serial: UInt32 = 0
     private var buffer: [UInt8] = []
-    /// Replies read while waiting for another's.
+    /// The calls sent and not yet answered: their serial, and the name the reply must come from.
+    private var outstanding: [UInt32: String] = [:]
+    /// Replies to outstanding calls, read while waiting for another's.
     private var early: [UInt32: Reply] = [:]
 
-    /// Connects to the first `unix:` entry of `address` that accepts, authenticates as this
-    /// user, and says `Hello`; `nil` when any of that fails or `deadline` passes.
+    /// Connects to the first `unix:` entry of `address` that accepts, checks that the
+    /// peer runs as this user or root, authenticates as this user, and says `Hello`;
+    /// `nil` when any of that fails or `deadline` passes.
     init?(address: String, deadline: Deadline) {
         var connected: Int32?
         for entry in address.split(separator: ";") where !entry.isEmpty {
@@ -49,11 +61,17 @@ final class WireConnection {
         }
         guard let connected else { return nil }
         descriptor = connected
+        // The bus at the other end is another user's when its process is: a socket file's
+        // owner is checked before (SessionBusAddress.checkOwners), an abstract name has none.
+        guard let peer = Self.peerUser(connected), peer == geteuid() || peer == 0 else {
+            close(connected)
+            return nil
+        }
         self.deadline = deadline
         do {
             try authenticate()
             let hello = try call(
-                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                destination: Self.bus, path: "/org/freedesktop/DBus", interface: Self.bus,
                 member: "Hello")
             guard hello.errorName == nil, hello.values.first?.string != nil else { return nil }
         } catch {
@@ -63,6 +81,18 @@ final class WireConnection {
 
     deinit {
         close(descriptor)
+    }
+
+    /// The uid the process at the other end of `descriptor` runs as (`SO_PEERCRED`).
+    /// Glibc's module hides `struct ucred` (it wants `_GNU_SOURCE`): its three fields,
+    /// pid, uid and gid, are 32-bit on Linux, read here as such.
+    static func peerUser(_ descriptor: Int32) -> uid_t? {
+        var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout.size(ofValue: credentials))
+        guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0,
+            length == socklen_t(MemoryLayout.size(ofValue: credentials))
+        else { return nil }
+        return credentials.uid
     }
 
     /// The `EXTERNAL` mechanism with our uid, and `BEGIN`: the bus checks the uid against
@@ -85,7 +115,8 @@ final class WireConnection {
     }
 
     /// Sends a method call and returns its serial, to wait for with `reply(to:)`.
-    /// `signature` and `body` are the arguments' (none when empty).
+    /// `signature` and `body` are the arguments' (none when empty). `destination` is the
+    /// bus (`org.freedesktop.DBus`) or a unique name: the reply is taken only from it.
     func send(
         destination: String, path: String, interface: String, member: String, signature: String = "",
         body: (inout WireWriter) -> Void = { _ in }
@@ -113,6 +144,7 @@ final class WireConnection {
         }
         message.align(8)
         try write(message.bytes + arguments.bytes)
+        outstanding[serial] = destination
         return serial
     }
 
@@ -127,66 +159,35 @@ final class WireConnection {
                 signature: signature, body: body))
     }
 
-    /// Waits for the reply to call `serial`, keeping any other reply that comes first.
+    /// Waits for the reply to call `serial`, keeping a reply to another outstanding call
+    /// that comes first, and dropping any reply to no outstanding call or from anyone but
+    /// the connection that call went to, or an error from the bus itself (which answers
+    /// for a destination that left or never was).
     func reply(to serial: UInt32) throws -> Reply {
         while true {
             if let reply = early.removeValue(forKey: serial) { return reply }
             let (answered, reply) = try nextMessage()
-            if let answered, let reply {
-                if answered == serial { return reply }
-                early[answered] = reply
-            }
+            guard let answered, let reply, let expected = outstanding[answered],
+                reply.sender == expected || reply.errorName != nil && reply.sender == Self.bus
+            else { continue }
+            outstanding[answered] = nil
+            if answered == serial { return reply }
+            early[answered] = reply
         }
     }
 
     /// The next whole message: the serial it answers and the reply, or `nil`s for a
     /// signal or anything else that answers no call.
     private func nextMessage() throws -> (UInt32?, Reply?) {
-        while buffer.count < 16 { try fill() }
-        let little: Bool
-        switch buffer[0] {
-        case UInt8(ascii: "l"): little = true
-        case UInt8(ascii: "B"): little = false
-        default: throw Failure()
-        }
-        guard buffer[3] == 1 else { throw Failure() }
-        var fixed = WireReader(buffer, from: 4, to: 16, littleEndian: little)
-        let bodyLength = Int(try fixed.number(4))
-        _ = try fixed.number(4)
-        let fieldsLength = Int(try fixed.number(4))
-        guard bodyLength <= Self.maximumMessage, fieldsLength <= Self.maximumMessage else { throw Failure() }
-        let headerEnd = 16 + fieldsLength
-        let bodyStart = (headerEnd + 7) / 8 * 8
-        let total = bodyStart + bodyLength
-        guard total <= Self.maximumMessage else { throw Failure() }
-        while buffer.count < total { try fill() }
-        let message = Array(buffer[0..<total])
-        buffer.removeFirst(total)
-        let type = message[1]
-        guard type == 2 || type == 3 else { return (nil, nil) }
-        var header = WireReader(message, from: 12, to: headerEnd, littleEndian: little)
-        var answered: UInt32?
-        var sender: String?
-        var errorName: String?
-        var signature = ""
-        for field in try header.read("a(yv)").first?.array ?? [] {
-            guard let parts = field.fields, parts.count == 2, case .number(let code) = parts[0],
-                case .variant(_, let value) = parts[1]
-            else { throw Failure() }
-            switch (code, value) {
-            case (4, .string(let name)): errorName = name
-            case (5, .number(let number)): answered = UInt32(truncatingIfNeeded: number)
-            case (7, .string(let name)): sender = name
-            case (8, .string(let text)): signature = text
-            default: continue
+        while true {
+            if let total = try WireFrame.length(of: buffer, maximum: Self.maximumMessage) {
+                while buffer.count < total { try fill() }
+                let message = Array(buffer[0..<total])
+                buffer.removeFirst(total)
+                return try WireFrame.reply(in: message)
             }
+            try fill()
         }
-        guard let answered else { throw Failure() }
-        if type == 3 && errorName == nil { throw Failure() }
-        var body = WireReader(message, from: bodyStart, to: total, origin: bodyStart, littleEndian: little)
-        let values = try body.read(signature)
-        guard body.offset == total else { throw Failure() }
-        return (answered, Reply(sender: sender, errorName: errorName, values: values))
     }
 
     /// Reads what the socket has, waiting at most until the deadline.

@@ -1,0 +1,124 @@
+import Foundation
+import Glibc
+import KeyringTestSupport
+import SwiftKeyring
+import Testing
+
+/// Who answers on the bus (issue 34): another program of the same session bus may send a
+/// connection replies nobody asked for, and play a Secret Service at its own unique name.
+/// The daemon is whoever the bus says owns `org.freedesktop.secrets`, and a reply counts
+/// only from the connection its call went to; so the forger (`FakeSecretService.Mode.forge`)
+/// fools neither the store nor the direct read. The real daemon here is a fake that answers
+/// 20 ms late, so that the forger's replies come first.
+@Suite("Replies forged by another program on the bus")
+struct ForgedRepliesTests {
+    private static let service = "forged-ours"
+    private static let rounds = 10
+
+    /// Whether `read` gave our password: a Bool, so that a failure never prints a password.
+    private static func isOurs(_ read: String?) -> Bool {
+        read.map { Array($0.utf8) == Array("our-password".utf8) } ?? false
+    }
+
+    @Test("No read takes the forger's password, while the forger fools a client that does not check")
+    func forgerFoolsNoRead() throws {
+        let fake = try FakeSecretService(.normal)
+        try Keyring(service: Self.service, store: fake.makeStore())
+            .set(try Samples.credentials(password: "our-password"), forKey: "work")
+        try fake.setMode(.slow)
+        let forger = try fake.startForger()
+        defer { ChildProcess.terminate(forger) }
+
+        // The forger is at work: dbus-send (libdbus) takes the first reply with its serial.
+        var foolsDBusSend = 0
+        for _ in 1...Self.rounds {
+            let output = try ChildProcess.run(
+                [
+                    "dbus-send", "--session", "--print-reply", "--reply-timeout=5000", "--dest=org.freedesktop.secrets",
+                    "/org/freedesktop/secrets", "org.freedesktop.DBus.Properties.Get",
+                    "string:org.freedesktop.Secret.Service", "string:Collections",
+                ], environment: fake.environment, timeout: .seconds(10))
+            if String(decoding: output.standardOutput, as: UTF8.self).contains("string \":") { foolsDBusSend += 1 }
+        }
+        #expect(foolsDBusSend > 0, "the forger fooled dbus-send in none of \(Self.rounds) calls: it is not at work")
+
+        let configuration = KeyringConfiguration(store: .secretService, timeout: .seconds(10), environment: fake.environment)
+        for round in 1...Self.rounds {
+            let keyring = try Keyring(service: Self.service, store: fake.makeStore())
+            #expect(Self.isOurs(try keyring.password(forKey: "work")), "round \(round): the store's password read")
+            #expect(Self.isOurs(try keyring.credentials(forKey: "work")?.password), "round \(round): the store's record read")
+            // The tool's get, get --json and the git helper's get read directly first.
+            let direct = Keyring.directPassword(
+                forKey: "work", service: Self.service, configuration: configuration, bound: .seconds(10))
+            #expect(Self.isOurs(direct), "round \(round): the direct read")
+            let directRecord = Keyring.directCredentials(
+                forKey: "work", service: Self.service, configuration: configuration, bound: .seconds(10))
+            #expect(Self.isOurs(directRecord?.password), "round \(round): the direct record read")
+            let chosen = Keyring.directChosenPassword(
+                service: Self.service, configuration: configuration, bound: .seconds(10), choosing: { $0 })
+            #expect(Self.isOurs(chosen?.password), "round \(round): the direct chosen read")
+        }
+    }
+}
+
+/// Which socket is the session bus (issue 34): a socket file another user owns, or a runtime
+/// folder that is not this user's private one, is never connected to; the error names the
+/// socket and its owner.
+@Suite("The session bus socket's owner")
+struct SessionBusOwnerTests {
+    /// A listening socket at a new path in a new folder, owned by uid 65534 (nobody).
+    private static func foreignSocket() throws -> (folder: String, socket: String, descriptor: Int32) {
+        try #require(geteuid() == 0, "making a socket another user owns needs root, as the test suite runs")
+        let folder = "/tmp/swift-keyring-foreign-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let socket = folder + "/bus"
+        let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var name = sockaddr_un()
+        name.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &name.sun_path) { path in
+            for (index, byte) in socket.utf8.enumerated() { path[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &name) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        try #require(bound == 0 && listen(descriptor, 4) == 0)
+        try #require(chown(socket, 65534, 65534) == 0 && chown(folder, 65534, 65534) == 0 && chmod(folder, 0o700) == 0)
+        return (folder, socket, descriptor)
+    }
+
+    @Test("A bus socket another user owns is refused, naming the socket and its owner")
+    func foreignSocketRefused() throws {
+        let (folder, socket, descriptor) = try Self.foreignSocket()
+        defer {
+            close(descriptor)
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        for environment in [["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(socket)"], ["XDG_RUNTIME_DIR": folder]] {
+            #expect("\(environment.keys.first!)") {
+                _ = try SecretServiceStore(timeout: .seconds(2), environment: environment)
+            } throws: { error in
+                let text = String(describing: error)
+                return (error as? KeyringError)?.code == .insecurePermissions && text.contains(socket) && text.contains("65534")
+                    || environment["XDG_RUNTIME_DIR"] != nil && text.contains(folder) && text.contains("65534")
+            }
+            // auto never connects there either: the probe names why and the file is chosen.
+            let probe = SecretServiceStore.probe(timeout: .seconds(2), environment: environment)
+            #expect(probe != .available, "\(environment.keys.first!): the probe took the foreign bus")
+        }
+    }
+
+    @Test("A runtime folder others may enter is not where the bus is looked for")
+    func openRuntimeFolderIgnored() throws {
+        let folder = "/tmp/swift-keyring-open-runtime-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try #require(chmod(folder, 0o777) == 0)
+        #expect {
+            _ = try SecretServiceStore(timeout: .seconds(2), environment: ["XDG_RUNTIME_DIR": folder])
+        } throws: { error in
+            (error as? KeyringError)?.code == .serviceUnavailable && String(describing: error).contains(folder)
+        }
+    }
+}

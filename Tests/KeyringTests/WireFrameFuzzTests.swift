@@ -1,0 +1,164 @@
+import Testing
+
+@testable import SwiftKeyring
+
+/// The frame reader of the D-Bus connection of our own (`WireFrame`) fed what a hostile or
+/// broken peer could send: every byte of a real reply changed, every truncation, and random
+/// messages. Whatever comes in, the reader refuses it or reads a reply within its bounds:
+/// it never traps (a crash here would end the test process), never reads past the bytes it
+/// was given, and never takes a cut message for a whole one.
+@Suite("D-Bus frames fuzzed")
+struct WireFrameFuzzTests {
+    private static let maximum = WireConnection.maximumMessage
+
+    /// A `GetSecrets` reply as a daemon sends it: a method return answering serial 7, from
+    /// `:1.42`, with one item's secret, little-endian.
+    private static func secretsReply() -> [UInt8] {
+        var body = WireWriter()
+        body.array(elementAlignment: 8) { entries in
+            entries.fields { entry in
+                entry.string("/org/freedesktop/secrets/collection/login/1")
+                entry.fields { secret in
+                    secret.string("/org/freedesktop/secrets/session/3")
+                    secret.byteArray(Array(0..<16))
+                    secret.byteArray(Array(repeating: 0xA5, count: 32))
+                    secret.string("text/plain")
+                }
+            }
+        }
+        var message = WireWriter()
+        for byte in [UInt8(ascii: "l"), 2, 1, 1] { message.byte(byte) }
+        message.uint32(UInt32(body.bytes.count))
+        message.uint32(99)
+        message.array(elementAlignment: 8) { fields in
+            fields.fields {
+                $0.byte(5)
+                $0.signature("u")
+                $0.uint32(7)
+            }
+            fields.fields {
+                $0.byte(7)
+                $0.signature("s")
+                $0.string(":1.42")
+            }
+            fields.fields {
+                $0.byte(8)
+                $0.signature("g")
+                $0.signature("a{o(oayays)}")
+            }
+        }
+        message.align(8)
+        return message.bytes + body.bytes
+    }
+
+    /// What the reader makes of `bytes` as the connection reads them: the frame's length
+    /// first (nil: wait for more), then the reply in exactly that many bytes.
+    private static func read(_ bytes: [UInt8]) -> Outcome {
+        do {
+            guard let total = try WireFrame.length(of: bytes, maximum: maximum) else { return .needsMore }
+            guard total <= bytes.count else { return .needsMore }
+            let (answered, reply) = try WireFrame.reply(in: Array(bytes[0..<total]))
+            return .read(answered: answered, reply: reply)
+        } catch {
+            return .refused
+        }
+    }
+
+    private enum Outcome {
+        case needsMore
+        case refused
+        case read(answered: UInt32?, reply: WireConnection.Reply?)
+    }
+
+    @Test("The real reply reads as sent")
+    func realReply() throws {
+        guard case .read(let answered, let reply?) = Self.read(Self.secretsReply()) else {
+            Issue.record("the reply was not read")
+            return
+        }
+        #expect(answered == 7)
+        #expect(reply.sender == ":1.42")
+        #expect(reply.errorName == nil)
+        let secret = reply.values.first?.array?.first?.fields?[1].fields
+        #expect(secret?[2].bytes == Array(repeating: 0xA5, count: 32))
+    }
+
+    @Test("Every byte changed: refused, or read within the message, never a crash")
+    func everyByteChanged() {
+        let original = Self.secretsReply()
+        var read = 0
+        var refused = 0
+        for index in original.indices {
+            let replacements: [UInt8] = [0x00, 0xFF, original[index] ^ 0x01, original[index] ^ 0x80]
+            for replacement in replacements where replacement != original[index] {
+                var bytes = original
+                bytes[index] = replacement
+                switch Self.read(bytes) {
+                case .refused, .needsMore: refused += 1
+                case .read(_, let reply):
+                    read += 1
+                    // A reply read from changed bytes still has only what a reply can hold.
+                    if let reply { #expect(reply.values.count <= 1, "byte \(index) set to \(replacement)") }
+                }
+            }
+        }
+        // Most changes break the frame; some only change a value (a secret's byte, the serial).
+        #expect(refused > 0 && read > 0, "read \(read), refused \(refused)")
+    }
+
+    @Test("Every truncation waits for more or is refused; none reads as a whole reply")
+    func everyTruncation() {
+        let original = Self.secretsReply()
+        for length in 0..<original.count {
+            if case .read = Self.read(Array(original[0..<length])) {
+                Issue.record("the first \(length) of \(original.count) bytes read as a whole reply")
+            }
+        }
+    }
+
+    @Test("Lengths past the cap are refused before the body is waited for")
+    func lengthsPastTheCap() {
+        var bytes = Self.secretsReply()
+        // The body's length: 4 GiB less one, far past the 4 MiB cap.
+        for index in 4..<8 { bytes[index] = 0xFF }
+        #expect(throws: (any Error).self) { _ = try WireFrame.length(of: Array(bytes[0..<16]), maximum: Self.maximum) }
+    }
+
+    @Test("Random messages: refused or read, never a crash")
+    func randomMessages() {
+        var generator = SplitMix64(seed: 0x5EED_D8B5)
+        let valid = Self.secretsReply()
+        for round in 0..<3000 {
+            var bytes: [UInt8]
+            if round % 2 == 0 {
+                // Noise behind a plausible fixed header, so the reader gets past its first checks.
+                let count = Int(generator.next() % 512)
+                bytes = Array(valid[0..<16]) + (0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+                let fieldsLength = UInt32(generator.next() % 600)
+                let bodyLength = UInt32(generator.next() % 600)
+                withUnsafeBytes(of: bodyLength.littleEndian) { bytes.replaceSubrange(4..<8, with: $0) }
+                withUnsafeBytes(of: fieldsLength.littleEndian) { bytes.replaceSubrange(12..<16, with: $0) }
+            } else {
+                // The real reply with a few bytes anywhere set at random.
+                bytes = valid
+                for _ in 0..<(1 + generator.next() % 6) {
+                    bytes[Int(generator.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: generator.next())
+                }
+            }
+            _ = Self.read(bytes)
+        }
+    }
+}
+
+/// A small seeded generator, so a failing round can be run again.
+private struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}
