@@ -7,6 +7,12 @@ import Testing
 
 /// A server that answers too slowly, or not at all: the transport's timeout covers the whole
 /// answer, and one `send` has one deadline across its attempts and its quiet login.
+///
+/// What is asserted is what a user would notice and no load can blur: the error, how much of
+/// the answer the server got to send, how many attempts it saw, and an end long before what the
+/// old behaviour would take (minutes here). How close to its bound a call ends is a figure for
+/// measuring on a quiet machine, not a test: under the whole suite on 2 cores, a task waiting
+/// for its turn on Swift concurrency's threads was seen resumed 10 s late.
 @Suite("Whole-answer timeout and one deadline per send")
 struct WholeAnswerTimeoutTests {
     @Test(
@@ -27,7 +33,8 @@ struct WholeAnswerTimeoutTests {
         let took = ContinuousClock.now - started
 
         #expect(error?.kind == .timedOut)
-        #expect(took < .milliseconds(1500), "the trickle ran \(took), past the 1 s timeout plus 0.5 s")
+        // The whole trickle takes 360 s: reading it to its last byte would be the old behaviour.
+        #expect(took < .seconds(60), "the trickle ran \(took)")
         #expect(await server.waitUntilIdle(), "the server still sends: the client never closed the connection")
         #expect(server.bodyBytesSent(at: "/data") < 3600, "the whole trickle was read")
     }
@@ -47,7 +54,10 @@ struct WholeAnswerTimeoutTests {
             _ = try await CurlTransport(timeout: .seconds(1), answerLimit: CurlTransport.loginAnswerLimit)
                 .send(login, body: Data("{}".utf8))
         }
-        #expect(ContinuousClock.now - started < .milliseconds(1500))
+        // The whole trickle takes 360 s.
+        #expect(ContinuousClock.now - started < .seconds(60))
+        #expect(await fixture.server.waitUntilIdle(), "the login's connection stayed open")
+        #expect(fixture.server.bodyBytesSent(at: "/login") < 3600, "the whole trickle was read")
     }
 
     @Test("A server that never answers: one send ends at its deadline, its retries included, and says so")
@@ -56,8 +66,9 @@ struct WholeAnswerTimeoutTests {
         defer { fixture.tearDown() }
         try await fixture.logIn()
         fixture.server.inject(.neverAnswer, at: "/data")
-        // The transport would wait 10 s an attempt and the policy allows two retries: the deadline decides.
-        let client = try fixture.makeClient(retryPolicy: .default, timeout: .seconds(1))
+        // The transport would wait 120 s an attempt and the policy allows two retries: the deadline decides.
+        let client = try fixture.makeClient(
+            transport: CurlTransport(timeout: .seconds(120)), retryPolicy: .default, timeout: .seconds(1))
 
         let started = ContinuousClock.now
         let error = await #expect(throws: TransportError.self) {
@@ -67,7 +78,7 @@ struct WholeAnswerTimeoutTests {
 
         #expect(error?.kind == .timedOut)
         #expect(error?.reason.contains("deadline of 1.0 s") == true)
-        #expect(took < .milliseconds(1500), "the send ran \(took), past its 1 s deadline")
+        #expect(took < .seconds(60), "the send ran \(took): its attempt's own 120 s decided, not its 1 s deadline")
         #expect(fixture.server.requests.filter { $0 == "GET /data" }.count == 1)
         #expect(fixture.log.text.contains("ran out of time"))
         #expect(await fixture.server.waitUntilIdle(), "the abandoned attempt's connection was left open")
@@ -81,7 +92,15 @@ struct WholeAnswerTimeoutTests {
         try await fixture.logIn()
         fixture.server.expireTokens()
         fixture.server.inject(.neverAnswer, at: "/login")
-        let client = try fixture.makeClient(retryPolicy: .default, timeout: .seconds(1))
+        // A login whose own transport would wait 120 s an attempt; the send's deadline is 5 s.
+        let client = try fixture.makeClient(
+            retryPolicy: .default, timeout: .seconds(5),
+            login: { credentials in
+                var request = HTTPRequest(method: .post, url: credentials.url.appending(path: "login"))
+                request.headerFields[.contentType] = "application/json"
+                _ = try await CurlTransport(timeout: .seconds(120)).send(request, body: Data("{}".utf8))
+                throw LoginServerError(status: 0)
+            })
 
         let started = ContinuousClock.now
         let error = await #expect(throws: TransportError.self) {
@@ -89,8 +108,12 @@ struct WholeAnswerTimeoutTests {
         }
 
         #expect(error?.kind == .timedOut)
-        #expect(ContinuousClock.now - started < .milliseconds(1500))
-        #expect(fixture.server.counts.loginAttempts == 2)
+        #expect(ContinuousClock.now - started < .seconds(60))
+        // Tried within the deadline, and never again after it.
+        let attempts = fixture.server.counts.loginAttempts
+        #expect(attempts >= 1)
+        try await Task.sleep(for: .seconds(1))
+        #expect(fixture.server.counts.loginAttempts == attempts, "the login was tried again after the send ended")
         #expect(try fixture.session.status == .loggedIn)
         #expect(try await fixture.keyring.defaultCredentials() != nil)
     }
