@@ -38,6 +38,9 @@ let package = Package(
         // are listed in Sources/CGcrypt/include/CGcryptFunctions.h. Building needs <gcrypt.h>
         // (libgcrypt20-dev).
         .target(name: "CGcrypt", linkerSettings: [.linkedLibrary("dl")]),
+        // The kernel's key retention service through its two system calls (add_key, keyctl), in
+        // glibc already: nothing to load or link, no libkeyutils, no -dev package to build.
+        .target(name: "CKernelKeys"),
         .target(name: "KeyringValidation"),
         // libgcrypt set-up, secure buffers, HKDF, HMAC, AES-GCM, Argon2id, record sealing and the
         // keyed header: what the file store, the etcd store and the Secret Service transfer share.
@@ -49,6 +52,7 @@ let package = Package(
                 "CLibSecret",
                 "CLibSecretShims",
                 "CGcrypt",
+                "CKernelKeys",
                 "KeyringCrypto",
                 .product(name: "Logging", package: "swift-log"),
             ]

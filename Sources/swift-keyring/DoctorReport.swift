@@ -44,6 +44,9 @@ struct DoctorReport: Encodable {
         var keyDerivation: String?
         /// Why that is a concern (weaker than the default, or a header that would be refused).
         var keyDerivationProblem: String?
+        /// Until when (ISO 8601) the file's key, kept by `swift-keyring unlock` in the session's
+        /// kernel keyring, opens it without the passphrase; `nil` when no key is kept.
+        var unlockedUntil: String?
     }
 
     /// Whether records with the sync flag live in a shared store, and why.
@@ -123,7 +126,9 @@ struct DoctorReport: Encodable {
                 folderMode: location.folderPermissions.map(octal),
                 problem: location.permissionProblem,
                 keyDerivation: location.keyDerivation,
-                keyDerivationProblem: location.keyDerivationProblem
+                keyDerivationProblem: location.keyDerivationProblem,
+                unlockedUntil: location.exists
+                    ? (try? EncryptedFileStore.unlockedUntil(url: configuration.fileURL))?.map { $0.ISO8601Format() } : nil
             ),
             libsecretFile: libsecretFile,
             libsecret: SecretServiceStore.libsecretVersion,
@@ -155,6 +160,9 @@ struct DoctorReport: Encodable {
                     + (file.problem.map { " — unsafe: \($0)" } ?? ""),
                 "key derivation:   " + (file.keyDerivation ?? (file.exists ? "unknown" : "no file yet"))
                     + (file.keyDerivationProblem.map { " — warning: \($0)" } ?? ""),
+                "unlocked key:     "
+                    + (file.unlockedUntil.map { "in use, kept in the session keyring until \($0) (swift-keyring lock forgets it)" }
+                        ?? "none (each process needs the passphrase)"),
             ] + libsecretFileLines + [
                 "libsecret:        \(libsecret)",
                 "libgcrypt:        \(libgcrypt)",
