@@ -168,7 +168,7 @@ let package = Package(
         .executableTarget(
             name: "KeyringTestWorker",
             dependencies: [
-                "SwiftKeyring", "KeyringEtcd", "KeyringAuthentication",
+                "SwiftKeyring", "KeyringEtcd", "KeyringAuthentication", "CKernelKeys",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Tests/KeyringTestWorker"),

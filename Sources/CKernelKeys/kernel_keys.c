@@ -10,6 +10,7 @@
 /* The header's numbers are the kernel's: a mismatch stops the build, not a call. */
 _Static_assert(SWIFT_KEYRING_KEY_SPEC_SESSION == KEY_SPEC_SESSION_KEYRING, "session keyring id");
 _Static_assert(SWIFT_KEYRING_KEYCTL_GET_KEYRING_ID == KEYCTL_GET_KEYRING_ID, "keyctl get id");
+_Static_assert(SWIFT_KEYRING_KEYCTL_JOIN_SESSION_KEYRING == KEYCTL_JOIN_SESSION_KEYRING, "keyctl join");
 _Static_assert(SWIFT_KEYRING_KEYCTL_UNLINK == KEYCTL_UNLINK, "keyctl unlink");
 _Static_assert(SWIFT_KEYRING_KEYCTL_SEARCH == KEYCTL_SEARCH, "keyctl search");
 _Static_assert(SWIFT_KEYRING_KEYCTL_READ == KEYCTL_READ, "keyctl read");
