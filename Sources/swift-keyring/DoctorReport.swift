@@ -160,9 +160,7 @@ struct DoctorReport: Encodable {
                     + (file.problem.map { " — unsafe: \($0)" } ?? ""),
                 "key derivation:   " + (file.keyDerivation ?? (file.exists ? "unknown" : "no file yet"))
                     + (file.keyDerivationProblem.map { " — warning: \($0)" } ?? ""),
-                "unlocked key:     "
-                    + (file.unlockedUntil.map { "in use, kept in the session keyring until \($0) (swift-keyring lock forgets it)" }
-                        ?? "none (each process needs the passphrase)"),
+                "unlocked key:     " + unlockedKeyText,
             ] + libsecretFileLines + [
                 "libsecret:        \(libsecret)",
                 "libgcrypt:        \(libgcrypt)",
@@ -176,6 +174,12 @@ struct DoctorReport: Encodable {
         guard sessionBus.secretService else { return [] }
         let reason = sessionBus.collectionReason.map { " (\($0))" } ?? ""
         return ["collection:       " + (sessionBus.collection ?? "none") + reason]
+    }
+
+    /// Whether `swift-keyring unlock` kept the file's key in the session keyring, and until when.
+    private var unlockedKeyText: String {
+        guard let until = file.unlockedUntil else { return "none (each process needs the passphrase)" }
+        return "in use, kept in the session keyring until \(until) (swift-keyring lock forgets it)"
     }
 
     private var libsecretFileLines: [String] {

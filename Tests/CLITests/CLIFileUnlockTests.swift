@@ -126,7 +126,9 @@ struct CLIFileUnlockTests {
         #expect(try CLI.run(["doctor"], environment: environment).stdout.contains("unlocked key:     none"))
     }
 
-    @Test("A wrong passphrase keeps nothing; a bad --for is a usage error", arguments: [["--for", "0"], ["--for", "31d"], ["--for", "1x"]])
+    @Test(
+        "A wrong passphrase keeps nothing; a bad --for is a usage error",
+        arguments: [["--for", "0"], ["--for", "31d"], ["--for", "1x"]])
     func refusals(_ options: [String]) throws {
         let (sandbox, environment) = try fileWithRecord("pw-\(UUID().uuidString)")
         let wrong = try CLI.run(["unlock"], stdin: "not-the-passphrase", environment: environment)
@@ -137,5 +139,19 @@ struct CLIFileUnlockTests {
         #expect(bad.status == 64, "--for \(options[1]): \(bad.allOutput)")
         #expect(bad.stderr.contains("for") || bad.stderr.contains("duration"), "no word of the option: \(bad.stderr)")
         #expect(try probe(name) == "absent")
+    }
+
+    @Test(
+        "A signal at a passphrase prompt leaves the terminal echoing",
+        arguments: [(["unlock"], SIGINT), (["get", "gh"], SIGINT), (["unlock"], SIGTERM), (["get", "gh"], SIGHUP)])
+    func signalRestoresEcho(_ arguments: [String], _ signal: Int32) throws {
+        let (sandbox, environment) = try fileWithRecord("pw-\(UUID().uuidString)")
+        defer { withExtendedLifetime(sandbox) {} }
+        let session = try TerminalSession(arguments, environment: environment)
+        #expect(session.waitFor("Passphrase for "), "no prompt: \(String(decoding: session.output, as: UTF8.self))")
+        #expect(session.waitForEchoOff(), "the tool never turned echo off")
+        session.send(signal)
+        _ = session.exitStatus()
+        #expect(session.echoIsOn(), "echo is still off after signal \(signal) during \(arguments[0])")
     }
 }

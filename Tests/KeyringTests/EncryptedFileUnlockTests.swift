@@ -1,8 +1,9 @@
 import Foundation
 import KeyringCrypto
 import KeyringTestSupport
-@testable import SwiftKeyring
 import Testing
+
+@testable import SwiftKeyring
 
 /// The encrypted file unlocked once per login: its derived key in the session's kernel keyring.
 @Suite("Encrypted file: unlocked in the session keyring")
@@ -98,8 +99,9 @@ struct EncryptedFileUnlockTests {
     @Test("A duration under a second or over 30 days is refused, naming it; nothing is kept", arguments: [0, 31 * 86_400])
     func badDuration(seconds: Int) throws {
         let (url, store, _) = try threeRecords("p-\(UUID().uuidString)")
-        #expect(throws: KeyringError.invalidConfiguration(
-            setting: "unlock duration", reason: "must be between 1 second and 30 days, not \(Duration.seconds(seconds))")
+        #expect(
+            throws: KeyringError.invalidConfiguration(
+                setting: "unlock duration", reason: "must be between 1 second and 30 days, not \(Duration.seconds(seconds))")
         ) {
             try store.unlock(for: .seconds(seconds))
         }

@@ -70,7 +70,8 @@ enum UnlockedKeyCache {
                     }
                 }
             }
-            _ = try KernelKeyring.add(name(header), payload: payload, to: try KernelKeyring.sessionKeyring(), timeout: UInt32(seconds))
+            let keyring = try KernelKeyring.sessionKeyring()
+            _ = try KernelKeyring.add(name(header), payload: payload, to: keyring, timeout: UInt32(seconds))
             return expires
         } catch let failure as KernelKeyFailure {
             throw failure.keyringError

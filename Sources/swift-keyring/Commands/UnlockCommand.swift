@@ -12,7 +12,8 @@ import Foundation
 struct UnlockCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "unlock",
-        abstract: "Unlock the encrypted file for this login session, or the Secret Service collection, with a password read from standard input.",
+        abstract:
+            "Unlock the encrypted file for this login session, or the Secret Service collection, with a password from standard input.",
         discussion: """
             The encrypted file (--backend file, or the store auto chooses): its passphrase \
             is taken from the usual sources (SWIFT_KEYRING_PASSPHRASE_FILE, …) or read once \
