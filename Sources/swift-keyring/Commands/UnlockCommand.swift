@@ -16,7 +16,7 @@ struct UnlockCommand: ParsableCommand {
             "Unlock the encrypted file for this login session, or the Secret Service collection, with a password from standard input.",
         discussion: """
             The encrypted file (--backend file, or the store auto chooses): its passphrase \
-            is taken from the usual sources (SWIFT_KEYRING_PASSPHRASE_FILE, …) or read once \
+            is taken from the usual sources (a passphrase file and the others) or read once \
             from standard input (typed with echo off on a terminal, or piped), the key is \
             derived and checked against the file, and the derived key (never the passphrase) \
             is kept in the kernel's session keyring for --for DURATION (1h by default; 90s, \
@@ -46,7 +46,9 @@ struct UnlockCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Option(name: .customLong("for"), help: "How long the encrypted file stays unlocked (90s, 30m, 8h, 1d).")
+    @Option(
+        name: .customLong("for"),
+        help: ArgumentHelp("How long the encrypted file stays unlocked (90s, 30m, 8h, 1d).", valueName: "duration"))
     var duration: UnlockDuration = .oneHour
 
     func run() throws {
