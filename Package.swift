@@ -113,6 +113,8 @@ let package = Package(
             name: "git-credential-swift-keyring",
             dependencies: [
                 "SwiftKeyring",
+                // Array.wipe, for the standard input that carries the password on `store`.
+                "KeyringCrypto",
                 "KeyringCommandLine",
                 .product(name: "Logging", package: "swift-log"),
             ]
