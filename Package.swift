@@ -38,6 +38,9 @@ let package = Package(
         // are listed in Sources/CGcrypt/include/CGcryptFunctions.h. Building needs <gcrypt.h>
         // (libgcrypt20-dev).
         .target(name: "CGcrypt", linkerSettings: [.linkedLibrary("dl")]),
+        // The kernel's key retention service through its two system calls (add_key, keyctl), in
+        // glibc already: nothing to load or link, no libkeyutils, no -dev package to build.
+        .target(name: "CKernelKeys"),
         .target(name: "KeyringValidation"),
         // libgcrypt set-up, secure buffers, HKDF, HMAC, AES-GCM, Argon2id, record sealing and the
         // keyed header: what the file store, the etcd store and the Secret Service transfer share.
@@ -49,6 +52,7 @@ let package = Package(
                 "CLibSecret",
                 "CLibSecretShims",
                 "CGcrypt",
+                "CKernelKeys",
                 "KeyringCrypto",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -109,6 +113,8 @@ let package = Package(
             name: "git-credential-swift-keyring",
             dependencies: [
                 "SwiftKeyring",
+                // Array.wipe, for the standard input that carries the password on `store`.
+                "KeyringCrypto",
                 "KeyringCommandLine",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -164,7 +170,7 @@ let package = Package(
         .executableTarget(
             name: "KeyringTestWorker",
             dependencies: [
-                "SwiftKeyring", "KeyringEtcd", "KeyringAuthentication",
+                "SwiftKeyring", "KeyringEtcd", "KeyringAuthentication", "CKernelKeys",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Tests/KeyringTestWorker"),

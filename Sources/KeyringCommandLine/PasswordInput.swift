@@ -20,30 +20,21 @@ package enum PasswordInput {
     /// - Throws: `CommandFailure` (65) when nothing, or more than `maximumBytes`, was given.
     package static func read(prompt: String) throws -> SecureBytes {
         let onTerminal = Terminal.isInteractive
-        var saved = termios()
-        if onTerminal {
-            Console.write(prompt, to: STDERR_FILENO)
-            tcgetattr(STDIN_FILENO, &saved)
-            var silent = saved
-            silent.c_lflag &= ~tcflag_t(ECHO)
-            tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
-        }
-        defer {
-            if onTerminal {
-                tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
-                Console.write("\n", to: STDERR_FILENO)
-            }
-        }
+        if onTerminal { Console.write(prompt, to: STDERR_FILENO) }
         var tooLong = false
         // A secure pool with no room is a KeyringError the tool reports, as for any store.
         let password = try KeyringError.translatingCrypto {
             try SecureBytes(capacity: maximumBytes + 1) { buffer in
-                let count = readInto(buffer, stoppingAtNewline: onTerminal)
+                let count =
+                    onTerminal
+                    ? EchoOff.during { readInto(buffer, stoppingAtNewline: true) }
+                    : readInto(buffer, stoppingAtNewline: false)
                 tooLong = count > maximumBytes
                 // A final newline is the end of the line, not part of the password.
                 return count > 0 && buffer[count - 1] == UInt8(ascii: "\n") ? count - 1 : count
             }
         }
+        if onTerminal { Console.write("\n", to: STDERR_FILENO) }
         guard !tooLong else {
             throw CommandFailure(
                 message: "The password is longer than \(maximumBytes) bytes; nothing was changed.",

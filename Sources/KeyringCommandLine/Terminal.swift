@@ -15,20 +15,10 @@ package enum Terminal {
     /// - Throws: `CommandFailure` (65) when the line is not UTF-8, exactly as for a piped secret.
     package static func readSecret(prompt: String, field: String) throws -> String? {
         Console.write(prompt, to: STDERR_FILENO)
-        var saved = termios()
-        let hasTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
-        if hasTerminal {
-            var silent = saved
-            silent.c_lflag &= ~tcflag_t(ECHO)
-            tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
-        }
-        defer {
-            if hasTerminal {
-                tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
-                Console.write("\n", to: STDERR_FILENO)
-            }
-        }
-        return try readLineBytes().map { try SecretText.decode($0, field: field) }
+        let line = EchoOff.during { readLineBytes() }
+        // The typed newline was not echoed: end the prompt's line for what is printed next.
+        if isatty(STDIN_FILENO) == 1 { Console.write("\n", to: STDERR_FILENO) }
+        return try line.map { try SecretText.decode($0, field: field) }
     }
 
     /// One line of standard input as bytes, without its `\n`; `nil` at end of input.

@@ -83,6 +83,12 @@ enum StoreSelector {
                 bus: bus
             )
         case .file:
+            // A key unlocked for this file in the login session comes first: no passphrase, no Argon2id.
+            if let unlocked = try EncryptedFileStore.openingUnlocked(
+                url: configuration.fileURL, lockTimeout: configuration.fileLockTimeout, logger: logger)
+            {
+                return unlocked
+            }
             let secret = try KeyringError.placing(in: .keyringFile) {
                 try FileStoreSecret.resolve(explicit: configuration.fileSecret, environment: configuration.environment)
             }

@@ -1,4 +1,5 @@
 import KeyringCommandLine
+import KeyringCrypto
 import SwiftKeyring
 
 #if canImport(FoundationEssentials)
@@ -28,7 +29,10 @@ struct GitCredentialHelper {
             let (options, action) = try arguments(Array(CommandLine.arguments.dropFirst()))
             // gitcredentials(7): a helper ignores an action it does not know, so a newer git can add some.
             guard ["get", "store", "erase"].contains(action) else { return }
-            let credential = try GitCredentialInput.parse(try readInput())
+            // The input holds the password on `store`: its bytes are wiped once parsed.
+            var input = try readInput()
+            defer { input.wipe() }
+            let credential = try GitCredentialInput.parse(input)
             // Another protocol, or no host: git asks the next helper, and no store is opened.
             guard credential.isWeb else { return }
             if action == "get", let found = GitCredentialRecords.directGet(credential, options),
@@ -116,6 +120,9 @@ struct GitCredentialHelper {
     private static func readInput() throws -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        // Room for the whole bound at once: a growing array would leave each outgrown
+        // buffer, password and all, in freed memory where no wipe reaches it.
+        bytes.reserveCapacity(GitCredentialInput.maximumInputBytes + chunk.count)
         defer { for index in chunk.indices { chunk[index] = 0 } }
         while bytes.count <= GitCredentialInput.maximumInputBytes {
             let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }

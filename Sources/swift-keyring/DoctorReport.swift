@@ -44,6 +44,9 @@ struct DoctorReport: Encodable {
         var keyDerivation: String?
         /// Why that is a concern (weaker than the default, or a header that would be refused).
         var keyDerivationProblem: String?
+        /// Until when (ISO 8601) the file's key, kept by `swift-keyring unlock` in the session's
+        /// kernel keyring, opens it without the passphrase; `nil` when no key is kept.
+        var unlockedUntil: String?
     }
 
     /// Whether records with the sync flag live in a shared store, and why.
@@ -138,7 +141,9 @@ struct DoctorReport: Encodable {
                 folderMode: location.folderPermissions.map(octal),
                 problem: location.permissionProblem,
                 keyDerivation: location.keyDerivation,
-                keyDerivationProblem: location.keyDerivationProblem
+                keyDerivationProblem: location.keyDerivationProblem,
+                unlockedUntil: location.exists
+                    ? (try? EncryptedFileStore.unlockedUntil(url: configuration.fileURL))?.map { $0.ISO8601Format() } : nil
             ),
             libsecretFile: libsecretFile,
             libsecret: SecretServiceStore.libsecretVersion,
@@ -171,6 +176,7 @@ struct DoctorReport: Encodable {
                     + (file.problem.map { " — unsafe: \($0)" } ?? ""),
                 "key derivation:   " + (file.keyDerivation ?? (file.exists ? "unknown" : "no file yet"))
                     + (file.keyDerivationProblem.map { " — warning: \($0)" } ?? ""),
+                "unlocked key:     " + unlockedKeyText,
             ] + libsecretFileLines + [
                 "libsecret:        \(libsecret)",
                 "libgcrypt:        \(libgcrypt)",
@@ -194,6 +200,12 @@ struct DoctorReport: Encodable {
         guard sessionBus.secretService else { return [] }
         let reason = sessionBus.collectionReason.map { " (\($0))" } ?? ""
         return ["collection:       " + (sessionBus.collection ?? "none") + reason]
+    }
+
+    /// Whether `swift-keyring unlock` kept the file's key in the session keyring, and until when.
+    private var unlockedKeyText: String {
+        guard let until = file.unlockedUntil else { return "none (each process needs the passphrase)" }
+        return "in use, kept in the session keyring until \(until) (swift-keyring lock forgets it)"
     }
 
     private var libsecretFileLines: [String] {

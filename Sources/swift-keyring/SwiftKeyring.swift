@@ -36,7 +36,7 @@ struct SwiftKeyring: ParsableCommand {
         subcommands: [
             SetCommand.self, GetCommand.self, RemoveCommand.self, ListCommand.self,
             RemoveAllCommand.self, DoctorCommand.self, PasswdCommand.self, MigrateCommand.self, ImportCommand.self,
-            SyncCommand.self, UnlockCommand.self,
+            SyncCommand.self, UnlockCommand.self, LockCommand.self,
         ]
     )
 

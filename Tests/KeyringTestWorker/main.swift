@@ -15,7 +15,8 @@ import SwiftKeyring
 // `KeyringTestWorker sync-move-kill …`: see SyncMoveKill.swift, and
 // `KeyringTestWorker libsecret-file …`: see LibsecretFileWrites.swift, and
 // `KeyringTestWorker answer-memory …`: see AnswerMemory.swift, and
-// `KeyringTestWorker transport-leaks …`: see TransportLeaks.swift.
+// `KeyringTestWorker transport-leaks …`: see TransportLeaks.swift, and
+// `KeyringTestWorker session-keyring …`: see SessionKeyringProbe.swift.
 
 let arguments = CommandLine.arguments
 if arguments.count > 1 && arguments[1] == "async-progress" {
@@ -32,6 +33,9 @@ if arguments.count > 1 && arguments[1] == "transport-leaks" {
 }
 if arguments.count > 1 && arguments[1] == "answer-memory" {
     exit(await AnswerMemory.run(Array(arguments.dropFirst(2))))
+}
+if arguments.count > 1 && arguments[1] == "session-keyring" {
+    exit(SessionKeyringProbe.run(Array(arguments.dropFirst(2))))
 }
 if arguments.count > 1 && arguments[1] == "secret-service" {
     exit(SecretServiceWrites.run(Array(arguments.dropFirst(2))))

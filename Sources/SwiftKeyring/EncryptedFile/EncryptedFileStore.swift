@@ -66,16 +66,16 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
         keyDerivation: Argon2idParameters = .recommended
     ) throws {
         do {
-            try self.init(opening: url, secret, createIfMissing, lockTimeout, keyDerivation)
+            try self.init(opening: url, try SecretMaterial(secret), createIfMissing, lockTimeout, keyDerivation)
         } catch let error as KeyringError {
             throw error.placed(in: .keyringFile)
         }
     }
 
     /// Opens or creates the file; the public init names the keyring file in the errors that pass out.
-    private init(
+    init(
         opening url: URL,
-        _ secret: FileStoreSecret,
+        _ material: SecretMaterial,
         _ createIfMissing: Bool,
         _ lockTimeout: Duration,
         _ keyDerivation: Argon2idParameters
@@ -84,7 +84,6 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
             throw KeyringError.invalidConfiguration(setting: "keyDerivation", reason: problem)
         }
         let paths = StorePaths(url)
-        let material = try SecretMaterial(secret)
         try FilePermissions.prepareFolder(paths.folder, create: createIfMissing)
         let initial = try KeyringError.translatingCrypto {
             if let existing = try FileStoreState.read(paths, material: material) {
@@ -108,10 +107,10 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
         _ paths: StorePaths, material: SecretMaterial, parameters: Argon2idParameters, call: StoreCall
     ) throws -> FileStoreState {
         // The KDF runs before taking the lock, so other writers do not wait for it.
-        let (header, keys) = try material.newHeader(parameters: parameters)
+        let (header, keys, master) = try material.newHeaderKeepingMaster(parameters: parameters)
         return try Self.withWriteLock(paths, call: call) {
             if let existing = try FileStoreState.read(paths, material: material) { return existing }
-            var state = FileStoreState(material: material, header: header, keys: keys)
+            var state = FileStoreState(material: material, header: header, keys: keys, master: master)
             var records = [RecordID: SealedRecord]()
             try state.write(&records, paths)
             return state
@@ -249,17 +248,19 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
 
     private func replaceSecret(with newSecret: FileStoreSecret) throws {
         let material = try SecretMaterial(newSecret)
-        let (header, keys) = try material.newHeader(parameters: keyDerivation)
+        let (header, keys, master) = try material.newHeaderKeepingMaster(parameters: keyDerivation)
         try Self.withWriteLock(paths, call: .starting(timeout: lockTimeout)) {
             try state.withLock { state in
                 try state.refresh(paths)
-                var next = FileStoreState(material: material, header: header, keys: keys)
+                var next = FileStoreState(material: material, header: header, keys: keys, master: master)
                 var records = [RecordID: SealedRecord](minimumCapacity: state.records.count)
                 for (id, sealed) in state.records {
                     let record = try RecordSealing.open(sealed, id: id, keys: state.keys, header: state.headerBytes)
                     records[id] = try RecordSealing.seal(record, keys: keys, header: next.headerBytes)
                 }
                 try next.write(&records, paths)
+                // The old passphrase's key opens nothing now: no process of the session may keep using it.
+                UnlockedKeyCache.drop(for: state.header)
                 state = next
             }
         }

@@ -100,15 +100,26 @@ extension FileStoreSecret {
                 throw KeyringError.invalidConfiguration(setting: field, reason: "the file \(path) is empty")
             }
             return try content.withBytes { bytes in
-                let text = UnsafeRawBufferPointer(rebasing: bytes[..<length])
-                guard isUTF8(text) else {
-                    throw KeyringError.invalidConfiguration(setting: field, reason: "the file \(path) is not UTF-8 text")
+                try normalizedPassphrase(UnsafeRawBufferPointer(rebasing: bytes[..<length])) {
+                    KeyringError.invalidConfiguration(setting: field, reason: "the file \(path) is not UTF-8 text")
                 }
-                if text.allSatisfy({ $0 < 0x80 }) {
-                    return try SecureBytes(copying: text)
-                }
-                return try SecureBytes(composing: String(decoding: text, as: UTF8.self))
             }
+        }
+    }
+
+    /// `text` as the KDF sees a passphrase, in secure memory: in Unicode normalisation form C.
+    /// ASCII text (normalised already) never leaves secure memory; other text is normalised
+    /// through a `String`, which leaves a copy in ordinary memory.
+    /// - Throws: `notUTF8()` when `text` is not UTF-8.
+    package static func normalizedPassphrase(_ text: UnsafeRawBufferPointer, notUTF8: () -> KeyringError) throws
+        -> SecureBytes
+    {
+        guard isUTF8(text) else { throw notUTF8() }
+        return try KeyringError.translatingCrypto {
+            if text.allSatisfy({ $0 < 0x80 }) {
+                return try SecureBytes(copying: text)
+            }
+            return try SecureBytes(composing: String(decoding: text, as: UTF8.self))
         }
     }
 

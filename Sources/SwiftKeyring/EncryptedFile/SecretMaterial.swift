@@ -10,6 +10,9 @@ import Foundation
 package enum SecretMaterial: Sendable {
     case passphrase(SecureBytes)
     case key(SecureBytes)
+    /// A master key already derived for the file with this identity (``KeyedHeader/identity``),
+    /// found in the session's kernel keyring after an unlock: it opens that file only.
+    case unlocked(SecureBytes, identity: String)
 
     /// Checks `secret` and copies it into secure memory; reads a key file.
     /// - Throws: `.invalidConfiguration` for an empty passphrase or a key that is not 32 bytes.
@@ -50,15 +53,28 @@ package enum SecretMaterial: Sendable {
 
     /// How a header made for this secret derives its master key.
     package var keySource: KeyedHeader.KeySource {
-        if case .passphrase = self { return .argon2id }
-        return .rawKey
+        if case .key = self { return .rawKey }
+        return .argon2id
     }
 
     /// A header for a new store, with a fresh salt, and the keys it was made for.
     package func newHeader(parameters: Argon2idParameters) throws -> (KeyedHeader, SealingKeys) {
-        try KeyringError.translatingCrypto {
-            try KeyedHeader.new(keySource: keySource, parameters: parameters) { try masterKey(for: $0) }
+        let (header, keys, _) = try newHeaderKeepingMaster(parameters: parameters)
+        return (header, keys)
+    }
+
+    /// ``newHeader(parameters:)`` with the master key too, which a store keeps for an unlock.
+    package func newHeaderKeepingMaster(parameters: Argon2idParameters) throws -> (KeyedHeader, SealingKeys, SecureBytes) {
+        var master: SecureBytes?
+        let (header, keys) = try KeyringError.translatingCrypto {
+            try KeyedHeader.new(keySource: keySource, parameters: parameters) { header in
+                let key = try masterKey(for: header)
+                master = key
+                return key
+            }
         }
+        guard let master else { throw KeyringError.damaged(reason: "no master key was derived") }
+        return (header, keys, master)
     }
 
     /// The master key for a file with this header.
@@ -73,6 +89,8 @@ package enum SecretMaterial: Sendable {
                 try KeyDerivation.argon2id(passphrase: passphrase, salt: header.salt, parameters: parameters)
             }
         case (.key(let key), .rawKey):
+            return key
+        case (.unlocked(let key, let identity), .argon2id) where identity == header.identity:
             return key
         default:
             throw KeyringError.wrongPassphrase

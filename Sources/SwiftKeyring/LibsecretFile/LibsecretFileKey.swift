@@ -68,7 +68,7 @@ public enum LibsecretFileKey: Sendable, Equatable, CustomStringConvertible {
             return try SecretPortal.retrieveKey(timeout: timeout, responseTimeout: responseTimeout, environment: environment)
         case .secret(let secret):
             switch try SecretMaterial(secret) {
-            case .passphrase(let bytes), .key(let bytes): return bytes
+            case .passphrase(let bytes), .key(let bytes), .unlocked(let bytes, _): return bytes
             }
         }
     }

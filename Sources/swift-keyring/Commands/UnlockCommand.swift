@@ -12,8 +12,22 @@ import Foundation
 struct UnlockCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "unlock",
-        abstract: "Unlock the Secret Service collection with its password, read from standard input, without a prompt.",
+        abstract:
+            "Unlock the encrypted file for this login session, or the Secret Service collection, with a password from standard input.",
         discussion: """
+            The encrypted file (--backend file, or the store auto chooses): its passphrase \
+            is taken from the usual sources (a passphrase file and the others) or read once \
+            from standard input (typed with echo off on a terminal, or piped), the key is \
+            derived and checked against the file, and the derived key (never the passphrase) \
+            is kept in the kernel's session keyring for --for DURATION (1h by default; 90s, \
+            30m, 8h, 1d, at most 30d), readable only by this login session's processes. \
+            Until then every process of the session that opens the same file (the tool, the \
+            git helper, apps using the library) skips the passphrase and Argon2id. \
+            swift-keyring lock forgets the key; so does passwd.
+
+              swift-keyring unlock --backend file --for 8h
+
+            The Secret Service: \
             For a terminal with no desktop (SSH, a container), where nobody sees the daemon's \
             unlock prompt. The password is read from standard input, never from an argument: \
             typed with echo off on a terminal, or piped (one final newline is dropped). It is \
@@ -32,13 +46,22 @@ struct UnlockCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
+    @Option(
+        name: .customLong("for"),
+        help: ArgumentHelp("How long the encrypted file stays unlocked (90s, 30m, 8h, 1d).", valueName: "duration"))
+    var duration: UnlockDuration = .oneHour
+
     func run() throws {
         try reportingFailures {
             let selection = try store.selection()
+            if selection.kind == .file {
+                try unlockFile()
+                return
+            }
             guard selection.kind == .secretService else {
                 throw CommandFailure(
-                    message: "unlock unlocks a Secret Service collection, but the \(selection.kind) store is in use "
-                        + "(\(selection.reason)); use --backend secret-service.",
+                    message: "unlock unlocks the encrypted file or a Secret Service collection, but the \(selection.kind) "
+                        + "store is in use (\(selection.reason)); use --backend file or --backend secret-service.",
                     status: ExitStatus.usage)
             }
             let keyring = try KeyringOpener.open(store)
@@ -63,6 +86,31 @@ struct UnlockCommand: ParsableCommand {
             try service.unlock(password: password)
             Console.output("Unlocked \(collection).")
         }
+    }
+
+    /// Derives the file's key from its passphrase (the usual sources, else standard input) and
+    /// keeps it in the session keyring; the passphrase itself goes nowhere.
+    private func unlockFile() throws {
+        let configuration = try store.configuration()
+        let url = configuration.fileURL
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw CommandFailure(
+                message: "There is no encrypted file at \(PrintableField.escaped(url.path)); nothing to unlock.",
+                status: ExitStatus.usage)
+        }
+        let file: EncryptedFileStore
+        do {
+            let secret = try FileStoreSecret.resolve(explicit: configuration.fileSecret, environment: configuration.environment)
+            file = try EncryptedFileStore(
+                url: url, secret: secret, createIfMissing: false, lockTimeout: configuration.fileLockTimeout)
+        } catch let error as KeyringError where error.code == .passphraseRequired {
+            let typed = try PasswordInput.read(prompt: "Passphrase for \(PrintableField.escaped(url.path)): ")
+            file = try EncryptedFileStore(url: url, typedPassphrase: typed, lockTimeout: configuration.fileLockTimeout)
+        }
+        let until = try file.unlock(for: duration.duration)
+        Console.output(
+            "Unlocked \(PrintableField.escaped(url.path)) for this login session until \(until.ISO8601Format()) "
+                + "(\(duration)); swift-keyring lock forgets its key sooner.")
     }
 
     /// No default collection (WSL, a minimal session): create it with the password, as

@@ -40,6 +40,13 @@ final class TerminalSession {
         process.standardOutput = terminal
         process.standardError = terminal
         process.terminationHandler = { [finished] _ in finished.signal() }
+        // The child inherits this thread's signal mask, and the test runner's threads block most
+        // signals: the tool starts with none blocked, as a shell starts it, so a Ctrl-C reaches it.
+        var none = sigset_t()
+        var kept = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &kept)
+        defer { pthread_sigmask(SIG_SETMASK, &kept, nil) }
         try process.run()
     }
 
@@ -69,6 +76,20 @@ final class TerminalSession {
             usleep(2_000)
         }
         return false
+    }
+
+    /// Sends the tool `signal`, as the terminal does for Ctrl-C (SIGINT) or a hang-up.
+    func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Whether the terminal echoes what is typed, as a person would find it after the tool.
+    func echoIsOn() -> Bool {
+        let slave = open(slavePath, O_RDWR | O_NOCTTY)
+        guard slave >= 0 else { return false }
+        defer { close(slave) }
+        var settings = termios()
+        return tcgetattr(slave, &settings) == 0 && settings.c_lflag & tcflag_t(ECHO) != 0
     }
 
     /// Types `bytes`, as they are.

@@ -16,6 +16,8 @@ struct FileStoreState: Sendable {
     /// `header.encoded`, kept because every record binds it as associated data.
     var headerBytes: [UInt8]
     var keys: SealingKeys
+    /// The master key `keys` came from, kept for `EncryptedFileStore.unlock(for:)`.
+    var master: SecureBytes
     /// The index: every record's names decrypted, its metadata and secret still sealed.
     var records: [RecordID: SealedRecord]
     /// The version `records` came from; `nil` when there was no file.
@@ -24,11 +26,12 @@ struct FileStoreState: Sendable {
     var pinned: PinnedFile?
 
     /// A state for a file that is not on disk yet.
-    init(material: SecretMaterial, header: KeyedHeader, keys: SealingKeys) {
+    init(material: SecretMaterial, header: KeyedHeader, keys: SealingKeys, master: SecureBytes) {
         self.material = material
         self.header = header
         self.headerBytes = header.encoded
         self.keys = keys
+        self.master = master
         self.records = [:]
     }
 
@@ -57,27 +60,29 @@ struct FileStoreState: Sendable {
         guard let (descriptor, _) = try POSIX.openRegularFileIfPresent(paths.file) else {
             return try refresh(paths)
         }
-        self = try Self.load(PinnedFile(descriptor), paths, material: material, known: (header, keys))
+        self = try Self.load(PinnedFile(descriptor), paths, material: material, known: (header, keys, master))
     }
 
     /// Reads, authenticates and indexes the file version behind `pinned`.
     /// - Parameter known: a header and its keys, reused when the file's header is the same,
     ///   so only a new salt or KDF cost runs the KDF again.
     private static func load(
-        _ pinned: PinnedFile, _ paths: StorePaths, material: SecretMaterial, known: (KeyedHeader, SealingKeys)?
+        _ pinned: PinnedFile, _ paths: StorePaths, material: SecretMaterial, known: (KeyedHeader, SealingKeys, SecureBytes)?
     ) throws -> FileStoreState {
         let info = try POSIX.fstat(pinned.descriptor, path: paths.file)
         try FilePermissions.require(paths.file, FilePermissions.fileProblem(info))
         let bytes = try POSIX.readAll(pinned.descriptor, path: paths.file, sizeHint: Int(info.st_size))
         let header = try KeyedHeader.decode(bytes)
         let keys: SealingKeys
+        let master: SecureBytes
         if let known, known.0 == header {
-            keys = known.1
+            (keys, master) = (known.1, known.2)
         } else {
-            keys = try SealingKeys(master: try material.masterKey(for: header), salt: header.salt)
+            master = try material.masterKey(for: header)
+            keys = try SealingKeys(master: master, salt: header.salt)
         }
         try header.verify(keys)
-        var state = FileStoreState(material: material, header: header, keys: keys)
+        var state = FileStoreState(material: material, header: header, keys: keys, master: master)
         state.records = try KeyringFile.decode(bytes, header: state.headerBytes, keys: keys)
         state.identity = FileIdentity(info)
         state.pinned = pinned

@@ -1,0 +1,54 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
+import Foundation
+#endif
+
+/// A system call of the kernel's key retention service that failed, with its `errno`;
+/// ``keyringError`` says what it means to a user, and what to do instead.
+struct KernelKeyFailure: Error {
+    /// `add_key` or `keyctl(KEYCTL_…)`.
+    let operation: String
+    let errorNumber: Int32
+
+    /// There is no such key any more: never added, expired, revoked or invalidated.
+    var isAbsent: Bool {
+        errorNumber == ENOKEY || errorNumber == EKEYEXPIRED || errorNumber == EKEYREVOKED
+    }
+
+    /// The calls are refused outright: a seccomp profile (Docker's default blocks
+    /// `add_key` and `keyctl`) or a kernel built without keys.
+    var isRefused: Bool {
+        errorNumber == ENOSYS || errorNumber == EPERM
+    }
+
+    /// The failure as a user reads it; never a key, only the call and the kernel's word.
+    var keyringError: KeyringError {
+        let word = String(cString: strerror(errorNumber))
+        if isRefused {
+            return .backend(
+                domain: "kernel keyring", code: Int(errorNumber),
+                message: "the kernel refused \(operation) (\(word)): a container's seccomp profile (Docker's default) "
+                    + "or a kernel without keys; give the passphrase through SWIFT_KEYRING_PASSPHRASE_FILE "
+                    + "or use a key file (SWIFT_KEYRING_KEY_FILE) instead")
+        }
+        if errorNumber == EDQUOT {
+            return .backend(
+                domain: "kernel keyring", code: Int(errorNumber),
+                message: "\(operation) failed: this user's key quota is full (\(Self.quota)); "
+                    + "remove keys or raise the limits")
+        }
+        return .backend(domain: "kernel keyring", code: Int(errorNumber), message: "\(operation) failed: \(word)")
+    }
+
+    /// The user's quota as the kernel states it (`/proc/sys/kernel/keys/maxkeys`, `maxbytes`).
+    private static var quota: String {
+        func limit(_ name: String) -> String {
+            let path = "/proc/sys/kernel/keys/\(name)"
+            let text = (try? String(contentsOfFile: path, encoding: .utf8))?.filter { !$0.isWhitespace }
+            return "\(name) \(text ?? "unknown")"
+        }
+        return "\(limit(getuid() == 0 ? "root_maxkeys" : "maxkeys")), \(limit(getuid() == 0 ? "root_maxbytes" : "maxbytes"))"
+    }
+}
