@@ -10,28 +10,26 @@ import Testing
 @Suite("Cancellation reaches the login")
 struct CancellationTests {
     /// Sends `request` in a task of its own, cancels that task once the server has read `waitFor`
-    /// `count` times, and expects `CancellationError` well before the 30 s the call could wait.
-    /// (Ended within 0.15 to 2.3 ms of the cancel in ten runs alone; under the whole suite on two
-    /// cores a task's resumption alone was seen late by seconds, so the bound is no measurement.)
+    /// `count` times, and expects `CancellationError`: a cancel that did not reach the wait
+    /// would end the call at its 30 s deadline with `TransportError` instead. (It ended within
+    /// 0.15 to 2.3 ms of the cancel in ten runs alone; under the whole suite on two cores an
+    /// async test's continuation waited for seconds, so how soon is a measurement, not a test.)
     private func cancelSend(
         _ request: HTTPRequest, on client: AuthenticatedClient<TestProperty>, afterServerRead waitFor: String, count: Int,
         server: TestHTTPServer
     ) async throws {
-        let running = Task { () -> (Result<Void, any Error>, ContinuousClock.Instant) in
+        let running = Task { () -> Result<Void, any Error> in
             do {
                 _ = try await client.send(request)
-                return (.success(()), .now)
+                return .success(())
             } catch {
-                return (.failure(error), .now)
+                return .failure(error)
             }
         }
         try await waitForRequests(waitFor, count: count, on: server)
-        let cancelled = ContinuousClock.now
         running.cancel()
-        // When the send itself ended, not when this task got to run again.
-        let (outcome, ended) = await running.value
+        let outcome = await running.value
         #expect(throws: CancellationError.self) { try outcome.get() }
-        #expect(ended - cancelled < .seconds(10), "the cancelled send ended \(ended - cancelled) after the cancel")
     }
 
     /// Waits (at most 10 s) until the server has read `count` requests of `what`.

@@ -8,11 +8,12 @@ import Testing
 /// A server that answers too slowly, or not at all: the transport's timeout covers the whole
 /// answer, and one `send` has one deadline across its attempts and its quiet login.
 ///
-/// What is asserted is what a user would notice and no load can blur: the error, how much of
-/// the answer the server got to send, how many attempts it saw, and an end long before what the
-/// old behaviour would take (minutes here). How close to its bound a call ends is a figure for
-/// measuring on a quiet machine, not a test: under the whole suite on 2 cores, a task waiting
-/// for its turn on Swift concurrency's threads was seen resumed 10 s late.
+/// What is asserted is what a user would notice and no load can blur: which error ends the call
+/// (the transport's whole-answer timeout, or the send's deadline, each worded its own way), how
+/// much of the answer the server got to send, and how many attempts it saw. How soon after its
+/// bound a call ends is a figure measured alone (issue 38's note), never a test: under the whole
+/// suite on two cores an async test's continuation waited on Swift concurrency's busy threads
+/// for seconds, and once for minutes.
 @Suite("Whole-answer timeout and one deadline per send")
 struct WholeAnswerTimeoutTests {
     @Test(
@@ -26,15 +27,12 @@ struct WholeAnswerTimeoutTests {
         let transport: any HTTPTransport =
             transportName == "CurlTransport" ? CurlTransport(timeout: .seconds(1)) : URLSessionTransport(timeout: .seconds(1))
 
-        let started = ContinuousClock.now
         let error = await #expect(throws: TransportError.self) {
             try await transport.send(HTTPRequest(method: .get, url: server.url("/data")), body: nil)
         }
-        let took = ContinuousClock.now - started
 
+        // An idle timeout would read the whole trickle (360 s) and return it.
         #expect(error?.kind == .timedOut)
-        // The whole trickle takes 360 s: reading it to its last byte would be the old behaviour.
-        #expect(took < .seconds(60), "the trickle ran \(took)")
         #expect(await server.waitUntilIdle(), "the server still sends: the client never closed the connection")
         #expect(server.bodyBytesSent(at: "/data") < 3600, "the whole trickle was read")
     }
@@ -49,13 +47,10 @@ struct WholeAnswerTimeoutTests {
         var login = HTTPRequest(method: .post, url: credentials.url.appending(path: "login"))
         login.headerFields[.contentType] = "application/json"
 
-        let started = ContinuousClock.now
         await #expect(throws: TransportError(.timedOut, reason: "the whole answer did not come within 1.0 s")) {
             _ = try await CurlTransport(timeout: .seconds(1), answerLimit: CurlTransport.loginAnswerLimit)
                 .send(login, body: Data("{}".utf8))
         }
-        // The whole trickle takes 360 s.
-        #expect(ContinuousClock.now - started < .seconds(60))
         #expect(await fixture.server.waitUntilIdle(), "the login's connection stayed open")
         #expect(fixture.server.bodyBytesSent(at: "/login") < 3600, "the whole trickle was read")
     }
@@ -70,15 +65,13 @@ struct WholeAnswerTimeoutTests {
         let client = try fixture.makeClient(
             transport: CurlTransport(timeout: .seconds(120)), retryPolicy: .default, timeout: .seconds(1))
 
-        let started = ContinuousClock.now
         let error = await #expect(throws: TransportError.self) {
             try await client.send(fixture.request("/data"))
         }
-        let took = ContinuousClock.now - started
 
+        // The deadline's own words, not the attempt's 120 s timeout.
         #expect(error?.kind == .timedOut)
         #expect(error?.reason.contains("deadline of 1.0 s") == true)
-        #expect(took < .seconds(60), "the send ran \(took): its attempt's own 120 s decided, not its 1 s deadline")
         #expect(fixture.server.requests.filter { $0 == "GET /data" }.count == 1)
         #expect(fixture.log.text.contains("ran out of time"))
         #expect(await fixture.server.waitUntilIdle(), "the abandoned attempt's connection was left open")
@@ -102,13 +95,13 @@ struct WholeAnswerTimeoutTests {
                 throw LoginServerError(status: 0)
             })
 
-        let started = ContinuousClock.now
         let error = await #expect(throws: TransportError.self) {
             try await client.send(fixture.request("/data"))
         }
 
+        // The send's deadline ended it, not the login's own 120 s.
         #expect(error?.kind == .timedOut)
-        #expect(ContinuousClock.now - started < .seconds(60))
+        #expect(error?.reason.contains("deadline of 5.0 s") == true, "\(String(describing: error))")
         // Tried within the deadline, and never again after it.
         let attempts = fixture.server.counts.loginAttempts
         #expect(attempts >= 1)
