@@ -117,14 +117,17 @@ extension EncryptedFileStore {
     }
 
     /// The header of the file at `path`, checked as opening checks it; `nil` when there is no file.
+    /// Only the header's bytes are read: every open of the file asks this first, and the store
+    /// that opens it next reads the whole file anyway.
     private static func header(at path: String) throws -> KeyedHeader? {
         try KeyringError.placing(in: .keyringFile) {
             try KeyringError.translatingCrypto {
                 guard let (descriptor, info) = try POSIX.openRegularFileIfPresent(path) else { return nil }
                 let pinned = PinnedFile(descriptor)
                 try FilePermissions.require(path, FilePermissions.fileProblem(info))
-                let bytes = try POSIX.readAll(pinned.descriptor, path: path, sizeHint: Int(info.st_size))
-                return try KeyedHeader.decode(bytes)
+                var bytes = [UInt8](repeating: 0, count: KeyedHeader.length)
+                let count = try bytes.withUnsafeMutableBytes { try POSIX.read(pinned.descriptor, into: $0, path: path) }
+                return try KeyedHeader.decode(Array(bytes[..<count]))
             }
         }
     }

@@ -104,9 +104,9 @@ enum SecretServiceDirectRead {
         }
         let opened = try bus.reply(to: opening)
         let found = try bus.reply(to: search)
-        guard found.sender == daemon, found.errorName == nil, found.values.count == 2,
-            let unlocked = found.values[0].strings, let locked = found.values[1].strings, locked.isEmpty,
-            opened.sender == daemon
+        // Every reply here is the daemon's, or an error of the bus (WireConnection takes no other).
+        guard found.errorName == nil, found.values.count == 2,
+            let unlocked = found.values[0].strings, let locked = found.values[1].strings, locked.isEmpty
         else { return nil }
         let transfer: String
         let key: SecureBytes?
@@ -119,7 +119,7 @@ enum SecretServiceDirectRead {
                 $0.signature("s")
                 $0.string("")
             }
-            guard plain.sender == daemon, plain.errorName == nil, plain.values.count == 2,
+            guard plain.errorName == nil, plain.values.count == 2,
                 let path = plain.values[1].string
             else { return nil }
             (transfer, key) = (path, nil)
@@ -151,7 +151,7 @@ enum SecretServiceDirectRead {
     ) throws -> (String, SecureBytes)? {
         var (reply, agreement) = (first, firstAgreement)
         for attempt in 1...SecretServiceClient.openingAttempts {
-            guard reply.sender == daemon, reply.errorName == nil, reply.values.count == 2,
+            guard reply.errorName == nil, reply.values.count == 2,
                 case .variant("ay", .bytes(let peer)) = reply.values[0], let path = reply.values[1].string
             else { return nil }
             if let key = try peer.withUnsafeBytes({ try agreement.key(peer: $0) }) { return (path, key) }
@@ -192,7 +192,7 @@ enum SecretServiceDirectRead {
             let attributes = try bus.reply(to: attributesCall)
             let secrets = try bus.reply(to: secretCall)
             guard let summary = try summary(attributes), summary.id == id,
-                secrets.sender == daemon, secrets.errorName == nil,
+                secrets.errorName == nil,
                 let secret = secrets.values.first?.array?.lazy.compactMap(\.fields).first(where: {
                     $0.count == 2 && $0[0].string == item
                 })?[1].fields,
@@ -222,7 +222,7 @@ enum SecretServiceDirectRead {
         /// What an `Attributes` reply says of the item; `nil` for an item not ours.
         /// - Throws: `WireConnection.Failure` when the reply is an error or of another shape.
         private func summary(_ reply: WireConnection.Reply) throws -> RecordSummary? {
-            guard reply.sender == daemon, reply.errorName == nil,
+            guard reply.errorName == nil,
                 case .variant("a{ss}", .array(let entries))? = reply.values.first
             else { throw WireConnection.Failure() }
             var table: [String: String] = [:]
