@@ -6,9 +6,11 @@ import KeyringAuthentication
 //
 //   KeyringTestWorker transport-leaks URL COUNT
 //
-// Sends one GET to URL (libraries loaded), counts this process's open files and threads, sends
-// COUNT more GETs, each on a transport of its own as a login closure makes one, waits a moment
-// for finished threads to go, and prints one line:
+// Sends one GET to URL (libraries loaded) and counts this process's open files; sends COUNT GETs,
+// each on a transport of its own as a login closure makes one, and counts its threads (the
+// runtime starts some of its own lazily, while the first requests run: a baseline taken after one
+// request once missed one of them); sends COUNT more the same way, waits (at most 5 s) for
+// finished threads to go, and prints one line, N counting the second COUNT:
 //
 //   files=BEFORE,AFTER threads=BEFORE,AFTER answered=N
 enum TransportLeaks {
@@ -19,12 +21,18 @@ enum TransportLeaks {
         }
         let request = HTTPRequest(method: .get, url: url)
         _ = try? await CurlTransport(timeout: .seconds(10)).send(request, body: nil)
-        let (files, threads) = (entries("/proc/self/fd"), entries("/proc/self/task"))
+        let files = entries("/proc/self/fd")
+        for _ in 0..<count { _ = try? await CurlTransport(timeout: .seconds(10)).send(request, body: nil) }
+        let threads = entries("/proc/self/task")
         var answered = 0
         for _ in 0..<count {
             if (try? await CurlTransport(timeout: .seconds(10)).send(request, body: nil)) != nil { answered += 1 }
         }
-        try? await Task.sleep(for: .milliseconds(200))
+        // A leak stays; a transfer's thread that is still ending goes within the wait.
+        let end = ContinuousClock.now + .seconds(5)
+        repeat {
+            try? await Task.sleep(for: .milliseconds(50))
+        } while entries("/proc/self/task") > threads && ContinuousClock.now < end
         print("files=\(files),\(entries("/proc/self/fd")) threads=\(threads),\(entries("/proc/self/task")) answered=\(answered)")
         return 0
     }
