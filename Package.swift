@@ -27,13 +27,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        // libsecret, GIO, GObject and GLib, declared in the package (no -dev package needed to
-        // build) and loaded (dlopen) when the Secret Service store first opens, not linked:
-        // the tool and apps that use only the file store never load the desktop's libraries.
-        // The functions are listed once, in Sources/CLibSecret/include/CLibSecretFunctions.h.
-        .target(name: "CLibSecret", linkerSettings: [.linkedLibrary("dl")]),
-        // The libsecret glue that is more than a call wrapper, in C files of its own.
-        .target(name: "CLibSecretShims", dependencies: ["CLibSecret"]),
         // libgcrypt, loaded (dlopen) when crypto is first needed, not linked; its functions
         // are listed in Sources/CGcrypt/include/CGcryptFunctions.h. Building needs <gcrypt.h>
         // (libgcrypt20-dev).
@@ -49,8 +42,6 @@ let package = Package(
             name: "SwiftKeyring",
             dependencies: [
                 "KeyringValidation",
-                "CLibSecret",
-                "CLibSecretShims",
                 "CGcrypt",
                 "CKernelKeys",
                 "KeyringCrypto",

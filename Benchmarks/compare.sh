@@ -191,11 +191,9 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/swift-keyring-compare.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 echo "Building (release) …" >&2
-shims="$here/../Sources/CLibSecretShims"
 compare_bin=""
 if [ "$start_only" = 0 ]; then
-    cc -O2 -Wall -I "$shims/include" -o "$work/libsecret-bench" "$here/Compare/libsecret-bench.c" "$shims/schema.c" \
-        $(pkg-config --cflags --libs libsecret-1)
+    cc -O2 -Wall -o "$work/libsecret-bench" "$here/Compare/libsecret-bench.c" $(pkg-config --cflags --libs libsecret-1)
     (cd "$here" && swift build -c release --product keyring-compare >&2)
     compare_bin="$(cd "$here" && swift build -c release --show-bin-path)/keyring-compare"
 fi

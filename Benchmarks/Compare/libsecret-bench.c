@@ -14,18 +14,32 @@
  * the same calls go to libsecret's own encrypted file instead of the daemon.
  *
  * Built by Benchmarks/compare.sh:
- *   cc -O2 -I Sources/CLibSecretShims/include libsecret-bench.c Sources/CLibSecretShims/schema.c \
- *      $(pkg-config --cflags --libs libsecret-1)
- * It takes the schema from the library's C glue (Sources/CLibSecretShims/schema.c).
+ *   cc -O2 libsecret-bench.c $(pkg-config --cflags --libs libsecret-1)
  */
-#include "CLibSecretShims.h"
+#include <libsecret/secret.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-/* The library's own schema, so both write identical items. */
-static const SecretSchema *schema;
+/* The attributes of the library's items, so both write identical items. DONT_MATCH_NAME:
+ * searches do not add xdg:schema, as the library's searches do not. */
+static const SecretSchema library_schema = {
+    "org.swift-keyring.Record",
+    SECRET_SCHEMA_DONT_MATCH_NAME,
+    {
+        { "tag", SECRET_SCHEMA_ATTRIBUTE_STRING },
+        { "service", SECRET_SCHEMA_ATTRIBUTE_STRING },
+        { "key", SECRET_SCHEMA_ATTRIBUTE_STRING },
+        { "kind", SECRET_SCHEMA_ATTRIBUTE_STRING },
+        { "username", SECRET_SCHEMA_ATTRIBUTE_STRING },
+        { "url", SECRET_SCHEMA_ATTRIBUTE_STRING },
+        { "sync", SECRET_SCHEMA_ATTRIBUTE_STRING },
+        { "background-access", SECRET_SCHEMA_ATTRIBUTE_STRING },
+        { NULL, 0 },
+    },
+};
+static const SecretSchema *schema = &library_schema;
 
 static const char *service;
 
@@ -127,7 +141,6 @@ int main(int argc, char **argv) {
     }
     int count = atoi(argv[1]);
     service = argv[2];
-    schema = swift_keyring_schema();
     const char *all[] = { "store", "lookup", "remove", "removeall" };
     const char **phases = argc > 3 ? (const char **)argv + 3 : all;
     int phase_count = argc > 3 ? argc - 3 : 4;

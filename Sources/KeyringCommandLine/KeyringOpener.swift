@@ -52,47 +52,6 @@ package enum KeyringOpener {
         }
     }
 
-    /// The password stored under `key`, read straight from the Secret Service before any
-    /// keyring is opened (`Keyring.directPassword`); `nil` when `open` must be asked: on
-    /// etcd, with a sync store, or whenever the direct read does not answer plainly.
-    package static func directPassword(_ options: StoreSettings, key: String) -> String? {
-        direct(options) { Keyring.directPassword(forKey: key, service: $0, configuration: $1) }
-    }
-
-    /// The credentials stored under `key`, read as `directPassword` reads; `nil` when `open` must be asked.
-    package static func directCredentials(_ options: StoreSettings, key: String) -> Credentials? {
-        direct(options) { Keyring.directCredentials(forKey: key, service: $0, configuration: $1) }
-    }
-
-    /// `Keyring.chosenPassword(choosing:)` read as `directPassword` reads; `nil` when `open` must be asked.
-    package static func directChosenPassword(_ options: StoreSettings, choosing choose: ([String]) -> [String])
-        -> (key: String, password: String)?
-    {
-        direct(options) { Keyring.directChosenPassword(service: $0, configuration: $1, choosing: choose) }
-    }
-
-    /// What `read` answers for the keyring `options` describe (its service and configuration),
-    /// when a direct read may stand in for it: one store, the Secret Service asked for or
-    /// chosen by `auto` (a `get` on a file asked for does not pay for the checks). An answer
-    /// is logged at `debug`, since no store was opened and store selection's own lines are
-    /// missing; the logger is made only when a level is set, so a plain `get` does not pay for it.
-    private static func direct<Answer>(
-        _ options: StoreSettings, _ read: (String, KeyringConfiguration) -> Answer?
-    ) -> Answer? {
-        let requested = options.requestedBackend
-        guard requested == nil || requested == StoreChoice.auto.rawValue || requested == StoreChoice.secretService.rawValue,
-            let sync = try? options.syncSetting(), !sync.isOn,
-            let configuration = try? options.configuration(),
-            let answer = read(options.resolvedService, configuration)
-        else { return nil }
-        if getenv("SWIFT_KEYRING_LOG_LEVEL") != nil {
-            logger.debug(
-                "read directly from the Secret Service's default collection; no store opened",
-                metadata: ["service": "\(options.resolvedService)"])
-        }
-        return answer
-    }
-
     /// Asks once for an existing file, twice (to catch a typo) for a file about to be created.
     private static func askPassphrase(for file: URL, sources: [String]) throws -> FileStoreSecret {
         let passphrase: String

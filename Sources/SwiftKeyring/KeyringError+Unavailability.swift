@@ -55,7 +55,7 @@ extension KeyringError {
         /// it (only gnome-keyring can); `detail` names the daemon.
         public static func noPasswordUnlock(detail: String) -> Unavailability { Unavailability(.noPasswordUnlock, detail) }
         /// A shared library the store needs could not be loaded; `detail` names it
-        /// (such as `libsecret-1.so.0`) and says why, as the dynamic loader did.
+        /// (such as `libgcrypt.so.20`) and says why, as the dynamic loader did.
         public static func libraryMissing(detail: String) -> Unavailability { Unavailability(.libraryMissing, detail) }
         /// The Secret portal (xdg-desktop-portal's `org.freedesktop.portal.Secret`) gave no key for
         /// libsecret's file; `detail` says why (no portal, no Secret backend, the backend failed).
@@ -114,8 +114,8 @@ extension KeyringError.Unavailability {
         /// The daemon cannot unlock a collection with a password sent to it, as
         /// `swift-keyring unlock` does: only gnome-keyring can (KeePassXC and KWallet cannot).
         public static let noPasswordUnlock = Kind("noPasswordUnlock", "unlocking with a password is not supported: ")
-        /// A shared library the store needs could not be loaded: libsecret (or GIO, GObject,
-        /// GLib) for the Secret Service, libgcrypt for any store that encrypts.
+        /// A shared library the store needs could not be loaded: libgcrypt for any store that
+        /// encrypts, libcurl for etcd.
         public static let libraryMissing = Kind("libraryMissing", "a library could not be loaded: ")
         /// The Secret portal gave no key for libsecret's file: no xdg-desktop-portal on the
         /// session bus, a portal without a Secret backend or at another version, or a backend that failed.

@@ -35,12 +35,6 @@ struct GitCredentialHelper {
             let credential = try GitCredentialInput.parse(input)
             // Another protocol, or no host: git asks the next helper, and no store is opened.
             guard credential.isWeb else { return }
-            if action == "get", let found = GitCredentialRecords.directGet(credential, options),
-                let answer = GitCredentialInput.answer(found)
-            {
-                Console.write(answer, to: STDOUT_FILENO)
-                return
-            }
             let keyring = try KeyringOpener.open(options)
             switch action {
             case "get":

@@ -70,7 +70,6 @@ struct DoctorReport: Encodable {
     var file: File
     /// libsecret's keyring file, when the libsecret-file store is selected: where it is and who may read it.
     var libsecretFile: File?
-    var libsecret: String
     var libgcrypt: String
     /// The etcd members' health and the cluster's member count, when the etcd store is selected.
     var etcd: EtcdHealth?
@@ -146,7 +145,6 @@ struct DoctorReport: Encodable {
                     ? (try? EncryptedFileStore.unlockedUntil(url: configuration.fileURL))?.map { $0.ISO8601Format() } : nil
             ),
             libsecretFile: libsecretFile,
-            libsecret: SecretServiceStore.libsecretVersion,
             libgcrypt: EncryptedFileStore.libgcryptVersion,
             etcd: health
         )
@@ -178,8 +176,7 @@ struct DoctorReport: Encodable {
                     + (file.keyDerivationProblem.map { " — warning: \($0)" } ?? ""),
                 "unlocked key:     " + unlockedKeyText,
             ] + libsecretFileLines + [
-                "libsecret:        \(libsecret)",
-                "libgcrypt:        \(libgcrypt)",
+                "libgcrypt:        \(libgcrypt)"
             ] + etcdLines
         guard let keySource else { return report }
         return [report[0], "key source:       \(keySource)"] + report.dropFirst()

@@ -20,6 +20,8 @@
  *   wrong-secrets-type     GetSecrets answers "(s)";
  *   locked-as-string       the collection's Locked property is the string "false";
  *   huge-secret            GetSecrets gives 3 MiB for each credentials item;
+ *   giant-secret           GetSecrets gives 60 MiB for each credentials item
+ *                          (more than a client should read before refusing);
  *   stall-search           SearchItems is never answered (a daemon that hangs);
  *   stall-search-then-exit SearchItems is never answered, and the fake exits
  *                          2.5 s later (a daemon replaced mid-call);
@@ -66,6 +68,7 @@
  * prefers the greatest path among its hits, tries the foreign item first. */
 #define FAKE_FOREIGN_PATH FAKE_COLLECTION_PATH "/999999"
 #define FAKE_HUGE_BYTES (3u * 1024u * 1024u)
+#define FAKE_GIANT_BYTES (60u * 1024u * 1024u)
 #define FAKE_PROMPT_PATH "/org/freedesktop/secrets/prompt/create"
 #define FAKE_PROMPT_INTERFACE "org.freedesktop.Secret.Prompt"
 
@@ -200,11 +203,12 @@ static GVariant *fake_search(GVariant *parameters) {
 static GVariant *fake_secret_of(FakeItem *item, const gchar *session) {
     GBytes *secret = item->secret;
     GVariant *value;
-    if (fake_mode_is("huge-secret")
-        && g_strcmp0(g_hash_table_lookup(item->attributes, "kind"), "credentials") == 0) {
-        gchar *huge = g_malloc(FAKE_HUGE_BYTES);
-        memset(huge, 'a', FAKE_HUGE_BYTES);
-        value = g_variant_new_from_data(G_VARIANT_TYPE_BYTESTRING, huge, FAKE_HUGE_BYTES, TRUE, g_free, huge);
+    gboolean huge_mode = fake_mode_is("huge-secret") || fake_mode_is("giant-secret");
+    if (huge_mode && g_strcmp0(g_hash_table_lookup(item->attributes, "kind"), "credentials") == 0) {
+        gsize bytes = fake_mode_is("giant-secret") ? FAKE_GIANT_BYTES : FAKE_HUGE_BYTES;
+        gchar *huge = g_malloc(bytes);
+        memset(huge, 'a', bytes);
+        value = g_variant_new_from_data(G_VARIANT_TYPE_BYTESTRING, huge, bytes, TRUE, g_free, huge);
     } else {
         value = g_variant_new_from_bytes(G_VARIANT_TYPE_BYTESTRING, secret, TRUE);
     }

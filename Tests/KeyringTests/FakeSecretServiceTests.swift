@@ -92,6 +92,28 @@ struct FakeSecretServiceTests {
         }
     }
 
+    @Test("A 60 MiB answer is refused before it is read: the reading process stays under 64 MiB")
+    func giantSecretRefusedUnread() throws {
+        let fake = try FakeSecretService(.normal)
+        try Self.keyring(fake).set(try Samples.credentials(password: "ours"), forKey: "work")
+        try fake.setMode(.giantSecret)
+        // Another process, so that its peak is the read's alone.
+        let run = try ChildProcess.run(
+            [TestWorker.executable.path, "secret-service-read-memory", Self.service, "work"], environment: fake.environment,
+            timeout: .seconds(60))
+        let line = String(decoding: run.standardOutput, as: UTF8.self)
+        var fields: [String: String] = [:]
+        for pair in line.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
+        }
+        #expect(run.status == 0, "\(run.standardError)")
+        // The connection refuses the message by its length: the read fails as the bus's limit.
+        #expect(fields["outcome"] == "backend", "\(line) \(run.standardError)")
+        let peak = Int(fields["peak"] ?? "") ?? .max
+        #expect(peak < 64 * 1024, "the reading process peaked at \(peak) KiB: \(line)")
+    }
+
     @Test("A dismissed confirmation of a new item is named as such, nothing is stored, and the tool exits 69 saying so")
     func dismissedCreateConfirmation() throws {
         let fake = try FakeSecretService(.dismissCreate)

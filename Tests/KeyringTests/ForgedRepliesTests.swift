@@ -8,7 +8,7 @@ import Testing
 /// connection replies nobody asked for, and play a Secret Service at its own unique name.
 /// The daemon is whoever the bus says owns `org.freedesktop.secrets`, and a reply counts
 /// only from the connection its call went to; so the forger (`FakeSecretService.Mode.forge`)
-/// fools neither the store nor the direct read. The real daemon here is a fake that answers
+/// fools no read of the one client. The real daemon here is a fake that answers
 /// 20 ms late, so that the forger's replies come first.
 @Suite("Replies forged by another program on the bus")
 struct ForgedRepliesTests {
@@ -42,21 +42,39 @@ struct ForgedRepliesTests {
         }
         #expect(foolsDBusSend > 0, "the forger fooled dbus-send in none of \(Self.rounds) calls: it is not at work")
 
-        let configuration = KeyringConfiguration(store: .secretService, timeout: .seconds(10), environment: fake.environment)
+        // The tool and the git helper, as new processes (each a new connection the forger goes after).
+        let products = TestWorker.executable.deletingLastPathComponent()
+        var tool = fake.environment
+        tool["SWIFT_KEYRING_BACKEND"] = "secret-service"
+        tool["SWIFT_KEYRING_SERVICE"] = Self.service
+        var git = fake.environment
+        git["SWIFT_KEYRING_BACKEND"] = "secret-service"
+        let helper = products.appendingPathComponent("git-credential-swift-keyring").path
+        let stored = try ChildProcess.run(
+            [helper, "store"], environment: git,
+            input: Data("protocol=https\nhost=forged.example\nusername=bob\npassword=our-password\n\n".utf8))
+        try #require(stored.status == 0, "\(stored.standardError)")
+
         for round in 1...Self.rounds {
+            let get = try ChildProcess.run(
+                [products.appendingPathComponent("swift-keyring").path, "get", "work"], environment: tool)
+            // Bools, so that a failure never prints a password.
+            let getIsOurs = get.standardOutput == Data("our-password\n".utf8)
+            #expect(getIsOurs, "round \(round): the tool's get (status \(get.status))")
+            let json = try ChildProcess.run(
+                [products.appendingPathComponent("swift-keyring").path, "get", "work", "--json"], environment: tool)
+            let jsonIsOurs = String(decoding: json.standardOutput, as: UTF8.self).contains("\"password\":\"our-password\"")
+            #expect(jsonIsOurs, "round \(round): the tool's get --json (status \(json.status))")
+            let fill = try ChildProcess.run(
+                [helper, "get"], environment: git, input: Data("protocol=https\nhost=forged.example\n\n".utf8))
+            let fillIsOurs = String(decoding: fill.standardOutput, as: UTF8.self).contains("password=our-password\n")
+            #expect(fillIsOurs, "round \(round): the git helper's get (status \(fill.status))")
+
             let keyring = try Keyring(service: Self.service, store: fake.makeStore())
             #expect(Self.isOurs(try keyring.password(forKey: "work")), "round \(round): the store's password read")
             #expect(Self.isOurs(try keyring.credentials(forKey: "work")?.password), "round \(round): the store's record read")
-            // The tool's get, get --json and the git helper's get read directly first.
-            let direct = Keyring.directPassword(
-                forKey: "work", service: Self.service, configuration: configuration, bound: .seconds(10))
-            #expect(Self.isOurs(direct), "round \(round): the direct read")
-            let directRecord = Keyring.directCredentials(
-                forKey: "work", service: Self.service, configuration: configuration, bound: .seconds(10))
-            #expect(Self.isOurs(directRecord?.password), "round \(round): the direct record read")
-            let chosen = Keyring.directChosenPassword(
-                service: Self.service, configuration: configuration, bound: .seconds(10), choosing: { $0 })
-            #expect(Self.isOurs(chosen?.password), "round \(round): the direct chosen read")
+            let chosen = try keyring.chosenPassword(choosing: { $0 })
+            #expect(Self.isOurs(chosen?.password), "round \(round): the chosen read")
         }
     }
 }

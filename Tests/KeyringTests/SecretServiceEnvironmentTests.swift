@@ -24,11 +24,4 @@ struct SecretServiceEnvironmentTests {
         let inside = ["SWIFT_KEYRING_PRIVATE_SECRET_SERVICE": "1", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/tmp/bus"]
         #expect(try PrivateSecretService.environment(inside) == inside)
     }
-
-    @Test("The libsecret version comes from the headers")
-    func libsecretVersion() {
-        let parts = SecretServiceStore.libsecretVersion.split(separator: ".")
-        #expect(parts.count == 3 && parts.allSatisfy { Int($0) != nil })
-        #expect(parts.first.flatMap { Int($0) } == 0 && (parts.dropFirst().first.flatMap { Int($0) } ?? 0) >= 20)
-    }
 }

@@ -2,14 +2,14 @@ import Testing
 
 @testable import SwiftKeyring
 
-/// The frame reader of the D-Bus connection of our own (`WireFrame`) fed what a hostile or
+/// The frame reader of the D-Bus connection of our own (`WireFrame`, which `BusConnection` reads every message with) fed what a hostile or
 /// broken peer could send: every byte of a real reply changed, every truncation, and random
 /// messages. Whatever comes in, the reader refuses it or reads a reply within its bounds:
 /// it never traps (a crash here would end the test process), never reads past the bytes it
 /// was given, and never takes a cut message for a whole one.
 @Suite("D-Bus frames fuzzed")
 struct WireFrameFuzzTests {
-    private static let maximum = WireConnection.maximumMessage
+    private static let maximum = BusConnection.maximumMessage
 
     /// A `GetSecrets` reply as a daemon sends it: a method return answering serial 7, from
     /// `:1.42`, with one item's secret, little-endian.
@@ -57,8 +57,8 @@ struct WireFrameFuzzTests {
         do {
             guard let total = try WireFrame.length(of: bytes, maximum: maximum) else { return .needsMore }
             guard total <= bytes.count else { return .needsMore }
-            let (answered, reply) = try WireFrame.reply(in: Array(bytes[0..<total]))
-            return .read(answered: answered, reply: reply)
+            let message = try WireFrame.message(in: Array(bytes[0..<total]))
+            return .read(answered: message.replySerial, reply: message)
         } catch {
             return .refused
         }
@@ -67,12 +67,12 @@ struct WireFrameFuzzTests {
     private enum Outcome {
         case needsMore
         case refused
-        case read(answered: UInt32?, reply: WireConnection.Reply?)
+        case read(answered: UInt32?, reply: BusMessage)
     }
 
     @Test("The real reply reads as sent")
     func realReply() throws {
-        guard case .read(let answered, let reply?) = Self.read(Self.secretsReply()) else {
+        guard case .read(let answered, let reply) = Self.read(Self.secretsReply()) else {
             Issue.record("the reply was not read")
             return
         }
@@ -97,8 +97,11 @@ struct WireFrameFuzzTests {
                 case .refused, .needsMore: refused += 1
                 case .read(_, let reply):
                     read += 1
-                    // A reply read from changed bytes still has only what a reply can hold.
-                    if let reply { #expect(reply.values.count <= 1, "byte \(index) set to \(replacement)") }
+                    // A message read from changed bytes still has only what its signature holds.
+                    #expect(reply.values.count <= 1, "byte \(index) set to \(replacement)")
+                    if reply.kind == .methodReturn || reply.kind == .error {
+                        #expect(reply.replySerial != nil, "byte \(index): a reply without the serial it answers")
+                    }
                 }
             }
         }
@@ -119,7 +122,7 @@ struct WireFrameFuzzTests {
     @Test("Lengths past the cap are refused before the body is waited for")
     func lengthsPastTheCap() {
         var bytes = Self.secretsReply()
-        // The body's length: 4 GiB less one, far past the 4 MiB cap.
+        // The body's length: 4 GiB less one, far past the cap.
         for index in 4..<8 { bytes[index] = 0xFF }
         #expect(throws: (any Error).self) { _ = try WireFrame.length(of: Array(bytes[0..<16]), maximum: Self.maximum) }
     }

@@ -53,20 +53,7 @@ package enum GitCredentialRecords {
             chosen: { try keyring.chosenPassword(choosing: $0) })
     }
 
-    /// `get(_:in:)` read straight from the Secret Service before any keyring is opened
-    /// (`KeyringOpener.directPassword`); `nil` when `get(_:in:)` must answer. What was passed
-    /// over is reported only with an answer: without one, `get(_:in:)` reads again and reports.
-    package static func directGet(_ want: GitCredential, _ options: StoreSettings) -> GitCredential? {
-        var messages: [String] = []
-        let found = answer(
-            want, now: currentTime(), report: { messages.append($0) },
-            password: { KeyringOpener.directPassword(options, key: $0) },
-            chosen: { KeyringOpener.directChosenPassword(options, choosing: $0) })
-        if found != nil { messages.forEach { Console.error($0) } }
-        return found
-    }
-
-    /// `get`'s answer, from a keyring or a direct read: the password under `key`, and the first
+    /// `get`'s answer from a keyring: the password under `key`, and the first
     /// record `chosen` picks among the keys it is shown.
     private static func answer(
         _ want: GitCredential, now: Int64, report: (String) -> Void, password: (String) throws -> String?,

@@ -34,7 +34,7 @@ public struct Deadline: Sendable, Hashable {
         remaining == .zero
     }
 
-    /// What is left in whole milliseconds, at least 1, for GLib's and libcurl's own call timeouts.
+    /// What is left in whole milliseconds, at least 1, for `poll` and libcurl's own call timeouts.
     package var remainingMilliseconds: Int32 {
         Int32(clamping: max(1, Int64(remaining.inSeconds * 1000)))
     }

@@ -32,6 +32,7 @@ final class MonotonicCondition: @unchecked Sendable {
     func lock() { pthread_mutex_lock(mutex) }
     func unlock() { pthread_mutex_unlock(mutex) }
     func signal() { pthread_cond_signal(condition) }
+    func broadcast() { pthread_cond_broadcast(condition) }
 
     /// Waits, with the lock held, until signalled (or woken spuriously).
     func wait() { pthread_cond_wait(condition, mutex) }

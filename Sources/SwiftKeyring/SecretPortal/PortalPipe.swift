@@ -1,4 +1,3 @@
-internal import CLibSecretShims
 internal import KeyringCrypto
 
 #if canImport(FoundationEssentials)
@@ -19,15 +18,14 @@ final class PortalPipe {
     /// - Throws: `.backend` naming `pipe2` or `fcntl` when the system refuses.
     init() throws {
         var ends: [Int32] = [-1, -1]
-        // GLib's pipe is made close-on-exec at once (pipe2), so no child another thread starts inherits it.
-        var error: UnsafeMutablePointer<GError>?
-        guard g_unix_open_pipe(&ends, FD_CLOEXEC, &error) != 0 else {
-            defer { g_error_free(error) }
-            throw KeyringError.backend(
-                domain: "errno", code: Int(error?.pointee.code ?? 0),
-                message: "could not make a pipe for the Secret portal: \(error.map { String(cString: $0.pointee.message) } ?? "")"
-            )
+        // A socket pair rather than a pipe: it is made close-on-exec at once (Glibc's module
+        // hides pipe2), so no child another thread starts inherits it; the portal only writes
+        // to its end, as to a pipe.
+        try POSIX.call("socketpair for the Secret portal") {
+            socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends)
         }
+        shutdown(ends[0], Int32(SHUT_WR))
+        shutdown(ends[1], Int32(SHUT_RD))
         readEnd = ends[0]
         writeEnd = ends[1]
         do {
@@ -45,7 +43,7 @@ final class PortalPipe {
         if let writeEnd { close(writeEnd) }
     }
 
-    /// Hands over the write end: the caller closes it (once a copy went into the call's descriptor list).
+    /// Hands over the write end: the caller closes it once the call carried a copy to the portal.
     func takeWriteEnd() -> Int32 {
         defer { writeEnd = nil }
         return writeEnd ?? -1

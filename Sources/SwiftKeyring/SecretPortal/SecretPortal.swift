@@ -1,4 +1,3 @@
-internal import CLibSecretShims
 import Glibc
 internal import KeyringCrypto
 
@@ -46,6 +45,7 @@ enum SecretPortal {
     /// Asks the session bus of `environment` whether the Secret portal answers, within `timeout`.
     ///
     /// The bus may start the portal to answer (D-Bus activation), as libsecret lets it.
+    /// The portal is then called at its owner's unique name, as the bus names it.
     static func probe(timeout: Duration, environment: [String: String]) -> Availability {
         let deadline = Deadline(timeout)
         do {
@@ -59,41 +59,31 @@ enum SecretPortal {
     /// The portal's unique bus name, after checking it serves the Secret interface at `version`.
     /// - Throws: `.serviceUnavailable(.noSecretPortal)` saying why not, or `.timedOut`.
     static func owner(on bus: BusConnection, deadline: Deadline) throws -> String {
-        let reply: OpaquePointer
+        let owner: String
+        let reply: [WireValue]
         do {
+            owner = try bus.startedOwner(busName, deadline: deadline)
             reply = try bus.call(
-                "ask \(name) for its version",
-                destination: busName,
-                path: objectPath,
-                interface: "org.freedesktop.DBus.Properties",
-                method: "Get",
-                arguments: GVariantReading.propertyTuple(interface, "version"),
-                reply: "(v)",
-                deadline: deadline
-            )
+                "ask \(name) for its version", destination: owner, path: objectPath,
+                interface: "org.freedesktop.DBus.Properties", method: "Get", signature: "ss", reply: "v", deadline: deadline
+            ) {
+                $0.string(interface)
+                $0.string("version")
+            }
         } catch let error as KeyringError where error.code == .serviceUnavailable {
             throw unavailable("no xdg-desktop-portal on the session bus (\(error.unavailability?.detail ?? "\(error)"))")
         } catch let error as KeyringError where error.code == .backend {
             // xdg-desktop-portal leaves the interface out when no backend implements
-            // org.freedesktop.impl.portal.Secret, and the bus answers InvalidArgs.
+            // org.freedesktop.impl.portal.Secret, and answers InvalidArgs.
             throw unavailable(
                 "xdg-desktop-portal answers but has no Secret backend (\(error.backendMessage ?? "\(error)")); "
                     + "gnome-keyring provides one")
         }
-        defer { g_variant_unref(reply) }
-        let boxed = GVariantReading.child(reply, 0)
-        defer { g_variant_unref(boxed) }
-        let value = g_variant_get_variant(boxed)!
-        defer { g_variant_unref(value) }
-        guard GVariantReading.type(of: value) == "u" else {
-            throw unavailable("its version is of type \(GVariantReading.type(of: value)), not u")
+        guard case .variant(let type, let value) = reply[0], type == "u", let answered = value.number else {
+            throw unavailable("its version is not of type u")
         }
-        let answered = g_variant_get_uint32(value)
         guard answered == version else {
             throw unavailable("it is at version \(answered); libsecret and this library use version \(version) only")
-        }
-        guard let owner = try bus.nameOwner(busName, deadline: deadline) else {
-            throw unavailable("xdg-desktop-portal left the session bus")
         }
         return owner
     }
@@ -103,8 +93,8 @@ enum SecretPortal {
     /// Every wait has a bound: connecting and the calls wait at most `timeout`; the
     /// portal's answer and the bytes on the pipe at most `responseTimeout`, since a
     /// backend may ask the person first (gnome-keyring's unlocks its login keyring
-    /// without asking). The pipe is never read to its end: the descriptor list of
-    /// the call keeps a copy of the write end, so the end may never come.
+    /// without asking). The pipe is never read to its end: the portal and its
+    /// backend may keep their copies of the write end open, so the end may never come.
     /// - Throws: `.serviceUnavailable(.noSessionBus)`; `.serviceUnavailable(.noSecretPortal)`
     ///   naming the reason (no portal, no Secret backend, the backend failed, too few bytes);
     ///   `.promptDismissed` when the person cancelled; `.timedOut` naming the portal.
@@ -112,20 +102,19 @@ enum SecretPortal {
         -> SecureBytes
     {
         let deadline = Deadline(timeout)
-        let bus = try BusConnection(address: try SessionBusAddress.resolve(environment), deadline: deadline)
+        let bus = try BusConnection(
+            address: try SessionBusAddress.resolve(environment), passingDescriptors: true, deadline: deadline)
         let owner = try owner(on: bus, deadline: deadline)
         let pipe = try PortalPipe()
-        // Subscribed before the call: the answer may come as soon as the call returns.
-        let watch = PortalResponseWatch(on: bus, portal: owner)
-        let request = try retrieveSecret(on: bus, writeEnd: pipe.takeWriteEnd(), deadline: deadline)
+        // Watched before the call: the answer may come as soon as the call returns.
+        let watch = try PortalResponseWatch(on: bus, portal: owner, deadline: deadline)
+        let request = try retrieveSecret(on: bus, portal: owner, writeEnd: pipe.takeWriteEnd(), deadline: deadline)
         let answerDeadline = Deadline(responseTimeout)
         let answer: UInt32?
         do {
-            answer = try GLibCall.run("wait for \(name) to answer", deadline: answerDeadline) { cancellable, error in
-                watch.wait(for: request, cancellable: cancellable, error: error)
-            }
+            answer = try watch.wait(for: request, "wait for \(name) to answer", deadline: answerDeadline)
         } catch {
-            closeRequest(request, on: bus)
+            closeRequest(request, on: bus, portal: owner)
             throw error
         }
         guard let response = answer else {
@@ -143,46 +132,37 @@ enum SecretPortal {
         }
     }
 
-    /// Sends `RetrieveSecret` with the pipe's write end; returns the request's object path.
-    private static func retrieveSecret(on bus: BusConnection, writeEnd: Int32, deadline: Deadline) throws -> String {
-        let descriptors = g_unix_fd_list_new()!
-        defer { g_object_unref(descriptors) }
-        var appendError: UnsafeMutablePointer<GError>?
-        let index = g_unix_fd_list_append(descriptors, writeEnd, &appendError)
-        // The list holds its own copy now; ours must not keep the pipe open.
-        close(writeEnd)
-        if let appendError {
-            defer { g_error_free(appendError) }
-            throw KeyringError.backend(
-                domain: "GUnixFDList", code: Int(appendError.pointee.code),
-                message: "could not pass the pipe to the portal: \(String(cString: appendError.pointee.message))")
-        }
+    /// Sends `RetrieveSecret` with the pipe's write end, which it closes once sent; returns
+    /// the request's object path.
+    private static func retrieveSecret(on bus: BusConnection, portal: String, writeEnd: Int32, deadline: Deadline) throws
+        -> String
+    {
+        // Ours must not keep the pipe open: the message carried a copy to the portal.
+        defer { close(writeEnd) }
         // The token names the request object, so the answer can be told from others'.
         let token = "swift_keyring_\(UInt32.random(in: .min ... .max))"
-        let arguments = GVariantReading.tuple([
-            g_variant_new_handle(index), GVariantReading.dictionary([("handle_token", g_variant_new_string(token))]),
-        ])
-        let replyType = g_variant_type_new("(o)")
-        defer { g_variant_type_free(replyType) }
         let operation = "ask \(name) for the app's secret"
-        let reply: OpaquePointer? = try GLibCall.run(operation, deadline: deadline) { cancellable, error in
-            g_dbus_connection_call_with_unix_fd_list_sync(
-                bus.pointer, busName, objectPath, interface, "RetrieveSecret", arguments, replyType, G_DBUS_CALL_FLAGS_NONE,
-                deadline.remainingMilliseconds, descriptors, nil, cancellable, error)
+        let serial = try bus.send(
+            destination: portal, path: objectPath, interface: interface, member: "RetrieveSecret", signature: "ha{sv}",
+            descriptors: [writeEnd], deadline: deadline
+        ) {
+            // The descriptor's index among those the message carries.
+            $0.uint32(0)
+            $0.properties([("handle_token", "s", { $0.string(token) })])
         }
-        guard let reply else {
-            throw KeyringError.backend(domain: interface, code: 0, message: "RetrieveSecret gave no reply")
+        let reply = try bus.reply(to: serial, operation, deadline: deadline)
+        let values = try BusConnection.values(of: reply, interface: interface, method: "RetrieveSecret", expected: "o")!
+        guard let request = values[0].string else {
+            throw KeyringError.backend(domain: interface, code: 0, message: "RetrieveSecret gave no request")
         }
-        defer { g_variant_unref(reply) }
-        return GVariantReading.string(reply, 0)
+        return request
     }
 
     /// Asks the portal to drop a request we stopped waiting for, without waiting long for it.
-    private static func closeRequest(_ request: String, on bus: BusConnection) {
-        let reply = try? bus.call(
-            "close the portal's request", destination: busName, path: request, interface: "org.freedesktop.portal.Request",
-            method: "Close", arguments: nil, reply: "()", autoStart: false, deadline: Deadline(.milliseconds(500)))
-        if let reply { g_variant_unref(reply) }
+    private static func closeRequest(_ request: String, on bus: BusConnection, portal: String) {
+        _ = try? bus.call(
+            "close the portal's request", destination: portal, path: request, interface: "org.freedesktop.portal.Request",
+            method: "Close", reply: "", autoStart: false, deadline: Deadline(.milliseconds(500)))
     }
 
     private static func unavailable(_ reason: String) -> KeyringError {

@@ -1,4 +1,3 @@
-internal import CLibSecretShims
 import Synchronization
 
 /// Which item holds a record, and that item's attributes, remembered so that a
@@ -7,10 +6,10 @@ import Synchronization
 /// the secret from the daemon.
 ///
 /// What is remembered is trusted only while the daemon has announced nothing.
-/// A connection filter (`change_watch.c`) counts every signal the daemon sends;
+/// A handler on the connection (`BusConnection.addHandler`) counts every signal the daemon sends;
 /// an entry carries the count taken before the search that found it, and a
 /// remembered read is kept only when the count is the same after its reply came
-/// back. Because GDBus filters see messages in the order they arrive, that reply
+/// back. Because the connection hands out messages in the order they arrive, that reply
 /// came after every signal the daemon sent before answering; and gnome-keyring
 /// announces each change (`ItemCreated`, `ItemDeleted`, `ItemChanged`, a lock)
 /// before it replies to the call that made it, whichever process made it. An
@@ -48,14 +47,38 @@ final class ItemMemory: @unchecked Sendable {
         fileprivate let changes: UInt32
     }
 
-    /// The C watch of the daemon's signals (`change_watch.c`), and the watch of its keyring
-    /// folder; `@unchecked Sendable` because the C watch's fields are only read and written
-    /// atomically, and GDBus frees it only after the filter is removed, which happens when
-    /// this memory goes.
-    fileprivate struct Watch: @unchecked Sendable {
-        let pointer: OpaquePointer
-        let filter: guint
+    /// The count of the daemon's signals, kept by a handler on the connection, and the watch
+    /// of its keyring folder.
+    fileprivate final class Watch: Sendable {
+        /// Signals seen from the daemon, and one more when its name changed owner.
+        let changes = Atomic<UInt32>(0)
+        /// Set when `org.freedesktop.secrets` changed owner: a new daemon's signals come
+        /// from another unique name, which this watch does not count, so nothing it
+        /// counted can be trusted from then on.
+        let daemonGone = Atomic<Bool>(false)
         let folder: FolderWatch
+        /// The handler's id on the connection, set once it is added; `ItemMemory` removes it
+        /// when it goes (not this watch's `deinit`, which could run inside the handler, with
+        /// the connection's lock held).
+        let handler = Atomic<Int>(0)
+
+        init(folder: FolderWatch) {
+            self.folder = folder
+        }
+
+        /// Counts `message`, a signal: any signal of the daemon at all, not only ItemCreated,
+        /// ItemDeleted and ItemChanged (counting one too many only costs a search).
+        func count(_ message: BusMessage, daemon: String) {
+            if message.sender == daemon {
+                changes.add(1, ordering: .sequentiallyConsistent)
+            } else if message.sender == BusConnection.busName && message.member == "NameOwnerChanged"
+                && message.values.first?.string == SecretServiceNames.busName
+            {
+                // Marked gone before counting: `mark(of:)` reads in the other order.
+                daemonGone.store(true, ordering: .sequentiallyConsistent)
+                changes.add(1, ordering: .sequentiallyConsistent)
+            }
+        }
     }
 
     private enum Watching {
@@ -78,20 +101,19 @@ final class ItemMemory: @unchecked Sendable {
     private static let capacity = 4096
 
     private let bus: BusConnection
-    /// The unique name of the daemon our session belongs to; `nil` when the bus did not say.
-    private let daemon: String?
+    /// The unique name of the daemon our session belongs to.
+    private let daemon: String
     private let state = Mutex(State())
     private let hits = Atomic<Int>(0)
 
-    init(bus: BusConnection, daemon: String?) {
+    init(bus: BusConnection, daemon: String) {
         self.bus = bus
         self.daemon = daemon
     }
 
     deinit {
         if case .on(let watch) = state.withLock({ $0.watching }) {
-            // GDBus frees the watch once the filter can no longer run.
-            g_dbus_connection_remove_filter(bus.pointer, watch.filter)
+            bus.removeHandler(watch.handler.load(ordering: .relaxed))
         }
     }
 
@@ -172,8 +194,8 @@ final class ItemMemory: @unchecked Sendable {
         // The folder first, then the signals: both counts only grow, so their sum is
         // unchanged only when neither changed.
         guard let folderChanges = watch.folder.count() else { return nil }
-        var changes: guint = 0
-        guard swift_keyring_change_watch_count(watch.pointer, &changes) != 0 else { return nil }
+        let changes = watch.changes.load(ordering: .sequentiallyConsistent)
+        guard !watch.daemonGone.load(ordering: .sequentiallyConsistent) else { return nil }
         return Mark(watch: watch, changes: changes &+ folderChanges)
     }
 
@@ -181,25 +203,27 @@ final class ItemMemory: @unchecked Sendable {
     /// signals and for news of a new owner of its name, when the daemon is gnome-keyring;
     /// `nil` otherwise, or when its keyring folder cannot be watched.
     private func startWatching(deadline: Deadline) -> Watch? {
-        guard let daemon,
-            let processID = try? bus.processID(ofConnection: daemon, deadline: deadline),
+        guard let processID = try? bus.processID(ofConnection: daemon, deadline: deadline),
             SecretServiceOwner(processID: processID, program: SecretServiceOwner.program(of: processID)).isGnomeKeyring,
             let folder = DaemonKeyringFolder.path(ofProcess: processID)
         else { return nil }
         guard let folderWatch = FolderWatch(path: folder) else { return nil }
-        var filter: guint = 0
-        let watch = swift_keyring_change_watch_new(bus.pointer, daemon, &filter)!
+        let watch = Watch(folder: folderWatch)
+        let daemon = daemon
+        // The handler is in place before the rules: no signal is delivered uncounted. It holds
+        // the watch weakly: this memory removes it when it goes.
+        let handler = bus.addHandler { [weak watch] message in watch?.count(message, daemon: daemon) }
+        watch.handler.store(handler, ordering: .relaxed)
         do {
-            // The filter is in place before the rules: no signal is delivered uncounted.
             try bus.addMatch("type='signal',sender='\(daemon)'", deadline: deadline)
             try bus.addMatch(
                 "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
-                    + "member='NameOwnerChanged',arg0='\(BusConnection.secretServiceName)'",
+                    + "member='NameOwnerChanged',arg0='\(SecretServiceNames.busName)'",
                 deadline: deadline)
         } catch {
-            g_dbus_connection_remove_filter(bus.pointer, filter)
+            bus.removeHandler(handler)
             return nil
         }
-        return Watch(pointer: watch, filter: filter, folder: folderWatch)
+        return watch
     }
 }

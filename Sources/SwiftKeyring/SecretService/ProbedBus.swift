@@ -10,4 +10,7 @@ struct ProbedBus: Sendable {
     /// but `Ping` (which the daemon's D-Bus library answers), so the store's greeting
     /// is still its first call to the daemon.
     let connection: BusConnection
+    /// The unique name of the daemon the probe pinged; `nil` when none runs yet and the
+    /// bus can start one (the store then asks the bus to).
+    let owner: String?
 }

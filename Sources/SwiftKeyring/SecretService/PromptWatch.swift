@@ -1,85 +1,92 @@
-internal import CLibSecretShims
-
-/// A subscription to one prompt's `Completed` signal, in a main context of its
-/// own, so the signal waits there (never in a loop nobody runs) until asked for.
+/// A watch of one prompt's `Completed` signal, made before `Prompt.Prompt` is sent, on
+/// the same connection, so the bus has the match rule before the prompt can end.
 ///
-/// Made before `Prompt.Prompt` is sent, on the same connection, so the bus has the
-/// match rule before the prompt can end. Used by one thread at a time.
+/// Only the daemon's own `Completed` counts (the sender the bus names is the daemon's
+/// unique name): any program on the bus can emit a Completed on a prompt's path, and one
+/// did end a pending unlock prompt in 0.1 s, the record then reported absent. It also
+/// sees the daemon leave the bus: a daemon that dies with the prompt open (KeePassXC has
+/// been seen to) would otherwise leave the wait to the prompt's long bound.
 final class PromptWatch {
-    /// What the signals said, filled while the context is iterated.
-    private final class State {
+    /// What the signals said, written by the connection's handler with its lock held,
+    /// and read in `wait`'s condition, under the same lock.
+    private final class State: @unchecked Sendable {
         var completed = false
         var dismissed = false
         var vanished = false
-        var released = false
         /// The prompt's result: "ao" for an unlock prompt, "o" for a CreateItem prompt.
         var paths: [String] = []
     }
 
     private let bus: BusConnection
-    private let context: OpaquePointer
     private let state = State()
-    private let statePointer: UnsafeMutableRawPointer
-    private var subscription: guint = 0
-    private var ownerSubscription: guint = 0
+    private let handler: Int
+    private let rules: [String]
 
-    /// Subscribes to `Completed` on `prompt`, sent by `daemon` (the unique name of the
-    /// daemon that made the prompt; any sender when `nil`, on a connection without a bus).
-    init(_ prompt: String, on bus: BusConnection, daemon: String?) {
+    /// Watches `Completed` on `prompt`, sent by `daemon` (the unique name of the daemon that
+    /// made the prompt). The match rules are sent without waiting for their replies: the bus
+    /// handles a connection's messages in order, so they are in place before the `Prompt`
+    /// call that follows them reaches the daemon.
+    init(_ prompt: String, on bus: BusConnection, daemon: String, deadline: Deadline) throws {
         self.bus = bus
-        context = g_main_context_new()
-        // Retained until GDBus lets go of the subscription (`released`).
-        statePointer = Unmanaged.passRetained(state).toOpaque()
-        g_main_context_push_thread_default(context)
-        // The daemon's unique name as the sender: any program on the bus can emit a
-        // Completed on a prompt's path, and one did end a pending unlock prompt in
-        // 0.1 s, the record then reported absent.
-        subscription = g_dbus_connection_signal_subscribe(
-            bus.pointer, daemon, "org.freedesktop.Secret.Prompt", "Completed", prompt, nil, G_DBUS_SIGNAL_FLAGS_NONE,
-            Self.completed, statePointer, Self.released)
-        // A daemon that dies with the prompt open (KeePassXC has been seen to) would
-        // otherwise leave the wait to the prompt's long bound.
-        ownerSubscription = g_dbus_connection_signal_subscribe(
-            bus.pointer, "org.freedesktop.DBus", "org.freedesktop.DBus", "NameOwnerChanged", "/org/freedesktop/DBus",
-            BusConnection.secretServiceName, G_DBUS_SIGNAL_FLAGS_NONE, Self.ownerChanged, statePointer, nil)
-        g_main_context_pop_thread_default(context)
-    }
-
-    /// Unsubscribes, after GLib let go of the subscription's data: until then a signal
-    /// already queued in the context may still be delivered to it.
-    deinit {
-        g_main_context_push_thread_default(context)
-        g_dbus_connection_signal_unsubscribe(bus.pointer, ownerSubscription)
-        g_dbus_connection_signal_unsubscribe(bus.pointer, subscription)
-        while !state.released { g_main_context_iteration(context, 1) }
-        while g_main_context_iteration(context, 0) != 0 {}
-        g_main_context_pop_thread_default(context)
-        g_main_context_unref(context)
-    }
-
-    /// Waits for `Completed` until `cancellable` is cancelled (by the prompt's deadline
-    /// or a cancelled task), then sets `G_IO_ERROR_CANCELLED`, or until the daemon
-    /// leaves the bus, then `G_DBUS_ERROR_NAME_HAS_NO_OWNER` (for `GLibCall.run`).
-    func wait(
-        cancellable: UnsafeMutablePointer<GCancellable>, error: UnsafeMutablePointer<UnsafeMutablePointer<GError>?>
-    ) {
-        // The cancellation comes from another thread: it wakes the context, and the loop looks.
-        let handler = swift_keyring_cancellable_connect(
-            cancellable, { _, context in g_main_context_wakeup(OpaquePointer(context)) }, UnsafeMutableRawPointer(context))
-        g_main_context_push_thread_default(context)
-        while !state.completed && !state.vanished && g_cancellable_is_cancelled(cancellable) == 0 {
-            g_main_context_iteration(context, 1)
+        let state = state
+        handler = bus.addHandler { message in
+            if message.sender == daemon, message.path == prompt, message.interface == SecretServiceNames.prompt,
+                message.member == "Completed", !state.completed, message.signature == "bv"
+            {
+                state.completed = true
+                state.dismissed = message.values[0].boolean ?? true
+                switch message.values[1] {
+                case .variant("o", let path): state.paths = path.string.map { [$0] } ?? []
+                case .variant("ao", let paths): state.paths = paths.strings ?? []
+                default: state.paths = []
+                }
+            } else if message.sender == BusConnection.busName, message.member == "NameOwnerChanged",
+                message.signature == "sss", message.values[0].string == SecretServiceNames.busName,
+                message.values[2].string?.isEmpty == true
+            {
+                state.vanished = true
+            }
         }
-        g_main_context_pop_thread_default(context)
-        g_cancellable_disconnect(cancellable, handler)
-        if state.completed { return }
-        if state.vanished {
-            g_set_error_literal(
-                error, g_dbus_error_quark(), gint(G_DBUS_ERROR_NAME_HAS_NO_OWNER.rawValue),
-                "the Secret Service daemon left the bus while its prompt was open")
-        } else {
-            g_set_error_literal(
-                error, g_io_error_quark(), gint(G_IO_ERROR_CANCELLED.rawValue), "the wait for the prompt was cancelled")
+        rules = [
+            "type='signal',sender='\(daemon)',interface='\(SecretServiceNames.prompt)',member='Completed',path='\(prompt)'",
+            "type='signal',sender='\(BusConnection.busName)',interface='\(BusConnection.busName)',"
+                + "member='NameOwnerChanged',arg0='\(SecretServiceNames.busName)'",
+        ]
+        do {
+            for rule in rules {
+                bus.forget(
+                    try bus.send(
+                        destination: BusConnection.busName, path: BusConnection.busPath, interface: BusConnection.busName,
+                        member: "AddMatch", signature: "s", deadline: deadline
+                    ) { $0.string(rule) })
+            }
+        } catch {
+            bus.removeHandler(handler)
+            throw error
+        }
+    }
+
+    deinit {
+        bus.removeHandler(handler)
+        for rule in rules {
+            if let serial = try? bus.send(
+                destination: BusConnection.busName, path: BusConnection.busPath, interface: BusConnection.busName,
+                member: "RemoveMatch", signature: "s", deadline: Deadline(.seconds(1)), arguments: { $0.string(rule) })
+            {
+                bus.forget(serial)
+            }
+        }
+    }
+
+    /// Waits for `Completed` until `deadline` (the prompt's bound) or a cancelled task.
+    /// - Throws: `.serviceUnavailable(.noDaemon)` when the daemon left the bus first,
+    ///   `.timedOut(operation:…)`, or `CancellationError`.
+    func wait(_ operation: String, deadline: Deadline) throws {
+        let state = state
+        try bus.wait(operation, deadline: deadline) { state.completed || state.vanished }
+        if !state.completed {
+            throw KeyringError.serviceUnavailable(
+                reason: .noDaemon(detail: "the Secret Service daemon left the bus while its prompt was open"))
         }
     }
 
@@ -88,39 +95,4 @@ final class PromptWatch {
 
     /// The paths the completed prompt gave (those it unlocked, or the item it created).
     var paths: [String] { state.paths }
-
-    private static let completed: GDBusSignalCallback = { _, _, _, _, _, parameters, data in
-        let state = Unmanaged<State>.fromOpaque(data!).takeUnretainedValue()
-        guard !state.completed, let parameters, GVariantReading.type(of: parameters) == "(bv)" else { return }
-        state.completed = true
-        let dismissed = GVariantReading.child(parameters, 0)
-        defer { g_variant_unref(dismissed) }
-        state.dismissed = g_variant_get_boolean(dismissed) != 0
-        let boxed = GVariantReading.child(parameters, 1)
-        defer { g_variant_unref(boxed) }
-        let result = g_variant_get_variant(boxed)!
-        defer { g_variant_unref(result) }
-        switch GVariantReading.type(of: result) {
-        case "o": state.paths = [String(cString: g_variant_get_string(result, nil))]
-        case "ao": state.paths = CStringArray.take(g_variant_dup_objv(result, nil))
-        default: state.paths = []
-        }
-    }
-
-    /// NameOwnerChanged for org.freedesktop.secrets with no new owner: the daemon
-    /// that made the prompt is gone, and its Completed will never come.
-    private static let ownerChanged: GDBusSignalCallback = { _, _, _, _, _, parameters, data in
-        let state = Unmanaged<State>.fromOpaque(data!).takeUnretainedValue()
-        guard let parameters, GVariantReading.type(of: parameters) == "(sss)" else { return }
-        if GVariantReading.string(parameters, 0) == BusConnection.secretServiceName
-            && GVariantReading.string(parameters, 2).isEmpty
-        {
-            state.vanished = true
-        }
-    }
-
-    private static let released: GDestroyNotify = { data in
-        let state = Unmanaged<State>.fromOpaque(data!).takeRetainedValue()
-        state.released = true
-    }
 }

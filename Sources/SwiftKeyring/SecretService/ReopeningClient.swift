@@ -22,19 +22,19 @@ final class ReopeningClient: Sendable {
     /// which saw the same client fail replace it once, not once each.
     private let current: Mutex<(client: SecretServiceClient, generation: Int)>
 
-    /// Connects (or takes `connection`, already open to `address`) and greets the daemon before `deadline`;
+    /// Connects (or takes the probe's connection, already open to `address`) and greets the daemon before `deadline`;
     /// a client opened later, after the daemon went away, always connects anew.
     /// - Throws: as `SecretServiceClient.init`.
     init(
-        address: String, collection: CollectionChoice = .default, connection: BusConnection? = nil, deadline: Deadline,
+        address: String, collection: CollectionChoice = .default, probed: ProbedBus? = nil, deadline: Deadline,
         logger: Logger
     ) throws {
         self.address = address
         self.collection = collection
         self.logger = logger
         let first =
-            if let connection {
-                try SecretServiceClient(bus: connection, collection: collection, deadline: deadline)
+            if let probed {
+                try SecretServiceClient(bus: probed.connection, owner: probed.owner, collection: collection, deadline: deadline)
             } else {
                 try SecretServiceClient(address: address, collection: collection, deadline: deadline)
             }
@@ -78,8 +78,8 @@ final class ReopeningClient: Sendable {
     }
 
     /// Whether `error` can come from a daemon that is gone: no reply, no owner of
-    /// the name, or the new daemon's "the session does not exist", which libsecret
-    /// passes on without its D-Bus error name. The bus is asked before retrying, so
+    /// the name, or the new daemon's "the session does not exist", whatever D-Bus error
+    /// name it comes with. The bus is asked before retrying, so
     /// an error with another cause costs one call to the bus and is then thrown.
     /// A timeout is never retried: a hung daemon must not get twice the time.
     private static func mayMeanDaemonGone(_ error: KeyringError) -> Bool {

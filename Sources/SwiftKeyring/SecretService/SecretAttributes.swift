@@ -1,29 +1,12 @@
-internal import CLibSecretShims
-
-/// The attributes of a Secret Service item, as an owned `GHashTable` of strings.
+/// The attributes of a Secret Service item, as the calls send them (`a{ss}`).
 ///
 /// Names and values follow the design: `tag` = `swift-keyring`, `service`,
 /// `key`, `kind`, `username`, `url`, and the flags as exactly `true`/`false`.
-final class SecretAttributes {
+struct SecretAttributes {
     static let tag = "swift-keyring"
 
-    /// The `GHashTable *` the libsecret calls take.
-    let table: OpaquePointer
-    /// The same names and values, for comparing with what an item holds.
-    private(set) var values: [String: String] = [:]
-
-    private init() {
-        table = swift_keyring_attributes_new()
-    }
-
-    deinit {
-        g_hash_table_unref(table)
-    }
-
-    private func set(_ name: String, _ value: String) {
-        swift_keyring_attributes_set(table, name, value)
-        values[name] = value
-    }
+    /// The names and values (as given, for a search of other programs' items).
+    var values: [String: String] = [:]
 
     /// Whether an item holding `attributes` carries every one of these, exactly.
     ///
@@ -50,13 +33,13 @@ final class SecretAttributes {
     }
 
     private static func table(_ pairs: [(String, String)]) -> SecretAttributes {
-        let attributes = SecretAttributes()
-        for (name, value) in pairs { attributes.set(name, value) }
+        var attributes = SecretAttributes()
+        for (name, value) in pairs { attributes.values[name] = value }
         return attributes
     }
 
-    // The names and values alone, with no GLib table: what `scope`, `identity` and `all`
-    // put in theirs, and what stores that keep attributes themselves (libsecret's file) write.
+    // The names and values as pairs: what `scope`, `identity` and `all` hold, and what
+    // stores that keep attributes themselves (libsecret's file) write.
 
     /// The attributes of `scope(service:kind:)`.
     static func scopeValues(service: String, kind: RecordKind?) -> [(String, String)] {
@@ -78,17 +61,12 @@ final class SecretAttributes {
         ]
     }
 
-    /// The name of the schema the library writes its items with (`swift_keyring_schema` in
-    /// the C shim): libsecret adds it as `xdg:schema` to an item it sends the Secret Service.
+    /// The name of the schema of the library's items, as libsecret's file records it
+    /// (`xdg:schema`) and libsecret's tools show it.
     static let schemaName = "org.swift-keyring.Record"
 
-    /// Reads a record's identity and metadata back from an item's attribute table;
+    /// Reads a record's identity and metadata back from an item's attributes;
     /// `nil` for an item that is not one of ours (no tag, or a kind we do not know).
-    static func summary(from table: OpaquePointer) -> RecordSummary? {
-        summary { name in swift_keyring_attributes_get(table, name).map { String(cString: $0) } }
-    }
-
-    /// As `summary(from:)`, for attributes already read into a dictionary.
     static func summary(from attributes: [String: String]) -> RecordSummary? {
         summary { attributes[$0] }
     }

@@ -1,5 +1,3 @@
-internal import CLibSecretShims
-
 /// Shows a prompt the daemon returned (to unlock, or to confirm creating or
 /// deleting an item, as KeePassXC asks) and waits for the person.
 ///
@@ -11,8 +9,6 @@ internal import CLibSecretShims
 /// dismissed, so it does not stay on the person's screen, except on
 /// gnome-keyring, which cannot take that (see `dismiss`).
 enum SecretPrompt {
-    private static let promptInterface = "org.freedesktop.Secret.Prompt"
-
     /// Shows the prompt at `prompt` and waits for its `Completed` signal, at most
     /// `promptTimeout`; returns the paths it gave (those unlocked, or the item
     /// created), or `nil` when it was dismissed.
@@ -26,37 +22,26 @@ enum SecretPrompt {
     static func complete(
         _ prompt: String,
         on bus: BusConnection,
-        daemon: String?,
+        daemon: String,
         _ operation: String,
         unlocking: Bool,
         callTimeout: Duration,
         promptTimeout: Duration
     ) throws -> [String]? {
         let what = unlocking ? "the unlock prompt" : "the prompt"
-        // Subscribed before the prompt is shown, so a quick answer cannot be missed.
-        let watch = PromptWatch(prompt, on: bus, daemon: daemon)
-        // Subscribed until the function returns, past a dismissal too, as it was when the watch was C's.
-        defer { withExtendedLifetime(watch) {} }
+        // Watched before the prompt is shown, so a quick answer cannot be missed.
+        let watch = try PromptWatch(prompt, on: bus, daemon: daemon, deadline: Deadline(callTimeout))
         // Started before `Prompt.Prompt` is sent: once the prompt is on screen, any way
         // out of this function must dismiss it, so the prompt bound counts from here.
         let promptDeadline = Deadline(promptTimeout)
         do {
-            let reply = try bus.call(
-                "show \(what) to \(operation)",
-                destination: daemon ?? BusConnection.secretServiceName,
-                path: prompt,
-                interface: promptInterface,
-                method: "Prompt",
-                // An empty window id: the library has no window to attach the prompt to.
-                arguments: GVariantReading.stringTuple(""),
-                reply: "()",
-                deadline: Deadline(callTimeout)
-            )
-            g_variant_unref(reply)
+            // An empty window id: the library has no window to attach the prompt to.
+            _ = try bus.call(
+                "show \(what) to \(operation)", destination: daemon, path: prompt, interface: SecretServiceNames.prompt,
+                method: "Prompt", signature: "s", reply: "", deadline: Deadline(callTimeout)
+            ) { $0.string("") }
             do {
-                try GLibCall.run("wait for \(what) to \(operation)", deadline: promptDeadline) { cancellable, error in
-                    watch.wait(cancellable: cancellable, error: error)
-                }
+                try watch.wait("wait for \(what) to \(operation)", deadline: promptDeadline)
             } catch let timedOut as KeyringError where timedOut.code == .timedOut && unlocking {
                 // The daemon answered; the person did not. A code of its own, so callers can tell the two apart.
                 throw KeyringError.promptTimedOut(operation: operation, seconds: timedOut.seconds ?? 0)
@@ -75,22 +60,14 @@ enum SecretPrompt {
     /// `gkd-secret-unlock.c`: `mark_as_complete` restarts the prompt it just ended).
     /// There the prompt stays for the person to answer or dismiss; the daemon
     /// keeps answering other calls meanwhile.
-    private static func dismiss(_ prompt: String, on bus: BusConnection, daemon: String?, callTimeout: Duration) {
+    private static func dismiss(_ prompt: String, on bus: BusConnection, daemon: String, callTimeout: Duration) {
         // The prompt must still be dismissed when the task that opened it was cancelled.
         OperationCancellation.withoutCancellation {
             let owner = try? bus.secretServiceOwner(deadline: Deadline(callTimeout))
             guard owner?.isGnomeKeyring != true else { return }
-            let reply = try? bus.call(
-                "dismiss the prompt",
-                destination: daemon ?? BusConnection.secretServiceName,
-                path: prompt,
-                interface: promptInterface,
-                method: "Dismiss",
-                arguments: nil,
-                reply: "()",
-                deadline: Deadline(callTimeout)
-            )
-            reply.map { g_variant_unref($0) }
+            _ = try? bus.call(
+                "dismiss the prompt", destination: daemon, path: prompt, interface: SecretServiceNames.prompt,
+                method: "Dismiss", reply: "", deadline: Deadline(callTimeout))
         }
     }
 }

@@ -1,5 +1,3 @@
-internal import CLibSecretShims
-
 /// Which collection a client reads and writes: the default one (its alias, a
 /// collection the daemon creates, or the `session` collection when asked), or the
 /// one the caller named.
@@ -12,8 +10,6 @@ internal import CLibSecretShims
 /// cannot start) and nothing is created; with a prompter that answers (gcr's mock
 /// prompter in the tests) the collection is created and the `default` alias set.
 extension SecretServiceClient {
-    private static let serviceInterface = "org.freedesktop.Secret.Service"
-    private static let collectionInterface = "org.freedesktop.Secret.Collection"
     /// The label a created default collection gets, as libsecret gives it.
     private static let createdLabel = "Default keyring"
 
@@ -125,49 +121,35 @@ extension SecretServiceClient {
     /// path used and remembered, as libsecret remembers its collections.
     private func alias(_ name: String, deadline: Deadline) throws -> String? {
         let reply = try bus.call(
-            "read the collection alias \(name)", destination: destination, path: SWIFT_KEYRING_SERVICE_PATH,
-            interface: Self.serviceInterface, method: "ReadAlias", arguments: GVariantReading.stringTuple(name),
-            reply: "(o)", deadline: deadline)
-        defer { g_variant_unref(reply) }
-        let path = GVariantReading.string(reply, 0)
-        return path == "/" ? nil : path
+            "read the collection alias \(name)", destination: destination, path: SecretServiceNames.servicePath,
+            interface: SecretServiceNames.service, method: "ReadAlias", signature: "s", reply: "o", deadline: deadline
+        ) { $0.string(name) }
+        let path = reply[0].string ?? SecretServiceNames.none
+        return path == SecretServiceNames.none ? nil : path
     }
 
     /// Every collection's path (the service's `Collections` property).
     private func collectionPaths(deadline: Deadline) throws -> [String] {
-        let reply = try bus.call(
-            "list the collections", destination: destination, path: SWIFT_KEYRING_SERVICE_PATH,
-            interface: "org.freedesktop.DBus.Properties", method: "Get",
-            arguments: GVariantReading.propertyTuple(Self.serviceInterface, "Collections"), reply: "(v)",
+        let value = try property(
+            SecretServiceNames.service, "Collections", of: SecretServiceNames.servicePath, "list the collections",
             deadline: deadline)
-        defer { g_variant_unref(reply) }
-        let value = GVariantReading.child(reply, 0)
-        defer { g_variant_unref(value) }
-        let paths = g_variant_get_variant(value)!
-        defer { g_variant_unref(paths) }
-        guard GVariantReading.type(of: paths) == "ao" else {
+        guard let paths = value.variant("ao")?.strings else {
             throw KeyringError.backend(
-                domain: Self.serviceInterface, code: 0, message: "the Collections property is not a list of paths")
+                domain: SecretServiceNames.service, code: 0, message: "the Collections property is not a list of paths")
         }
-        return CStringArray.take(g_variant_dup_objv(paths, nil))
+        return paths
     }
 
     /// A collection's `Label`; `nil` when it vanished or its label is not a string.
     private func label(of path: String, deadline: Deadline) throws -> String? {
-        guard
-            let reply = try bus.callOnItem(
-                "read the label of \(path)", destination: destination, path: path,
-                interface: "org.freedesktop.DBus.Properties", method: "Get",
-                arguments: GVariantReading.propertyTuple(Self.collectionInterface, "Label"), reply: "(v)",
-                deadline: deadline)
-        else { return nil }
-        defer { g_variant_unref(reply) }
-        let value = GVariantReading.child(reply, 0)
-        defer { g_variant_unref(value) }
-        let label = g_variant_get_variant(value)!
-        defer { g_variant_unref(label) }
-        guard GVariantReading.type(of: label) == "s" else { return nil }
-        return String(cString: g_variant_get_string(label, nil))
+        let reply = try bus.callOnItem(
+            "read the label of \(path)", destination: destination, path: path, interface: SecretServiceNames.properties,
+            method: "Get", signature: "ss", reply: "v", deadline: deadline
+        ) {
+            $0.string(SecretServiceNames.collection)
+            $0.string("Label")
+        }
+        return reply?[0].variant("s")?.string
     }
 
     /// Asks the daemon to create the default collection (`CreateCollection` with the
@@ -175,24 +157,21 @@ extension SecretServiceClient {
     /// when the prompt was dismissed (or, with no display, could not be shown).
     private func createDefault(_ operation: String, deadline: inout Deadline, prompt: PromptBound) throws -> String? {
         let reply = try bus.call(
-            "create the default collection to \(operation)", destination: destination, path: SWIFT_KEYRING_SERVICE_PATH,
-            interface: Self.serviceInterface, method: "CreateCollection",
-            arguments: GVariantReading.tuple([
-                GVariantReading.dictionary([
-                    ("\(Self.collectionInterface).Label", g_variant_new_string(Self.createdLabel))
-                ]),
-                g_variant_new_string("default"),
-            ]),
-            reply: "(oo)", deadline: deadline)
-        defer { g_variant_unref(reply) }
-        // "(oo)": the new collection ("/" when a prompt must create it) and the prompt ("/" for none).
-        let created = GVariantReading.string(reply, 0)
-        let promptToShow = GVariantReading.string(reply, 1)
-        if promptToShow == "/" { return created == "/" ? nil : created }
+            "create the default collection to \(operation)", destination: destination, path: SecretServiceNames.servicePath,
+            interface: SecretServiceNames.service, method: "CreateCollection", signature: "a{sv}s", reply: "oo",
+            deadline: deadline
+        ) {
+            $0.properties([(SecretServiceNames.collectionLabel, "s", { $0.string(Self.createdLabel) })])
+            $0.string("default")
+        }
+        // The new collection ("/" when a prompt must create it) and the prompt ("/" for none).
+        let created = reply[0].string ?? SecretServiceNames.none
+        let promptToShow = reply[1].string ?? SecretServiceNames.none
+        if promptToShow == SecretServiceNames.none { return created == SecretServiceNames.none ? nil : created }
         // The prompt asks the person for the new keyring's password, as an unlock prompt does:
         // the same bound, and the same error when nobody answers.
         let answered = try SecretPrompt.complete(
-            promptToShow, on: bus, daemon: daemonName, "create the default collection to \(operation)", unlocking: true,
+            promptToShow, on: bus, daemon: destination, "create the default collection to \(operation)", unlocking: true,
             callTimeout: deadline.timeout, promptTimeout: prompt.timeout)
         deadline = Deadline(deadline.timeout)
         return answered?.first

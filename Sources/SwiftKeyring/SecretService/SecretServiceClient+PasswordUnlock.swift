@@ -1,4 +1,3 @@
-internal import CLibSecretShims
 internal import KeyringCrypto
 
 /// Unlocking a collection with a password the caller gives, with no prompt: what a
@@ -13,7 +12,6 @@ internal import KeyringCrypto
 /// wrong one answers `org.gnome.keyring.Error.Denied` and changes nothing. KeePassXC
 /// and KWallet do not have the interface.
 extension SecretServiceClient {
-    private static let internalInterface = "org.gnome.keyring.InternalUnsupportedGuiltRiddenInterface"
     /// The D-Bus errors of a daemon without the interface or the method.
     private static let unsupportedErrors: Set<String> = [
         "org.freedesktop.DBus.Error.UnknownMethod", "org.freedesktop.DBus.Error.UnknownInterface",
@@ -26,16 +24,19 @@ extension SecretServiceClient {
     ///   `.serviceUnavailable(reason: .noPasswordUnlock)` naming the daemon when it cannot
     ///   unlock that way (or opens no encrypted transfer), or the call's errors.
     func unlock(_ path: String, password: SecureBytes, deadline: Deadline) throws {
-        let secret = try encrypted(password, deadline: deadline)
+        var secret = try encrypted(password, deadline: deadline)
+        defer { secret.wipe() }
         do {
-            let reply = try unsupportedNamed(deadline) {
+            _ = try unsupportedNamed(deadline) {
                 try bus.call(
-                    "unlock \(path) with a password", destination: destination, path: SWIFT_KEYRING_SERVICE_PATH,
-                    interface: Self.internalInterface, method: "UnlockWithMasterPassword",
-                    arguments: GVariantReading.tuple([g_variant_new_object_path(path), secret]), reply: "()",
-                    deadline: deadline)
+                    "unlock \(path) with a password", destination: destination, path: SecretServiceNames.servicePath,
+                    interface: SecretServiceNames.gnomeKeyringInternal, method: "UnlockWithMasterPassword",
+                    signature: "o(oayays)", reply: "", deadline: deadline
+                ) {
+                    $0.string(path)
+                    secret.write(into: &$0)
+                }
             }
-            g_variant_unref(reply)
         } catch let error as KeyringError where error.backendDomain == "org.gnome.keyring.Error.Denied" {
             throw KeyringError.wrongPassphrase
         }
@@ -46,29 +47,31 @@ extension SecretServiceClient {
     /// keyring when there is none), and makes it the default (`SetAlias`); returns its path.
     /// - Throws: `.serviceUnavailable(reason: .noPasswordUnlock)` naming a daemon that cannot, or the calls' errors.
     func createDefault(label: String, password: SecureBytes, deadline: Deadline) throws -> String {
-        let secret = try encrypted(password, deadline: deadline)
-        let properties = GVariantReading.dictionary([
-            ("org.freedesktop.Secret.Collection.Label", g_variant_new_string(label))
-        ])
+        var secret = try encrypted(password, deadline: deadline)
+        defer { secret.wipe() }
         let reply = try unsupportedNamed(deadline) {
             try bus.call(
-                "create the default collection with a password", destination: destination, path: SWIFT_KEYRING_SERVICE_PATH,
-                interface: Self.internalInterface, method: "CreateWithMasterPassword",
-                arguments: GVariantReading.tuple([properties, secret]), reply: "(o)", deadline: deadline)
+                "create the default collection with a password", destination: destination,
+                path: SecretServiceNames.servicePath, interface: SecretServiceNames.gnomeKeyringInternal,
+                method: "CreateWithMasterPassword", signature: "a{sv}(oayays)", reply: "o", deadline: deadline
+            ) {
+                $0.properties([(SecretServiceNames.collectionLabel, "s", { $0.string(label) })])
+                secret.write(into: &$0)
+            }
         }
-        defer { g_variant_unref(reply) }
-        let path = GVariantReading.string(reply, 0)
-        g_variant_unref(
-            try bus.call(
-                "make \(path) the default collection", destination: destination, path: SWIFT_KEYRING_SERVICE_PATH,
-                interface: "org.freedesktop.Secret.Service", method: "SetAlias",
-                arguments: GVariantReading.tuple([g_variant_new_string("default"), g_variant_new_object_path(path)]),
-                reply: "()", deadline: deadline))
+        let path = reply[0].string ?? SecretServiceNames.none
+        _ = try bus.call(
+            "make \(path) the default collection", destination: destination, path: SecretServiceNames.servicePath,
+            interface: SecretServiceNames.service, method: "SetAlias", signature: "so", reply: "", deadline: deadline
+        ) {
+            $0.string("default")
+            $0.string(path)
+        }
         return path
     }
 
     /// `password` as a secret of an encrypted transfer; never a plain one.
-    private func encrypted(_ password: SecureBytes, deadline: Deadline) throws -> OpaquePointer {
+    private func encrypted(_ password: SecureBytes, deadline: Deadline) throws -> SecretTransfer.Encoded {
         let transfer = try transfer(deadline: deadline)
         guard transfer.isEncrypted else {
             // A plain transfer would put the password on the bus as it is.

@@ -1,5 +1,3 @@
-internal import CLibSecretShims
-
 /// Telling an item another process deleted from a call that failed for another reason,
 /// when the daemon's error does not say which.
 ///
@@ -16,12 +14,12 @@ extension SecretServiceClient {
         do {
             let reply = try bus.callOnItem(
                 "check whether an item still exists", destination: destination, path: path,
-                interface: "org.freedesktop.DBus.Properties", method: "Get",
-                arguments: GVariantReading.propertyTuple("org.freedesktop.Secret.Item", "Attributes"), reply: "(v)",
-                deadline: deadline)
-            guard let reply else { return true }
-            g_variant_unref(reply)
-            return false
+                interface: SecretServiceNames.properties, method: "Get", signature: "ss", reply: "v", deadline: deadline
+            ) {
+                $0.string(SecretServiceNames.item)
+                $0.string("Attributes")
+            }
+            return reply == nil
         } catch {
             return false
         }

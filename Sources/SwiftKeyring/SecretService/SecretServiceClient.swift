@@ -1,25 +1,30 @@
-internal import CLibSecretShims
 internal import KeyringCrypto
 import Synchronization
 
-/// The libsecret calls a `SecretServiceStore` makes, each bounded by a deadline.
+/// The Secret Service calls a `SecretServiceStore` makes, each bounded by a deadline, on
+/// a bus connection of our own (`BusConnection`).
 ///
-/// It owns a private bus connection and, once a secret must cross the bus, a transfer of its own
-/// (``SecretTransfer``, the specification's session) that encrypts secrets, so
-/// items, prompts and secrets all travel on that connection. The store decides what to call; this type only calls and
-/// converts.
+/// It owns its connection and, once a secret must cross the bus, a transfer of its own
+/// (``SecretTransfer``, the specification's session) that encrypts secrets, so items,
+/// prompts and secrets all travel on that connection. The store decides what to call;
+/// this type only calls and checks what comes back.
 ///
-/// `@unchecked Sendable`: `GDBusConnection` is safe to use from many threads, and
-/// the transfer is opened once under a lock and only read after.
-final class SecretServiceClient: @unchecked Sendable {
+/// The daemon is whoever the bus says owns `org.freedesktop.secrets` when the client
+/// opens (the bus's own replies come only from the bus), never whoever answers a call
+/// first: every call goes to that unique name, and replies, prompts and signals are taken
+/// only from it. A new owner later is no switch: calls to the old one fail, and
+/// `ReopeningClient` opens a client on the new one.
+///
+/// `Sendable`: the connection is safe to share between threads, and the transfer is
+/// opened once under a lock and only read after.
+final class SecretServiceClient: Sendable {
     let bus: BusConnection
     /// The transfer secrets are encrypted for, opened by the first call that carries
     /// a secret (listing and removing never do); freed with this client.
     private let opened = Mutex<TransferState>(.none)
     /// The unique bus name of the daemon, as the bus named the owner of
-    /// `org.freedesktop.secrets` when this client opened: a different owner later
-    /// means the daemon restarted and the session is gone.
-    private let daemon: String?
+    /// `org.freedesktop.secrets` when this client opened.
+    let destination: String
     /// Which items hold which records, for lookups in one call; it lives and dies
     /// with this client, so a new daemon starts with nothing remembered.
     let memory: ItemMemory
@@ -28,42 +33,41 @@ final class SecretServiceClient: @unchecked Sendable {
     let choice: CollectionChoice
     let resolved = Mutex<ResolvedCollection?>(nil)
 
-    /// Where every call after the greeting goes: the daemon's unique name, so that all
-    /// calls of an operation (and the session) reach one daemon, even while another
-    /// process takes `org.freedesktop.secrets` over; once the old daemon leaves, the
-    /// calls fail and `ReopeningClient` opens a client on the new one. The well-known
-    /// name on a connection without a bus, which has no unique names.
-    var destination: String { daemon ?? BusConnection.secretServiceName }
-
-    /// Connects to the bus at `address` and greets the daemon (see `swift_keyring_service_greet`).
+    /// Connects to the bus at `address` and greets the daemon.
     /// - Throws: `KeyringError.serviceUnavailable` (no bus, no daemon) or `.timedOut`.
     convenience init(address: String, collection: CollectionChoice = .default, deadline: Deadline) throws {
-        try self.init(bus: BusConnection(address: address, deadline: deadline), collection: collection, deadline: deadline)
+        try self.init(
+            bus: BusConnection(address: address, deadline: deadline), owner: nil, collection: collection, deadline: deadline)
     }
 
     /// Greets the daemon on `bus`, a connection on which nothing but the bus and
-    /// `Peer.Ping` was called yet (see `ProbedBus`).
+    /// `Peer.Ping` was called yet (see `ProbedBus`); `owner` is the daemon's unique name
+    /// when the bus already said it.
     /// - Throws: as `init(address:collection:deadline:)`, but for connecting.
-    init(bus: BusConnection, collection: CollectionChoice = .default, deadline: Deadline) throws {
+    init(bus: BusConnection, owner: String?, collection: CollectionChoice = .default, deadline: Deadline) throws {
         choice = collection
         self.bus = bus
-        let connection = bus.pointer
-        // The daemon is whoever the bus says owns the name (the bus's own replies come
-        // only from the bus: reply_guard.c), never whoever answers a call first; every
-        // call goes to that unique name, and replies are taken only from it.
-        let daemon = try bus.startedOwner(BusConnection.secretServiceName, deadline: deadline)
-        // The greeting first, always: gnome-keyring 42 aborts when a new
-        // connection's first call is OpenSession or an item's property (service.c).
-        _ = try GLibCall.run("connect to the Secret Service", deadline: deadline) { cancellable, error in
-            swift_keyring_service_greet(
-                connection, daemon ?? BusConnection.secretServiceName, deadline.remainingMilliseconds, cancellable, error)
+        let daemon = try owner ?? bus.startedOwner(SecretServiceNames.busName, deadline: deadline)
+        // The greeting first, always: a read of the Service's Collections property. gnome-keyring 42
+        // makes its record of a client in an idle callback that a message filter queues for each
+        // incoming message, and its OpenSession, SearchItems, item and collection handlers look
+        // that record up; under many new connections at once a handler can run before the record
+        // exists, fail without setting an error, and (on OpenSession or a property read) abort
+        // the daemon on the NULL reply (gnome-keyring issues 190, 194, 195; Debian bug 1147303).
+        // The Service's own properties are read through the daemon's internal session, never the
+        // client's record, so this call is safe whenever it runs, and the calls after it find the
+        // record made. libsecret's first call is a GetAll of these properties for the same reason.
+        // ConcurrentClientsTests prove it; keep this call first.
+        _ = try bus.call(
+            "connect to the Secret Service", destination: daemon, path: SecretServiceNames.servicePath,
+            interface: SecretServiceNames.properties, method: "Get", signature: "ss", reply: "v", deadline: deadline
+        ) {
+            $0.string(SecretServiceNames.service)
+            $0.string("Collections")
         }
-        self.daemon = daemon
+        destination = daemon
         memory = ItemMemory(bus: bus, daemon: daemon)
     }
-
-    /// The unique name of the daemon this client talks to; `nil` on a connection without a bus.
-    var daemonName: String? { daemon }
 
     /// Where the transfer stands: none yet, its `OpenSession` on the way, or open.
     private enum TransferState {
@@ -75,11 +79,11 @@ final class SecretServiceClient: @unchecked Sendable {
     /// Sends `OpenSession` now, unless a session is open or on its way, so that the
     /// daemon answers it while the caller searches: a lookup then waits for the
     /// search, the session and the secret in three round trips, not four. Best
-    /// effort: whatever fails here fails again, and is thrown, in `session(deadline:)`.
+    /// effort: whatever fails here fails again, and is thrown, in `transfer(deadline:)`.
     func startSession(deadline: Deadline) {
         opened.withLock { state in
             guard case .none = state,
-                let opening = try? SecretTransfer.Opening(bus: bus, daemon: daemon, deadline: deadline)
+                let opening = try? SecretTransfer.Opening(bus: bus, daemon: destination, deadline: deadline)
             else { return }
             state = .opening(opening)
         }
@@ -99,7 +103,7 @@ final class SecretServiceClient: @unchecked Sendable {
             case .opening(let started):
                 opening = started
             case .none:
-                opening = try SecretTransfer.Opening(bus: bus, daemon: daemon, deadline: deadline)
+                opening = try SecretTransfer.Opening(bus: bus, daemon: destination, deadline: deadline)
             }
             // The opening is spent by the call below, whatever it returns.
             state = .none
@@ -109,7 +113,7 @@ final class SecretServiceClient: @unchecked Sendable {
                     return transfer
                 }
                 if attempt < Self.openingAttempts {
-                    opening = try SecretTransfer.Opening(bus: bus, daemon: daemon, deadline: deadline)
+                    opening = try SecretTransfer.Opening(bus: bus, daemon: destination, deadline: deadline)
                 }
             }
             throw KeyringError.serviceUnavailable(
@@ -124,8 +128,8 @@ final class SecretServiceClient: @unchecked Sendable {
     /// Whether the daemon that opened our session is no longer the one on the
     /// bus (or the bus cannot say): then every call on this client will fail.
     func daemonIsGone(deadline: Deadline) -> Bool {
-        guard let owner = try? bus.nameOwner(BusConnection.secretServiceName, deadline: deadline) else { return true }
-        return owner != daemon
+        guard let owner = try? bus.nameOwner(SecretServiceNames.busName, deadline: deadline) else { return true }
+        return owner != destination
     }
 
     /// The paths of the items matching `attributes`, split by lock state (`Service.SearchItems`);
@@ -136,51 +140,21 @@ final class SecretServiceClient: @unchecked Sendable {
     /// do): one call, which keeps the split by lock state that `Collection.SearchItems`
     /// does not give. Whatever lies elsewhere is never read, changed or deleted.
     ///
-    /// Called directly rather than through libsecret's search, which needs a
-    /// `SecretService` proxy (a GObject subclass, to put it on our connection) and
-    /// turns the attributes into a table and back on every call.
-    ///
     /// With `openingSession`, the session's opening (`startSession`) is started while the
     /// search is in flight: the key pair is made while the daemon searches, not before or after.
     func searchPaths(_ attributes: SecretAttributes, _ operation: String, openingSession: Bool = false, deadline: Deadline)
         throws -> (unlocked: [String], locked: [String])
     {
         let scope = try searchScope(deadline: deadline).map { $0 + "/" }
-        var table: OpaquePointer? = swift_keyring_attributes_variant(attributes.table)
-        let arguments = g_variant_new_tuple(&table, 1)
-        let reply: OpaquePointer
-        if openingSession {
-            var calls: CallsInFlight?
-            var search = 0
-            try GLibCall.run(operation, deadline: deadline) { cancellable, error in
-                let inFlight = CallsInFlight(on: bus, cancellable: cancellable)
-                search = inFlight.send(
-                    destination: destination, path: SWIFT_KEYRING_SERVICE_PATH, interface: "org.freedesktop.Secret.Service",
-                    method: "SearchItems", arguments: arguments, reply: "(aoao)", deadline: deadline)
-                startSession(deadline: deadline)
-                inFlight.waitForAll(cancellable: nil)
-                inFlight.takeFailure(into: error)
-                calls = inFlight
-            }
-            guard case .reply(let answer)? = calls?.take(search) else {
-                throw KeyringError.backend(
-                    domain: "org.freedesktop.Secret.Service", code: 0, message: "SearchItems gave no reply")
-            }
-            reply = answer
-        } else {
-            reply = try bus.call(
-                operation,
-                destination: destination,
-                path: SWIFT_KEYRING_SERVICE_PATH,
-                interface: "org.freedesktop.Secret.Service",
-                method: "SearchItems",
-                arguments: arguments,
-                reply: "(aoao)",
-                deadline: deadline
-            )
-        }
-        defer { g_variant_unref(reply) }
-        let found = (unlocked: GVariantReading.objectPaths(reply, 0), locked: GVariantReading.objectPaths(reply, 1))
+        let search = try bus.send(
+            destination: destination, path: SecretServiceNames.servicePath, interface: SecretServiceNames.service,
+            member: "SearchItems", signature: "a{ss}", deadline: deadline
+        ) { $0.stringTable(attributes.values) }
+        if openingSession { startSession(deadline: deadline) }
+        let reply = try BusConnection.values(
+            of: bus.reply(to: search, operation, deadline: deadline), interface: SecretServiceNames.service,
+            method: "SearchItems", expected: "aoao")!
+        let found = (unlocked: reply[0].strings ?? [], locked: reply[1].strings ?? [])
         guard let scope else { return found }
         return (found.unlocked.filter { $0.hasPrefix(scope) }, found.locked.filter { $0.hasPrefix(scope) })
     }
@@ -193,7 +167,7 @@ final class SecretServiceClient: @unchecked Sendable {
     /// calls that follow it.
     func unlock(_ paths: [String], _ operation: String, deadline: inout Deadline, prompt: PromptBound) throws -> [String] {
         let unlocked = try UnlockPrompt.unlock(
-            paths, on: bus, daemon: daemon, operation, deadline: deadline, promptTimeout: prompt.timeout,
+            paths, on: bus, daemon: destination, operation, deadline: deadline, promptTimeout: prompt.timeout,
             display: prompt.display)
         deadline = Deadline(deadline.timeout)
         return unlocked
@@ -206,87 +180,117 @@ final class SecretServiceClient: @unchecked Sendable {
         _ = try unlock([collection.path], operation, deadline: &deadline, prompt: prompt)
     }
 
+    /// Sends `Properties.Get` of an item's `Attributes`; the reply is read by `attributes(in:of:)`.
+    private func sendAttributesRead(_ path: String, deadline: Deadline) throws -> UInt32 {
+        try bus.send(
+            destination: destination, path: path, interface: SecretServiceNames.properties, member: "Get",
+            signature: "ss", deadline: deadline
+        ) {
+            $0.string(SecretServiceNames.item)
+            $0.string("Attributes")
+        }
+    }
+
+    /// The attributes in the reply to `sendAttributesRead`; `nil` when the item vanished.
+    /// - Throws: the daemon's error, or `.backend` for attributes of another type than `a{ss}`:
+    ///   an item whose attributes cannot be read is no item we can tell apart from ours,
+    ///   and must not pass for a foreign one.
+    private func attributes(in reply: BusMessage) throws -> [String: String]? {
+        guard
+            let values = try BusConnection.values(
+                of: reply, interface: SecretServiceNames.properties, method: "Get", expected: "v", vanishing: true)
+        else { return nil }
+        guard case .variant(let type, let value) = values[0], type == "a{ss}", let table = value.stringTable else {
+            throw Self.wrongType("an item's attributes", values[0], "a{ss}")
+        }
+        return table
+    }
+
+    /// Sends `Service.GetSecrets` for one item; the reply is read by `secret(in:at:)`.
+    private func sendSecretRead(_ path: String, transfer: SecretTransfer, deadline: Deadline) throws -> UInt32 {
+        try bus.send(
+            destination: destination, path: SecretServiceNames.servicePath, interface: SecretServiceNames.service,
+            member: "GetSecrets", signature: "aoo", deadline: deadline
+        ) {
+            $0.strings([path])
+            $0.string(transfer.path)
+        }
+    }
+
+    /// The secret at `path` in a `GetSecrets` reply, still encoded; `nil` when the item
+    /// vanished, or the daemon left it out (gone, or locked).
+    private func secret(in reply: BusMessage, at path: String) throws -> [WireValue]? {
+        guard
+            let values = try BusConnection.values(
+                of: reply, interface: SecretServiceNames.service, method: "GetSecrets", expected: "a{o(oayays)}",
+                vanishing: true)
+        else { return nil }
+        for entry in values[0].array ?? [] {
+            guard let pair = entry.fields, pair[0].string == path else { continue }
+            return pair[1].fields
+        }
+        return nil
+    }
+
     /// Reads one item, attributes and secret; `nil` when it is not one of ours,
     /// gives no secret, or was deleted since the search.
     ///
-    /// The `Attributes` property and the secret are asked for together, rather
-    /// than through a `SecretItem` proxy, which would fetch every property first,
-    /// then the secret, and subscribe to and unsubscribe from the item's signals.
+    /// The `Attributes` property and the secret are asked for together: one round trip.
     func record(at path: String, _ operation: String, deadline: Deadline) throws -> StoredRecord? {
         let transfer = try transfer(deadline: deadline)
-        var calls: CallsInFlight?
-        var attributesCall = 0
-        var secretCall = 0
         // A failure may only mean the item was deleted since the search (KWallet's GetSecrets says so
         // with InvalidArgs): see `absentIfGone`.
-        let answered: Void? = try absentIfGone(path, deadline: deadline) {
-            try GLibCall.run(operation, deadline: deadline) { cancellable, error in
-                let inFlight = CallsInFlight(on: bus, cancellable: cancellable)
-                attributesCall = inFlight.send(
-                    destination: destination, path: path, interface: "org.freedesktop.DBus.Properties", method: "Get",
-                    arguments: GVariantReading.propertyTuple("org.freedesktop.Secret.Item", "Attributes"), reply: "(v)",
-                    deadline: deadline)
-                secretCall = inFlight.send(
-                    destination: destination, path: SWIFT_KEYRING_SERVICE_PATH, interface: "org.freedesktop.Secret.Service",
-                    method: "GetSecrets", arguments: swift_keyring_get_secrets_argument(transfer.path, path),
-                    reply: "(a{o(oayays)})", deadline: deadline)
-                inFlight.waitForAll(cancellable: nil)
-                inFlight.takeFailure(into: error)
-                calls = inFlight
+        return try absentIfGone(path, deadline: deadline) { () -> StoredRecord? in
+            let attributesCall = try sendAttributesRead(path, deadline: deadline)
+            let secretCall: UInt32
+            do {
+                secretCall = try sendSecretRead(path, transfer: transfer, deadline: deadline)
+            } catch {
+                bus.forget(attributesCall)
+                throw error
             }
-        }
-        guard answered != nil, let calls else { return nil }
-        // Both answered, or the item vanished meanwhile (either call may be the one that says so).
-        guard case .reply(let attributesReply) = calls.take(attributesCall) else { return nil }
-        defer { g_variant_unref(attributesReply) }
-        guard case .reply(let secretsReply) = calls.take(secretCall) else { return nil }
-        defer { g_variant_unref(secretsReply) }
-        guard let table = try Self.reading(operation, deadline, { swift_keyring_attributes_property_reply(attributesReply, $0) })
-        else { return nil }
-        defer { g_hash_table_unref(table) }
-        guard let summary = SecretAttributes.summary(from: table),
-            let secret = try Self.reading(operation, deadline, { swift_keyring_secret_from_reply(secretsReply, path, $0) })
-        else { return nil }
-        defer { g_variant_unref(secret) }
-        return StoredRecord(id: summary.id, metadata: summary.metadata, secret: try transfer.decode(secret))
-    }
-
-    /// What `read` makes of a reply; `nil` when it found nothing, an error when the reply is of another type.
-    /// Reading waits on nothing, so it needs no cancellable or deadline watch.
-    static func reading<Value>(
-        _ operation: String, _ deadline: Deadline,
-        _ read: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> Value?
-    ) throws -> Value? {
-        var error: UnsafeMutablePointer<GError>?
-        let value = read(&error)
-        if let error {
-            defer { g_error_free(error) }
-            throw GLibFailure.keyringError(
-                error, operation: operation, seconds: deadline.timeout.inSeconds, timedOut: false, phase: .call)
-        }
-        return value
+            let attributesReply: BusMessage
+            do {
+                attributesReply = try bus.reply(to: attributesCall, operation, deadline: deadline)
+            } catch {
+                bus.forget(secretCall)
+                throw error
+            }
+            let secretReply = try bus.reply(to: secretCall, operation, deadline: deadline)
+            // Either call may be the one that says the item vanished meanwhile.
+            guard let table = try attributes(in: attributesReply), let encoded = try secret(in: secretReply, at: path),
+                let summary = SecretAttributes.summary(from: table)
+            else { return nil }
+            return StoredRecord(id: summary.id, metadata: summary.metadata, secret: try transfer.decode(encoded))
+        } ?? nil
     }
 
     /// Reads one item's secret only; `nil` when the daemon gives none (the item vanished, or is locked).
     func secret(at path: String, _ operation: String, deadline: Deadline) throws -> [UInt8]? {
         let transfer = try transfer(deadline: deadline)
-        guard
-            let reply = try bus.callOnItem(
-                operation,
-                destination: destination,
-                path: SWIFT_KEYRING_SERVICE_PATH,
-                interface: "org.freedesktop.Secret.Service",
-                method: "GetSecrets",
-                arguments: swift_keyring_get_secrets_argument(transfer.path, path),
-                reply: "(a{o(oayays)})",
-                deadline: deadline
-            )
-        else { return nil }
-        defer { g_variant_unref(reply) }
-        guard let secret = try Self.reading(operation, deadline, { swift_keyring_secret_from_reply(reply, path, $0) })
-        else { return nil }
-        defer { g_variant_unref(secret) }
-        return try transfer.decode(secret)
+        let reply = try bus.reply(to: sendSecretRead(path, transfer: transfer, deadline: deadline), operation, deadline: deadline)
+        return try secret(in: reply, at: path).map { try transfer.decode($0) }
+    }
+
+    /// The secrets of the items at `paths`, in one call; items the daemon leaves out (gone,
+    /// or locked) are left out.
+    func secrets(at paths: [String], _ operation: String, deadline: Deadline) throws -> [String: [UInt8]] {
+        guard !paths.isEmpty else { return [:] }
+        let transfer = try transfer(deadline: deadline)
+        let reply = try bus.call(
+            operation, destination: destination, path: SecretServiceNames.servicePath, interface: SecretServiceNames.service,
+            method: "GetSecrets", signature: "aoo", reply: "a{o(oayays)}", deadline: deadline
+        ) {
+            $0.strings(paths)
+            $0.string(transfer.path)
+        }
+        var secrets: [String: [UInt8]] = [:]
+        for entry in reply[0].array ?? [] {
+            guard let pair = entry.fields, let path = pair[0].string, paths.contains(path), let fields = pair[1].fields
+            else { continue }
+            secrets[path] = try transfer.decode(fields)
+        }
+        return secrets
     }
 
     /// The secret at a remembered path, in one call; `nil` when it must be looked up
@@ -324,6 +328,36 @@ final class SecretServiceClient: @unchecked Sendable {
         return paths.compactMap { path in read[path].flatMap(SecretAttributes.summary(from:)).map { (path, $0) } }
     }
 
+    /// The attributes of the items at `paths`, keyed by path (reads in flight
+    /// together); items that vanished meanwhile are left out.
+    func attributes(at paths: [String], _ operation: String, deadline: Deadline) throws -> [String: [String: String]] {
+        var result: [String: [String: String]] = [:]
+        // At most a window of calls in flight at once: a long list waits about one round
+        // trip per window rather than per item, and stays far below the bus's limit on pending replies.
+        for start in stride(from: 0, to: paths.count, by: Self.attributesWindow) {
+            let window = paths[start..<min(start + Self.attributesWindow, paths.count)]
+            var serials: [UInt32] = []
+            defer { serials.forEach(bus.forget) }
+            for path in window { serials.append(try sendAttributesRead(path, deadline: deadline)) }
+            for (path, serial) in zip(window, serials) {
+                if let table = try attributes(in: bus.reply(to: serial, operation, deadline: deadline)) { result[path] = table }
+            }
+        }
+        return result
+    }
+
+    /// How many `Attributes` reads `attributes(at:)` keeps in flight at once.
+    private static let attributesWindow = 32
+
+    /// The error for a reply value of another type than the one the specification gives.
+    static func wrongType(_ what: String, _ value: WireValue, _ expected: String) -> KeyringError {
+        let type: String
+        if case .variant(let signature, _) = value { type = signature } else { type = "?" }
+        return .backend(
+            domain: "org.freedesktop.DBus.Error.InvalidSignature", code: 0,
+            message: "the Secret Service sent \(what) of type \(type), not \(expected)")
+    }
+
     /// Creates an item for `record` in the collection in use (never replacing
     /// one: see `ItemReplacement`); returns the item's path. A prompt the daemon
     /// asks for first (KeePassXC confirms each new item) is shown and waited for
@@ -332,34 +366,28 @@ final class SecretServiceClient: @unchecked Sendable {
     func createItem(_ record: StoredRecord, _ operation: String, deadline: inout Deadline, prompt: PromptBound) throws -> String {
         let attributes = SecretAttributes.all(record)
         let collection = try collectionForWriting(operation, deadline: &deadline, prompt: prompt).path
-        let secret = try transfer(deadline: deadline).encode(record.secret, contentType: Self.contentType(record))
+        var secret = try transfer(deadline: deadline).encode(record.secret, contentType: Self.contentType(record))
+        defer { secret.wipe() }
+        // Label and attributes, the secret as the transfer encoded it, and replace off (KeePassXC
+        // answers replace with a confirmation nobody sees, and matches it by a subset of the
+        // attributes; ItemReplacement replaces instead).
         let reply = try bus.call(
-            operation,
-            destination: destination,
-            path: collection,
-            interface: "org.freedesktop.Secret.Collection",
-            method: "CreateItem",
-            // Label and attributes, the secret as the transfer encoded it, and replace off (KeePassXC
-            // answers replace with a confirmation nobody sees, and matches it by a subset of the
-            // attributes; ItemReplacement replaces instead).
-            arguments: GVariantReading.tuple([
-                GVariantReading.dictionary([
-                    ("org.freedesktop.Secret.Item.Label", g_variant_new_string(SecretLabel.label(for: record))),
-                    ("org.freedesktop.Secret.Item.Attributes", swift_keyring_attributes_variant(attributes.table)),
-                ]),
-                secret, g_variant_new_boolean(0),
-            ]),
-            reply: "(oo)",
-            deadline: deadline
-        )
-        defer { g_variant_unref(reply) }
-        // "(oo)": the new item's path ("/" when a prompt must create it) and the prompt's ("/" for none).
-        let item = GVariantReading.string(reply, 0)
-        let promptToShow = GVariantReading.string(reply, 1)
-        if promptToShow == "/" {
-            guard item != "/" else {
-                throw KeyringError.backend(
-                    domain: "org.freedesktop.Secret.Service", code: 0, message: "CreateItem returned no item")
+            operation, destination: destination, path: collection, interface: SecretServiceNames.collection,
+            method: "CreateItem", signature: "a{sv}(oayays)b", reply: "oo", deadline: deadline
+        ) { arguments in
+            arguments.properties([
+                (SecretServiceNames.itemLabel, "s", { $0.string(SecretLabel.label(for: record)) }),
+                (SecretServiceNames.itemAttributes, "a{ss}", { $0.stringTable(attributes.values) }),
+            ])
+            secret.write(into: &arguments)
+            arguments.boolean(false)
+        }
+        // The new item's path ("/" when a prompt must create it) and the prompt's ("/" for none).
+        let item = reply[0].string ?? SecretServiceNames.none
+        let promptToShow = reply[1].string ?? SecretServiceNames.none
+        if promptToShow == SecretServiceNames.none {
+            guard item != SecretServiceNames.none else {
+                throw KeyringError.backend(domain: SecretServiceNames.service, code: 0, message: "CreateItem returned no item")
             }
             return item
         }
@@ -368,7 +396,7 @@ final class SecretServiceClient: @unchecked Sendable {
         }
         guard let path = created.first else {
             throw KeyringError.backend(
-                domain: "org.freedesktop.Secret.Service", code: 0, message: "CreateItem's prompt gave no item")
+                domain: SecretServiceNames.service, code: 0, message: "CreateItem's prompt gave no item")
         }
         return path
     }
@@ -380,13 +408,11 @@ final class SecretServiceClient: @unchecked Sendable {
     func delete(_ path: String, _ operation: String, deadline: inout Deadline, prompt: PromptBound) throws -> Bool {
         guard
             let reply = try bus.callOnItem(
-                operation, destination: destination, path: path, interface: "org.freedesktop.Secret.Item",
-                method: "Delete", arguments: nil,
-                reply: "(o)", deadline: deadline)
+                operation, destination: destination, path: path, interface: SecretServiceNames.item, method: "Delete",
+                reply: "o", deadline: deadline)
         else { return false }
-        defer { g_variant_unref(reply) }
-        let promptToShow = GVariantReading.string(reply, 0)
-        guard promptToShow != "/" else { return true }
+        let promptToShow = reply[0].string ?? SecretServiceNames.none
+        guard promptToShow != SecretServiceNames.none else { return true }
         guard try completePrompt(promptToShow, operation, deadline: &deadline, prompt: prompt) != nil else {
             throw KeyringError.promptDismissed
         }
@@ -399,7 +425,7 @@ final class SecretServiceClient: @unchecked Sendable {
         -> [String]?
     {
         let answered = try SecretPrompt.complete(
-            path, on: bus, daemon: daemon, operation, unlocking: false, callTimeout: deadline.timeout,
+            path, on: bus, daemon: destination, operation, unlocking: false, callTimeout: deadline.timeout,
             promptTimeout: prompt.timeout
         )
         deadline = Deadline(deadline.timeout)
@@ -412,27 +438,28 @@ final class SecretServiceClient: @unchecked Sendable {
         try isLocked(collection(deadline: deadline).path, deadline: deadline)
     }
 
-    /// Whether the collection at `path` is locked now.
+    /// Whether the collection at `path` is locked now: a `Locked` sent as anything but a
+    /// boolean is an error, never read as unlocked.
     func isLocked(_ path: String, deadline: Deadline) throws -> Bool {
-        let reply = try bus.call(
-            "read whether the collection is locked",
-            destination: destination,
-            path: path,
-            interface: "org.freedesktop.DBus.Properties",
-            method: "Get",
-            arguments: GVariantReading.propertyTuple("org.freedesktop.Secret.Collection", "Locked"),
-            reply: "(v)",
-            deadline: deadline
-        )
-        defer { g_variant_unref(reply) }
-        var locked: gboolean = 0
-        var error: UnsafeMutablePointer<GError>?
-        guard swift_keyring_boolean_property_reply(reply, "the collection's Locked", &locked, &error) != 0 else {
-            defer { g_error_free(error) }
-            throw GLibFailure.keyringError(
-                error!, operation: "read whether the collection is locked", seconds: deadline.timeout.inSeconds,
-                timedOut: false, phase: .call)
+        let reply = try property(
+            SecretServiceNames.collection, "Locked", of: path, "read whether the collection is locked",
+            deadline: deadline)
+        guard let locked = reply.variant("b")?.boolean else {
+            throw Self.wrongType("the collection's Locked", reply, "b")
         }
-        return locked != 0
+        return locked
+    }
+
+    /// One property of the object at `path` (`Properties.Get`), still in its variant.
+    func property(_ interface: String, _ name: String, of path: String, _ operation: String, deadline: Deadline) throws
+        -> WireValue
+    {
+        try bus.call(
+            operation, destination: destination, path: path, interface: SecretServiceNames.properties, method: "Get",
+            signature: "ss", reply: "v", deadline: deadline
+        ) {
+            $0.string(interface)
+            $0.string(name)
+        }[0]
     }
 }

@@ -1,5 +1,3 @@
-internal import CLibSecretShims
-
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -53,7 +51,7 @@ public struct SecretServiceOwner: Sendable, Hashable, CustomStringConvertible {
 extension BusConnection {
     /// Who owns `org.freedesktop.secrets` now; `nil` when nobody does.
     func secretServiceOwner(deadline: Deadline) throws -> SecretServiceOwner? {
-        guard let unique = try nameOwner(Self.secretServiceName, deadline: deadline),
+        guard let unique = try nameOwner(SecretServiceNames.busName, deadline: deadline),
             let processID = try processID(ofConnection: unique, deadline: deadline)
         else { return nil }
         return SecretServiceOwner(processID: processID, program: SecretServiceOwner.program(of: processID))

@@ -13,8 +13,7 @@ public enum SecretServiceProbe: Sendable, Hashable, CustomStringConvertible {
     /// There is no session bus to talk to, or it does not answer; `reason` says which.
     case noBus(reason: String)
     /// The bus answers but no Secret Service daemon owns `org.freedesktop.secrets`,
-    /// none can be activated, or the owner does not answer, or libsecret (or GIO)
-    /// cannot be loaded to ask; `reason` says which.
+    /// none can be activated, or the owner does not answer; `reason` says which.
     case noDaemon(reason: String)
 
     /// One line for logs and `doctor`.
@@ -30,11 +29,10 @@ public enum SecretServiceProbe: Sendable, Hashable, CustomStringConvertible {
 extension SecretServiceStore {
     /// Asks the session bus whether a Secret Service is there, within `timeout` in all.
     ///
-    /// It never starts a daemon itself: an owned name is pinged without
-    /// auto-start, and a missing one only counts as available when the bus says
-    /// it can activate it. Where the address alone shows that no bus listens (no
-    /// address, or Unix sockets nobody accepts a connection on), it answers without
-    /// loading libsecret or GIO.
+    /// It never starts a daemon itself: the owner of the name, as the bus names it, is
+    /// pinged, and a name nobody owns only counts as available when the bus says it can
+    /// activate it. Where no bus listens (no address, or Unix sockets nobody accepts a
+    /// connection on), the connect itself fails at once and says so.
     ///
     /// ```swift
     /// if case .available = SecretServiceStore.probe() { … }
@@ -62,34 +60,25 @@ extension SecretServiceStore {
         } catch {
             return (.noBus(reason: reason(error)), nil)
         }
-        if let silence = SessionBusSocket.silence(address) {
-            return (.noBus(reason: silence), nil)
-        }
-        do {
-            try LibSecretLoading.ensureLoaded()
-        } catch {
-            return (.noDaemon(reason: reason(error)), nil)
-        }
         let bus: BusConnection
         do {
             bus = try BusConnection(address: address, deadline: deadline)
         } catch {
             return (.noBus(reason: reason(error)), nil)
         }
-        let name = BusConnection.secretServiceName
+        let name = SecretServiceNames.busName
         do {
-            // Ping first, without asking the bus who owns the name: for a name nobody owns,
-            // the bus itself answers ServiceUnknown at once, so an owned name costs one round trip.
-            try bus.ping(name, deadline: deadline)
-            return (.available, ProbedBus(address: address, connection: bus))
-        } catch KeyringError.Unavailability.Kind.noDaemon {
-            // Nobody owns the name; fall through to ask whether the bus can start somebody for it.
+            // The owner as the bus names it, then a ping of that connection: proof it answers.
+            if let owner = try bus.nameOwner(name, deadline: deadline) {
+                try bus.ping(owner, deadline: deadline)
+                return (.available, ProbedBus(address: address, connection: bus, owner: owner))
+            }
         } catch {
             return (.noDaemon(reason: reason(error)), nil)
         }
         do {
             if try bus.isActivatable(name, deadline: deadline) {
-                return (.available, ProbedBus(address: address, connection: bus))
+                return (.available, ProbedBus(address: address, connection: bus, owner: nil))
             }
             return (.noDaemon(reason: "\(name) has no owner and the bus cannot activate one"), nil)
         } catch {

@@ -1,4 +1,3 @@
-internal import CLibSecretShims
 import Logging
 import Synchronization
 
@@ -123,13 +122,11 @@ public final class SecretServiceStore: CredentialStore {
         _ bus: ProbedBus?
     ) throws {
         try Self.checkSettings(timeout: timeout, promptTimeout: promptTimeout, collection: collection.name)
-        // The libraries first: without them no bus or daemon could be used, whatever the environment says.
-        try LibSecretLoading.ensureLoaded()
         let address = try SessionBusAddress.resolve(environment)
         // The probe's connection only when it was made to this very address (the same environment gives it).
-        let probed = bus.flatMap { $0.address == address ? $0.connection : nil }
+        let probed = bus.flatMap { $0.address == address ? $0 : nil }
         client = try ReopeningClient(
-            address: address, collection: collection, connection: probed, deadline: Deadline(timeout),
+            address: address, collection: collection, probed: probed, deadline: Deadline(timeout),
             logger: logger ?? .keyringSilent)
         self.collection = collection
         self.timeout = timeout
@@ -165,11 +162,6 @@ public final class SecretServiceStore: CredentialStore {
 
     /// `timeout`: the bound on the D-Bus calls of one store call.
     public var callTimeout: Duration { timeout }
-
-    /// The version of libsecret this library was built against, such as `0.20.5`.
-    public static var libsecretVersion: String {
-        "\(swift_keyring_libsecret_major()).\(swift_keyring_libsecret_minor()).\(swift_keyring_libsecret_micro())"
-    }
 
     /// Whether the collection in use (the default one, or the one named) is locked now;
     /// `swift-keyring doctor` shows it.

@@ -1,5 +1,6 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
+import Glibc
 #else
 import Foundation
 #endif
@@ -7,7 +8,8 @@ import Foundation
 /// The lock that keeps the writes of one service's records to one process at a
 /// time, across every process of the user: an `flock` on a file in the user's
 /// runtime folder (`$XDG_RUNTIME_DIR/swift-keyring/`, private to the user and
-/// emptied at logout), one file per service.
+/// emptied at logout), else in `/run/user/UID/swift-keyring/`, else in
+/// `/tmp/swift-keyring-UID/`, one file per service.
 ///
 /// Daemons serialize every call anyway, so the lock costs writers little, and it
 /// keeps two of our processes from racing over the same items. KeePassXC 2.7.4
@@ -21,27 +23,36 @@ import Foundation
 ///
 /// Within a process, `SecretServiceStore` serializes its writes itself; this
 /// lock opens its file anew on every acquisition, so threads exclude each other too.
-/// Waiting for it counts against the operation's deadline. Without a usable
-/// runtime folder (no `XDG_RUNTIME_DIR`, or one that is not the user's and private)
-/// writes go on without it: the lock guards against a daemon's bug, and a store
-/// that refused to write for want of it would fail people for nothing.
+/// Waiting for it counts against the operation's deadline. A process without
+/// `XDG_RUNTIME_DIR` (cron, `sudo -u`, a container's shell) still takes the lock, in
+/// the first of the other folders that is the user's own private one: with no lock at
+/// all, two such processes racing to replace one record killed KeePassXC in 4 of 4 of
+/// its lifetimes (issue 34). Only when none of them is usable (another user holds
+/// `/tmp/swift-keyring-UID`) do writes go on without it: the lock guards against a
+/// daemon's bug, and a store that refused to write for want of it would fail people
+/// for nothing.
 struct SecretServiceWriteLock: Sendable {
     /// The folder the lock files live in; `nil` when there is no usable runtime folder.
     private let folder: String?
 
     init(environment: [String: String]) {
-        // The runtime folder must be this user's own private one, judged on the folder itself
+        // Each folder must be this user's own private one, judged on the folder itself
         // (PrivateFolder): in one others may write, a planted link or folder of theirs could
         // pass a check by path and let them hold the lock.
-        guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/"),
-            PrivateFolder.problem(at: runtime) == nil
-        else {
-            folder = nil
-            return
+        let user = geteuid()
+        var candidates: [String] = []
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/"), PrivateFolder.problem(at: runtime) == nil {
+            candidates.append(PathName.join(runtime, "swift-keyring"))
         }
-        let folder = PathName.join(runtime, "swift-keyring")
-        let usable = (try? FilePermissions.prepareFolder(folder, create: true)) != nil && PrivateFolder.problem(at: folder) == nil
-        self.folder = usable ? folder : nil
+        if PrivateFolder.problem(at: "/run/user/\(user)") == nil {
+            candidates.append("/run/user/\(user)/swift-keyring")
+        }
+        candidates.append("/tmp/swift-keyring-\(user)")
+        folder = candidates.first { candidate in
+            // Made 0700 when missing (mkdir never follows a link); whatever is there is then judged.
+            _ = mkdir(candidate, 0o700)
+            return PrivateFolder.problem(at: candidate) == nil
+        }
     }
 
     /// Runs `body` holding the lock of `service`'s writes.

@@ -1,4 +1,3 @@
-internal import CLibSecretShims
 internal import KeyringCrypto
 
 /// How secrets cross the bus to and from one daemon: what the Secret Service
@@ -18,8 +17,6 @@ final class SecretTransfer: Sendable {
     /// `nil` for a plain transfer.
     private let key: SecureBytes?
 
-    private static let serviceInterface = "org.freedesktop.Secret.Service"
-
     private init(path: String, key: SecureBytes?) {
         self.path = path
         self.key = key
@@ -28,36 +25,45 @@ final class SecretTransfer: Sendable {
     /// The spec's name for the key exchange and cipher this transfer uses.
     static let algorithm = "dh-ietf1024-sha256-aes128-cbc-pkcs7"
 
-    /// The arguments of `OpenSession` ("(sv)"): the algorithm and its input (floating).
-    private static func openSessionArguments(_ algorithm: String, _ input: OpaquePointer) -> OpaquePointer {
-        var children: [OpaquePointer?] = [g_variant_new_string(algorithm), g_variant_new_variant(input)]
-        return g_variant_new_tuple(&children, gsize(children.count))
-    }
-
     /// `OpenSession` on its way: our half of the key exchange, and the call in flight,
-    /// answered in a main context of its own, so the caller can make other calls (the
-    /// search) while the daemon answers, and any thread can wait for it.
+    /// so the caller can make other calls (the search) while the daemon answers, and any
+    /// thread can wait for it.
     final class Opening: @unchecked Sendable {
         private let agreement: DHKeyAgreement
         private let bus: BusConnection
         private let destination: String
-        private let calls: CallsInFlight
-        private let call: Int
+        private let call: UInt32
         private var finished = false
 
-        /// Sends `OpenSession` to `daemon` (the well-known name when `nil`) and returns at once.
-        /// - Throws: `KeyringError.backend` when libgcrypt is missing or fails.
-        init(bus: BusConnection, daemon: String?, deadline: Deadline) throws {
-            agreement = try KeyringError.translatingCrypto { try DHKeyAgreement() }
+        /// Sends `OpenSession` to `daemon` (its unique name) and returns at once.
+        /// - Throws: `KeyringError.backend` when libgcrypt is missing or fails, or the send's errors.
+        init(bus: BusConnection, daemon: String, deadline: Deadline) throws {
+            // The one place a key pair for the bus is made.
+            let agreement = try KeyringError.translatingCrypto { try DHKeyAgreement() }
+            self.agreement = agreement
             self.bus = bus
-            destination = daemon ?? BusConnection.secretServiceName
-            calls = CallsInFlight(on: bus)
-            call = calls.send(
-                destination: destination, path: SWIFT_KEYRING_SERVICE_PATH, interface: SecretTransfer.serviceInterface,
-                method: "OpenSession",
-                arguments: SecretTransfer.openSessionArguments(
-                    SecretTransfer.algorithm, GVariantReading.bytes(agreement.publicValue)),
-                reply: "(vo)", deadline: deadline)
+            destination = daemon
+            call = try Self.openSession(bus, daemon, SecretTransfer.algorithm, deadline: deadline) {
+                $0.variant("ay") { $0.byteArray(agreement.publicValue) }
+            }
+        }
+
+        deinit {
+            // An opening never finished: its reply, when it comes, is dropped.
+            if !finished { bus.forget(call) }
+        }
+
+        private static func openSession(
+            _ bus: BusConnection, _ daemon: String, _ algorithm: String, deadline: Deadline,
+            input: (inout WireWriter) -> Void
+        ) throws -> UInt32 {
+            try bus.send(
+                destination: daemon, path: SecretServiceNames.servicePath, interface: SecretServiceNames.service,
+                member: "OpenSession", signature: "sv", deadline: deadline
+            ) {
+                $0.string(algorithm)
+                input(&$0)
+            }
         }
 
         /// Waits for the daemon's answer and agrees the key. The opening is spent afterwards, whatever happens.
@@ -70,43 +76,32 @@ final class SecretTransfer: Sendable {
                 throw KeyringError.serviceUnavailable(reason: .noDaemon(detail: "the daemon opened no session"))
             }
             finished = true
+            let operation = "open a Secret Service session"
+            var reply = try bus.reply(to: call, operation, deadline: deadline)
             var plain = false
-            let reply = try GLibCall.run("open a Secret Service session", deadline: deadline) {
-                cancellable, error -> OpaquePointer? in
-                calls.waitForAll(cancellable: cancellable)
-                calls.takeFailure(into: error)
-                if case .reply(let reply) = calls.take(call) { return reply }
-                guard let failure = error.pointee,
-                    g_error_matches(failure, g_dbus_error_quark(), gint(G_DBUS_ERROR_NOT_SUPPORTED.rawValue)) != 0
-                else { return nil }
+            if reply.kind == .error && reply.errorName == SecretServiceNames.notSupportedError {
                 // A daemon without the key exchange: a plain transfer, as libsecret falls back to.
-                g_clear_error(error)
                 plain = true
-                let replyType = g_variant_type_new("(vo)")
-                defer { g_variant_type_free(replyType) }
-                return g_dbus_connection_call_sync(
-                    bus.pointer, destination, SWIFT_KEYRING_SERVICE_PATH, SecretTransfer.serviceInterface, "OpenSession",
-                    SecretTransfer.openSessionArguments("plain", g_variant_new_string("")), replyType,
-                    G_DBUS_CALL_FLAGS_NONE, deadline.remainingMilliseconds, cancellable, error)
+                let serial = try Self.openSession(bus, destination, "plain", deadline: deadline) {
+                    $0.variant("s") { $0.string("") }
+                }
+                reply = try bus.reply(to: serial, operation, deadline: deadline)
             }
-            guard let reply else {
-                throw KeyringError.serviceUnavailable(reason: .noDaemon(detail: "the daemon opened no session"))
+            let values = try BusConnection.values(
+                of: reply, interface: SecretServiceNames.service, method: "OpenSession", expected: "vo")!
+            // The daemon's output (its public value, or "" for plain) and the transfer's path.
+            guard let path = values[1].string else {
+                throw failure("the Secret Service's answer to the session's key exchange is not valid")
             }
-            defer { g_variant_unref(reply) }
-            // "(vo)": the daemon's output (its public value, or "" for plain) and the transfer's path.
-            let output = GVariantReading.child(reply, 0)
-            defer { g_variant_unref(output) }
-            let value = g_variant_get_variant(output)!
-            defer { g_variant_unref(value) }
-            let path = GVariantReading.string(reply, 1)
             if plain { return SecretTransfer(path: path, key: nil) }
-            let invalid = failure("the Secret Service's answer to the session's key exchange is not valid")
-            guard GVariantReading.isBytes(value) else { throw invalid }
+            guard let peer = values[0].variant("ay")?.bytes else {
+                throw failure("the Secret Service's answer to the session's key exchange is not valid")
+            }
             let agreed: SecureBytes?
             do {
-                agreed = try GVariantReading.withBytes(value) { try agreement.key(peer: $0) }
+                agreed = try peer.withUnsafeBytes { try agreement.key(peer: $0) }
             } catch {
-                throw invalid
+                throw failure("the Secret Service's answer to the session's key exchange is not valid")
             }
             guard let key = agreed else {
                 close(path, deadline: deadline)
@@ -118,55 +113,66 @@ final class SecretTransfer: Sendable {
         /// Closes the daemon's session at `path`, which will never be used; best effort, since
         /// the daemon also closes it when our connection ends.
         private func close(_ path: String, deadline: Deadline) {
-            let reply = try? bus.call(
+            _ = try? bus.call(
                 "close an unused Secret Service session", destination: destination, path: path,
-                interface: "org.freedesktop.Secret.Session", method: "Close", arguments: nil, reply: "()",
-                deadline: deadline)
-            reply.map { g_variant_unref($0) }
+                interface: SecretServiceNames.session, method: "Close", reply: "", deadline: deadline)
         }
     }
 
     /// Whether secrets are encrypted on the bus (a key was agreed), rather than sent plain.
     var isEncrypted: Bool { key != nil }
 
-    /// `secret` as a "(oayays)" value for this transfer (floating, for a call's arguments).
-    func encode(_ secret: [UInt8], contentType: String) throws -> OpaquePointer {
+    /// A secret as it crosses the bus: the `(oayays)` struct of the specification.
+    struct Encoded {
+        let session: String
+        var parameters: [UInt8]
+        var value: [UInt8]
+        let contentType: String
+
+        /// Writes the struct as an argument.
+        func write(into arguments: inout WireWriter) {
+            arguments.fields {
+                $0.string(session)
+                $0.byteArray(parameters)
+                $0.byteArray(value)
+                $0.string(contentType)
+            }
+        }
+
+        /// Overwrites the value: on a plain transfer, it is the secret itself.
+        mutating func wipe() {
+            value.wipe()
+        }
+    }
+
+    /// `secret` encoded for this transfer.
+    func encode(_ secret: [UInt8], contentType: String) throws -> Encoded {
         try secret.withUnsafeBytes { try encode($0, contentType: contentType) }
     }
 
-    /// `secret`, lent by its owner (which wipes it), as a "(oayays)" value for this transfer:
-    /// on an encrypted transfer no copy of the plaintext is made outside secure memory.
-    func encode(_ secret: UnsafeRawBufferPointer, contentType: String) throws -> OpaquePointer {
+    /// `secret`, lent by its owner (which wipes it), encoded for this transfer: on an
+    /// encrypted transfer no copy of the plaintext is made outside secure memory.
+    func encode(_ secret: UnsafeRawBufferPointer, contentType: String) throws -> Encoded {
         let (parameters, value): ([UInt8], [UInt8])
         if let key {
             (parameters, value) = try KeyringError.translatingCrypto { try AESCBC(key: key).seal(secret) }
         } else {
             (parameters, value) = ([], Array(secret))
         }
-        var children: [OpaquePointer?] = [
-            g_variant_new_object_path(path),
-            GVariantReading.bytes(parameters),
-            GVariantReading.bytes(value),
-            g_variant_new_string(contentType),
-        ]
-        return g_variant_new_tuple(&children, gsize(children.count))
+        return Encoded(session: path, parameters: parameters, value: value, contentType: contentType)
     }
 
-    /// The secret in a "(oayays)" value the daemon sent for this transfer, decrypted.
+    /// The secret in the fields of a `(oayays)` value the daemon sent for this transfer, decrypted.
     /// - Throws: `KeyringError.backend` when it cannot be decrypted.
-    func decode(_ secret: OpaquePointer) throws -> [UInt8] {
-        let parameters = GVariantReading.child(secret, 1)
-        let value = GVariantReading.child(secret, 2)
-        defer {
-            g_variant_unref(parameters)
-            g_variant_unref(value)
+    func decode(_ secret: [WireValue]) throws -> [UInt8] {
+        guard secret.count == 4, let parameters = secret[1].bytes, var value = secret[2].bytes else {
+            throw failure("the Secret Service sent a secret that is not a (oayays) struct")
         }
-        guard let key else { return GVariantReading.withBytes(value) { Array($0) } }
+        guard let key else { return value }
+        defer { value.wipe() }
         do {
-            let plain = try GVariantReading.withBytes(parameters) { iv in
-                try GVariantReading.withBytes(value) { ciphertext in
-                    try AESCBC(key: key).open(iv: iv, ciphertext: ciphertext)
-                }
+            let plain = try parameters.withUnsafeBytes { iv in
+                try value.withUnsafeBytes { try AESCBC(key: key).open(iv: iv, ciphertext: $0) }
             }
             return plain.withBytes { Array($0) }
         } catch {
@@ -175,8 +181,8 @@ final class SecretTransfer: Sendable {
     }
 }
 
-/// The error a transfer that cannot be made or read gives: the one it gave when this was
-/// C code and the failure a `G_IO_ERROR_FAILED` (see `GLibFailure`), so programs see no change.
+/// The error a transfer that cannot be made or read gives: the one it gave when the client
+/// was GIO's and the failure a `G_IO_ERROR_FAILED`, so programs see no change.
 private func failure(_ message: String) -> KeyringError {
     .backend(domain: "g-io-error-quark", code: 0, message: message)
 }

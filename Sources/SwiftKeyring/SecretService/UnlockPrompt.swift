@@ -1,5 +1,3 @@
-internal import CLibSecretShims
-
 /// Unlocks Secret Service objects, showing the daemon's unlock prompt when it
 /// asks for one and waiting for the person, not for the D-Bus call bound.
 ///
@@ -10,8 +8,6 @@ internal import CLibSecretShims
 /// calls, and only the wait for `Completed` has the prompt's own, long bound.
 /// `SecretPrompt` shows the prompt and waits for it.
 enum UnlockPrompt {
-    private static let serviceInterface = "org.freedesktop.Secret.Service"
-
     /// Unlocks `paths`; returns those of them unlocked, which may be fewer when the daemon refused some.
     /// - Parameters:
     ///   - deadline: the call bound, for each D-Bus call; a call after the prompt gets a fresh one of the same length.
@@ -24,7 +20,7 @@ enum UnlockPrompt {
     static func unlock(
         _ paths: [String],
         on bus: BusConnection,
-        daemon: String?,
+        daemon: String,
         _ operation: String,
         deadline: Deadline,
         promptTimeout: Duration,
@@ -55,7 +51,7 @@ enum UnlockPrompt {
     private static func unlockOnce(
         _ paths: [String],
         on bus: BusConnection,
-        daemon: String?,
+        daemon: String,
         _ operation: String,
         deadline: Deadline,
         promptTimeout: Duration,
@@ -63,22 +59,15 @@ enum UnlockPrompt {
         acceptingLostPrompt: Bool
     ) throws -> [String]? {
         let reply = try bus.call(
-            operation,
-            destination: daemon ?? BusConnection.secretServiceName,
-            path: SWIFT_KEYRING_SERVICE_PATH,
-            interface: serviceInterface,
-            method: "Unlock",
-            arguments: GVariantReading.objectPathsTuple(paths),
-            reply: "(aoo)",
-            deadline: deadline
-        )
-        defer { g_variant_unref(reply) }
-        // "(aoo)" (GDBus checked): the paths unlocked at once, and the prompt's path ("/" for none).
-        let unlocked = GVariantReading.objectPaths(reply, 0)
-        let prompt = GVariantReading.string(reply, 1)
+            operation, destination: daemon, path: SecretServiceNames.servicePath, interface: SecretServiceNames.service,
+            method: "Unlock", signature: "ao", reply: "aoo", deadline: deadline
+        ) { $0.strings(paths) }
+        // The paths unlocked at once, and the prompt's path ("/" for none).
+        let unlocked = reply[0].strings ?? []
+        let prompt = reply[1].string ?? SecretServiceNames.none
         // Only what was asked counts as unlocked: a path the daemon names beside them is
         // no item of this operation's, and an asked one it leaves out is still locked.
-        guard prompt != "/" else { return unlocked.filter(paths.contains) }
+        guard prompt != SecretServiceNames.none else { return unlocked.filter(paths.contains) }
         let answered: [String]?
         do {
             answered = try SecretPrompt.complete(

@@ -45,15 +45,6 @@ struct GetRequest: Equatable {
     func run() throws {
         try CommandFailures.reporting {
             let key = key ?? Keyring.defaultKey
-            // On the Secret Service, read without opening a store when the answer is plain (see `Keyring.directPassword`).
-            if json, let credentials = KeyringOpener.directCredentials(store, key: key) {
-                Console.output(try JSONOutput.encode(RecordJSON(key: key, credentials: credentials)))
-                return
-            }
-            if !json, let password = KeyringOpener.directPassword(store, key: key) {
-                Console.output(password)
-                return
-            }
             let keyring = try KeyringOpener.open(store)
             if json {
                 guard let credentials = try keyring.credentials(forKey: key) else { throw KeyringError.notFound(key: key) }

@@ -72,7 +72,10 @@ struct WholeAnswerTimeoutTests {
         // The deadline's own words, not the attempt's 120 s timeout.
         #expect(error?.kind == .timedOut)
         #expect(error?.reason.contains("deadline of 1.0 s") == true)
-        #expect(fixture.server.requests.filter { $0 == "GET /data" }.count == 1)
+        // At most the one attempt: none after the deadline. (Under the whole suite on two cores the
+        // deadline has been seen to pass before the first attempt reached the server.)
+        let attempts = fixture.server.requests.filter { $0 == "GET /data" }.count
+        #expect(attempts <= 1, "\(attempts) attempts reached the server within a 1 s deadline")
         #expect(fixture.log.text.contains("ran out of time"))
         #expect(await fixture.server.waitUntilIdle(), "the abandoned attempt's connection was left open")
         #expect(try fixture.session.status == .loggedIn)

@@ -18,6 +18,8 @@ final class FakeSecretService {
         case wrongSecretsType = "wrong-secrets-type"
         case lockedAsString = "locked-as-string"
         case hugeSecret = "huge-secret"
+        /// GetSecrets gives 60 MiB for each credentials item.
+        case giantSecret = "giant-secret"
         case stallSearch = "stall-search"
         case stallSearchThenExit = "stall-search-then-exit"
         case dismissCreate = "dismiss-create"

@@ -211,6 +211,11 @@ final class SecretServiceSandbox {
             <allow eavesdrop="true"/>
             <allow own="*"/>
           </policy>
+          <!-- A desktop session bus's limits (Debian's session.conf), not dbus-daemon's 32 MiB default:
+               so a 60 MiB answer reaches the client, whose own cap must refuse it. -->
+          <limit name="max_incoming_bytes">1000000000</limit>
+          <limit name="max_outgoing_bytes">1000000000</limit>
+          <limit name="max_message_size">1000000000</limit>
         </busconfig>
         """
     }

@@ -4,28 +4,6 @@ import Glibc
 import Musl
 #endif
 
-/// Whether a session bus address can be seen to lead nowhere without GIO: store
-/// selection asks this first, so a machine with no bus never loads libsecret, GIO,
-/// GObject and GLib to learn it.
-enum SessionBusSocket {
-    /// Why nobody listens at `address`, or `nil` when somebody may: then only GIO can tell.
-    ///
-    /// Only an address made of `unix:path=` and `unix:abstract=` entries is judged:
-    /// each is tried with a non-blocking connect (which a Unix socket answers at once),
-    /// and the connection closed. Any other transport, a socket that takes the
-    /// connection, or one too busy to answer counts as "somebody may listen".
-    static func silence(_ address: String) -> String? {
-        var refusals: [String] = []
-        for entry in address.split(separator: ";") where !entry.isEmpty {
-            guard let socket = UnixSocketName(entry: String(entry)) else { return nil }
-            guard let failure = socket.refusal() else { return nil }
-            refusals.append(failure)
-        }
-        guard !refusals.isEmpty else { return nil }
-        return refusals.joined(separator: "; ")
-    }
-}
-
 /// One `unix:` entry of a D-Bus address: a socket file's path, or an abstract name.
 struct UnixSocketName {
     /// The bytes of the name, unescaped; abstract names without their leading NUL.
@@ -79,19 +57,10 @@ struct UnixSocketName {
         }
     }
 
-    /// Why a connection is refused (no such socket, nobody listening), or `nil` when
-    /// it was accepted or the answer is unclear (a full backlog, a name too long).
-    func refusal() -> String? {
-        let attempt = connected(blocking: false)
-        if let descriptor = attempt.descriptor {
-            close(descriptor)
-            return nil
-        }
-        let code = attempt.code
-        guard code == ECONNREFUSED || code == ENOENT || code == ENOTDIR else { return nil }
-        let shown = String(decoding: bytes, as: UTF8.self)
-        let place = isAbstract ? "abstract socket \(shown)" : shown
-        return "nobody listens at \(place) (\(String(cString: strerror(code))))"
+    /// The name as errors show it: the path, or `abstract socket NAME`.
+    var shown: String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return isAbstract ? "abstract socket \(text)" : text
     }
 
     /// A stream socket connected to this name (close-on-exec; non-blocking unless `blocking`),

@@ -1,5 +1,7 @@
-/// Writes a D-Bus message in little-endian byte order: the calls the direct read
-/// (`SecretServiceDirectRead`) makes, with the few argument types they need.
+internal import KeyringCrypto
+
+/// Writes a D-Bus message in little-endian byte order: the header `BusConnection` sends
+/// and the arguments of every call the Secret Service client, the probe and the portal make.
 struct WireWriter {
     private(set) var bytes: [UInt8] = []
 
@@ -53,5 +55,49 @@ struct WireWriter {
     mutating func fields(_ body: (inout WireWriter) -> Void) {
         align(8)
         body(&self)
+    }
+
+    mutating func boolean(_ value: Bool) { uint32(value ? 1 : 0) }
+
+    /// `as` or `ao`.
+    mutating func strings(_ values: [String]) {
+        array(elementAlignment: 4) { array in values.forEach { array.string($0) } }
+    }
+
+    /// `a{ss}`, in name order (a daemon keeps no order; a fixed one makes messages comparable).
+    mutating func stringTable(_ table: [String: String]) {
+        array(elementAlignment: 8) { array in
+            for (name, value) in table.sorted(by: { $0.key < $1.key }) {
+                array.fields {
+                    $0.string(name)
+                    $0.string(value)
+                }
+            }
+        }
+    }
+
+    /// A variant holding one value of `signature`, which `body` writes.
+    mutating func variant(_ signature: String, _ body: (inout WireWriter) -> Void) {
+        self.signature(signature)
+        body(&self)
+    }
+
+    /// `a{sv}` with string values only: the properties the client sets (labels, tokens)
+    /// and `value` entries other calls need, each written by its own closure.
+    mutating func properties(_ entries: [(String, String, (inout WireWriter) -> Void)]) {
+        array(elementAlignment: 8) { array in
+            for (name, signature, value) in entries {
+                array.fields {
+                    $0.string(name)
+                    $0.variant(signature, value)
+                }
+            }
+        }
+    }
+
+    /// Overwrites every byte written, for a message that held a secret.
+    mutating func wipe() {
+        bytes.wipe()
+        bytes.removeAll()
     }
 }

@@ -1,9 +1,10 @@
 /// A value in the D-Bus wire format, as `WireReader` reads it from a peer's message.
 ///
-/// The few replies the direct read (`SecretServiceDirectRead`) takes are read into
-/// this, by their signature, and checked as they are read: lengths within the
-/// message, strings valid UTF-8 without NUL, booleans 0 or 1, nesting bounded.
-indirect enum WireValue: Equatable {
+/// Every message `BusConnection` reads is read into this, by its signature, and checked
+/// as it is read: lengths within the message, strings valid UTF-8 without NUL, booleans
+/// 0 or 1, nesting bounded. Callers then take what a reply must hold with the accessors
+/// below, which give `nil` for a value of another type.
+indirect enum WireValue: Equatable, Sendable {
     /// Any fixed-size number (`y`, `n`, `q`, `i`, `u`, `x`, `t`, `h`, `d` as its bits).
     case number(UInt64)
     case boolean(Bool)
@@ -19,6 +20,45 @@ indirect enum WireValue: Equatable {
 
     var string: String? {
         if case .string(let value) = self { return value }
+        return nil
+    }
+
+    var number: UInt64? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+
+    var boolean: Bool? {
+        if case .boolean(let value) = self { return value }
+        return nil
+    }
+
+    /// A variant's value, when its signature is `signature`.
+    func variant(_ signature: String) -> WireValue? {
+        if case .variant(signature, let value) = self { return value }
+        return nil
+    }
+
+    /// A dictionary of strings to strings (`a{ss}`); `nil` for anything else.
+    var stringTable: [String: String]? {
+        guard let array else { return nil }
+        var table: [String: String] = [:]
+        for entry in array {
+            guard let pair = entry.fields, pair.count == 2, let name = pair[0].string, let value = pair[1].string else {
+                return nil
+            }
+            table[name] = value
+        }
+        return table
+    }
+
+    /// The value under `name` in a dictionary of strings to variants (`a{sv}`), unboxed.
+    func entry(_ name: String) -> WireValue? {
+        for entry in array ?? [] {
+            if let pair = entry.fields, pair.count == 2, pair[0].string == name, case .variant(_, let value) = pair[1] {
+                return value
+            }
+        }
         return nil
     }
 

@@ -1,0 +1,121 @@
+/// Calls that wait for their reply and check its type, and the bus's own methods.
+extension BusConnection {
+    /// Calls a method and returns its reply's values, before `deadline`.
+    ///
+    /// `reply` is the reply's signature, such as `"o"` or `""`: a reply of another type is
+    /// an error naming the method, never values read as if they fitted. `autoStart: false`
+    /// keeps the bus from starting a service to answer.
+    /// - Throws: the error the peer answered (`BusFailure`), or as `reply(to:_:deadline:)`.
+    func call(
+        _ operation: String, destination: String, path: String, interface: String, method: String,
+        signature: String = "", reply expected: String, autoStart: Bool = true, deadline: Deadline,
+        arguments: (inout WireWriter) -> Void = { _ in }
+    ) throws -> [WireValue] {
+        let serial = try send(
+            destination: destination, path: path, interface: interface, member: method, signature: signature,
+            autoStart: autoStart, deadline: deadline, arguments: arguments)
+        let reply = try reply(to: serial, operation, deadline: deadline)
+        return try Self.values(of: reply, interface: interface, method: method, expected: expected)!
+    }
+
+    /// As `call`, for a method on an item (or naming one); `nil` when the daemon says the
+    /// object is gone: another process deleted the item since we found it, which is no failure.
+    func callOnItem(
+        _ operation: String, destination: String, path: String, interface: String, method: String,
+        signature: String = "", reply expected: String, deadline: Deadline,
+        arguments: (inout WireWriter) -> Void = { _ in }
+    ) throws -> [WireValue]? {
+        let serial = try send(
+            destination: destination, path: path, interface: interface, member: method, signature: signature,
+            deadline: deadline, arguments: arguments)
+        let reply = try reply(to: serial, operation, deadline: deadline)
+        return try Self.values(of: reply, interface: interface, method: method, expected: expected, vanishing: true)
+    }
+
+    /// A reply's values when it is a method return of signature `expected`; `nil` for a
+    /// vanished object when `vanishing`.
+    /// - Throws: the error it is (`BusFailure`), or `.backend` naming the method for another type.
+    static func values(
+        of reply: BusMessage, interface: String, method: String, expected: String, vanishing: Bool = false
+    ) throws -> [WireValue]? {
+        if reply.kind == .error {
+            if vanishing && BusFailure.isVanished(reply) { return nil }
+            throw BusFailure.keyringError(reply)
+        }
+        guard reply.signature == expected else {
+            throw KeyringError.backend(
+                domain: interface, code: 0,
+                message: "\(method) answered with a value of type (\(reply.signature)), not (\(expected))")
+        }
+        return reply.values
+    }
+
+    /// Calls a method of the bus itself.
+    private func callBus(
+        _ method: String, signature: String = "", reply: String, deadline: Deadline,
+        arguments: (inout WireWriter) -> Void = { _ in }
+    ) throws -> [WireValue] {
+        try call(
+            "ask the session bus (\(method))", destination: Self.busName, path: Self.busPath, interface: Self.busName,
+            method: method, signature: signature, reply: reply, deadline: deadline, arguments: arguments)
+    }
+
+    /// The unique name of the connection that owns `name` now, such as `:1.4`; `nil` when none does.
+    func nameOwner(_ name: String, deadline: Deadline) throws -> String? {
+        do {
+            let owner = try callBus("GetNameOwner", signature: "s", reply: "s", deadline: deadline) { $0.string(name) }
+            return owner[0].string
+        } catch KeyringError.Unavailability.Kind.noDaemon {
+            // The bus answers NameHasNoOwner.
+            return nil
+        }
+    }
+
+    /// The process id of the connection named `unique` (such as `:1.4`), as the bus reports it; `nil` when unknown.
+    func processID(ofConnection unique: String, deadline: Deadline) throws -> Int32? {
+        let reply = try callBus("GetConnectionUnixProcessID", signature: "s", reply: "u", deadline: deadline) {
+            $0.string(unique)
+        }
+        let processID = Int32(truncatingIfNeeded: reply[0].number ?? 0)
+        return processID > 0 ? processID : nil
+    }
+
+    /// Asks the bus to deliver the signals matching `rule` to this connection; it has
+    /// done so for every message sent after its reply.
+    func addMatch(_ rule: String, deadline: Deadline) throws {
+        _ = try callBus("AddMatch", signature: "s", reply: "", deadline: deadline) { $0.string(rule) }
+    }
+
+    /// Undoes `addMatch`; best effort (the rule also goes with the connection).
+    func removeMatch(_ rule: String, deadline: Deadline) {
+        _ = try? callBus("RemoveMatch", signature: "s", reply: "", deadline: deadline) { $0.string(rule) }
+    }
+
+    /// Whether the bus can start a service for `name` (D-Bus activation).
+    func isActivatable(_ name: String, deadline: Deadline) throws -> Bool {
+        try callBus("ListActivatableNames", reply: "as", deadline: deadline)[0].strings?.contains(name) ?? false
+    }
+
+    /// The unique name of `name`'s owner, asking the bus to start one (D-Bus activation)
+    /// when none runs.
+    /// - Throws: `KeyringError.serviceUnavailable(reason: .noDaemon)` when none runs and none
+    ///   can be started, or the calls' errors.
+    func startedOwner(_ name: String, deadline: Deadline) throws -> String {
+        if let owner = try nameOwner(name, deadline: deadline) { return owner }
+        _ = try callBus("StartServiceByName", signature: "su", reply: "u", deadline: deadline) {
+            $0.string(name)
+            $0.uint32(0)
+        }
+        guard let owner = try nameOwner(name, deadline: deadline) else {
+            throw KeyringError.serviceUnavailable(reason: .noDaemon(detail: "\(name) was started and left the bus"))
+        }
+        return owner
+    }
+
+    /// Sends `org.freedesktop.DBus.Peer.Ping` to the connection `unique`: proof it answers.
+    func ping(_ unique: String, deadline: Deadline) throws {
+        _ = try call(
+            "ping \(unique)", destination: unique, path: "/", interface: "org.freedesktop.DBus.Peer", method: "Ping",
+            reply: "", autoStart: false, deadline: deadline)
+    }
+}

@@ -1,0 +1,511 @@
+import Glibc
+internal import KeyringCrypto
+
+/// A connection of our own to one session bus, speaking the D-Bus wire format directly:
+/// every Secret Service call, the probe, the owner question and the Secret portal go
+/// through it, and no GLib, GIO or libsecret is loaded for any of them.
+///
+/// What it checks, so that nobody but the bus and the peer we called can answer:
+/// - the socket file is this user's (`SessionBusAddress.checkOwners`), and the process
+///   at the other end (`SO_PEERCRED`) runs as this user or root;
+/// - a reply is taken only for a call still outstanding, and only from the connection the
+///   call went to, as the bus names the sender (the bus writes that field, so nobody can
+///   forge it), or an error from the bus itself; calls go to the bus or to a unique name,
+///   never to a well-known name that whoever owns it at the moment would answer. Anything
+///   else (any program on the bus may send replies nobody asked for: a stock dbus-daemon
+///   lets it) is dropped at once, never kept for a call made later;
+/// - a message longer than `maximumMessage` ends the connection before its body is read.
+///
+/// Safe to share between threads: any number of calls may be outstanding at once. Whoever
+/// waits reads the socket for everyone (one reader at a time, the others wait on a
+/// condition), and hands each message out in the order it came: a reply to its call,
+/// a signal to every handler (`addHandler`), so a handler has seen every signal sent before
+/// a reply by the time that reply is taken. Every wait is bounded by its deadline, and a
+/// cancelled task (`OperationCancellation`) wakes its wait at once.
+///
+/// `@unchecked Sendable`: the state is read and written with `condition` held; the read
+/// buffer only by the one reader; writes under `writing`.
+final class BusConnection: @unchecked Sendable {
+    /// The bus itself, as a message's sender and a call's destination.
+    static let busName = "org.freedesktop.DBus"
+    static let busPath = "/org/freedesktop/DBus"
+    /// The largest message read: a secret of the sizes the library stores (16 MiB at most,
+    /// see `RecordValidation`) fits, with its encryption and the message around it; a
+    /// larger one ends the connection before its body is read (a hostile daemon's 60 MiB
+    /// answer costs no memory).
+    static let maximumMessage = RecordValidation.maximumSecretBytes + (1 << 20)
+
+    /// This connection's unique name on the bus, as `Hello` gave it.
+    private(set) var uniqueName = ""
+
+    private let descriptor: Int32
+    /// Written to wake the reader out of `poll` when a waiting task is cancelled: one end
+    /// of a socket pair (Glibc's module hides eventfd), the reader polls the other.
+    private let wakeup: Int32
+    private let wakeupReader: Int32
+    private let condition = MonotonicCondition()
+    private var state = State()
+    /// Held while a message is numbered and written, so serials go out in order.
+    private let writing = MonotonicCondition()
+    private var lastSerial: UInt32 = 0
+    /// What the reader has read and not yet made into messages; only the reader touches it.
+    private var buffer: [UInt8] = []
+    private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
+
+    private struct State {
+        /// The calls sent and not yet taken: who must answer, and the answer once it came.
+        var pending: [UInt32: (destination: String, reply: BusMessage?)] = [:]
+        /// Whether a thread is reading the socket now.
+        var reading = false
+        /// Why the connection can no longer be used, once it cannot.
+        var failure: KeyringError?
+        var handlers: [Int: (BusMessage) -> Void] = [:]
+        var lastHandler = 0
+    }
+
+    /// Connects to the first `unix:` entry of `address` that accepts, checks the peer,
+    /// authenticates as this user (with Unix descriptor passing when `passingDescriptors`)
+    /// and says `Hello`, all before `deadline`.
+    /// - Throws: `KeyringError.serviceUnavailable(reason: .noSessionBus)` naming what failed,
+    ///   `.insecurePermissions` for a socket of another user, or `.timedOut`.
+    init(address: String, passingDescriptors: Bool = false, deadline: Deadline) throws {
+        try SessionBusAddress.checkOwners(address)
+        var connected: (Int32, UnixSocketName, String?)?
+        var refusals: [String] = []
+        for entry in address.split(separator: ";") where !entry.isEmpty {
+            guard let name = UnixSocketName(entry: String(entry)) else {
+                refusals.append("\(entry.prefix(while: { $0 != ":" })): not a transport this client speaks")
+                continue
+            }
+            if let descriptor = try Self.connect(name, deadline: deadline, refusals: &refusals) {
+                connected = (descriptor, name, Self.guid(in: String(entry)))
+                break
+            }
+        }
+        guard let (descriptor, name, guid) = connected else {
+            throw KeyringError.serviceUnavailable(
+                reason: .noSessionBus(detail: "could not connect to \(address): \(refusals.joined(separator: "; "))"))
+        }
+        self.descriptor = descriptor
+        var pair: [Int32] = [-1, -1]
+        let made = socketpair(
+            AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0, &pair)
+        wakeup = pair[1]
+        wakeupReader = pair[0]
+        // Whatever throws from here on, `deinit` closes the sockets: every property is set.
+        guard made == 0 else { throw POSIX.failure("make a socket pair for the bus connection", errno) }
+        // The bus at the other end is another user's when its process is: a socket file's
+        // owner was checked above, an abstract name has none.
+        let peer = Self.peerUser(descriptor)
+        guard let peer, peer == geteuid() || peer == 0 else {
+            throw KeyringError.insecurePermissions(
+                path: name.shown,
+                reason: "the process listening there runs as \(peer.map(UserName.describe) ?? "an unknown user"), "
+                    + "not as this user or root; its bus is not trusted with secrets")
+        }
+        try authenticate(guid: guid, passingDescriptors: passingDescriptors, deadline: deadline)
+    }
+
+    deinit {
+        Glibc.close(descriptor)
+        if wakeup >= 0 { Glibc.close(wakeup) }
+        if wakeupReader >= 0 { Glibc.close(wakeupReader) }
+        chunk.initializeMemory(as: UInt8.self, repeating: 0)
+        chunk.deallocate()
+        buffer.wipe()
+    }
+
+    /// A connected non-blocking socket, `nil` when nobody listens there (with why in
+    /// `refusals`); a full backlog is tried again until `deadline`.
+    private static func connect(_ name: UnixSocketName, deadline: Deadline, refusals: inout [String]) throws -> Int32? {
+        while true {
+            let attempt = name.connected(blocking: false)
+            if let descriptor = attempt.descriptor { return descriptor }
+            guard attempt.code == EAGAIN, !deadline.hasPassed else {
+                let reason = attempt.code == 0 ? "no socket could be made" : String(cString: strerror(attempt.code))
+                refusals.append("\(name.shown): \(reason)")
+                if attempt.code == EAGAIN { throw deadline.timedOut("connect to the session bus") }
+                return nil
+            }
+            usleep(1000)
+        }
+    }
+
+    /// The `guid=` of an address entry, which the server's `OK` must repeat.
+    private static func guid(in entry: String) -> String? {
+        guard let colon = entry.firstIndex(of: ":") else { return nil }
+        for pair in entry[entry.index(after: colon)...].split(separator: ",") where pair.hasPrefix("guid=") {
+            return String(pair.dropFirst(5))
+        }
+        return nil
+    }
+
+    /// The uid the process at the other end of `descriptor` runs as (`SO_PEERCRED`).
+    /// Glibc's module hides `struct ucred` (it wants `_GNU_SOURCE`): its three fields,
+    /// pid, uid and gid, are 32-bit on Linux, read here as such.
+    static func peerUser(_ descriptor: Int32) -> uid_t? {
+        var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout.size(ofValue: credentials))
+        guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0,
+            length == socklen_t(MemoryLayout.size(ofValue: credentials))
+        else { return nil }
+        return credentials.uid
+    }
+
+    /// `EXTERNAL` with our uid, descriptor passing when asked, `BEGIN` and `Hello`, sent in
+    /// one write (the bus reads them in order, as sd-bus sends them), then the bus's lines
+    /// and `Hello`'s reply: one round trip in all.
+    private func authenticate(guid: String?, passingDescriptors: Bool, deadline: Deadline) throws {
+        let uid = String(getuid()).utf8.map { byte in
+            let digits = Array("0123456789abcdef".utf8)
+            return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
+        }.joined()
+        var lines = "AUTH EXTERNAL \(uid)\r\n"
+        if passingDescriptors { lines += "NEGOTIATE_UNIX_FD\r\n" }
+        lines += "BEGIN\r\n"
+        var hello = message(
+            serial: 1, destination: Self.busName, path: Self.busPath, interface: Self.busName, member: "Hello",
+            signature: "", arguments: [], descriptors: 0, autoStart: true)
+        lastSerial = 1
+        state.pending[1] = (Self.busName, nil)
+        hello = [0] + Array(lines.utf8) + hello
+        try write(hello, descriptors: [], deadline: deadline)
+        try readLine(expecting: "OK", guid: guid, deadline: deadline)
+        if passingDescriptors { try readLine(expecting: "AGREE_UNIX_FD", guid: nil, deadline: deadline) }
+        let reply = try reply(to: 1, "connect to the session bus", deadline: deadline)
+        guard reply.kind == .methodReturn, let name = reply.values.first?.string, name.hasPrefix(":") else {
+            throw KeyringError.serviceUnavailable(
+                reason: .noSessionBus(detail: "the bus answered Hello with \(reply.errorName ?? "no name")"))
+        }
+        uniqueName = name
+    }
+
+    /// Reads one line of the authentication exchange, which must start with `expecting`.
+    private func readLine(expecting: String, guid: String?, deadline: Deadline) throws {
+        var line: [UInt8] = []
+        while true {
+            if let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                line = Array(buffer[..<end])
+                buffer.removeFirst(end + 1)
+                break
+            }
+            guard buffer.count < 512 else { throw authenticationFailure("an answer line longer than 512 bytes") }
+            guard try fill(deadline: deadline) else { throw deadline.timedOut("connect to the session bus") }
+        }
+        if line.last == UInt8(ascii: "\r") { line.removeLast() }
+        let text = String(decoding: line, as: UTF8.self)
+        let words = text.split(separator: " ")
+        guard words.first.map(String.init) == expecting else {
+            throw authenticationFailure("the bus answered \"\(text.prefix(80))\" where \(expecting) was due")
+        }
+        if let guid, words.count > 1, String(words[1]) != guid {
+            throw authenticationFailure("the server's guid \(words[1]) is not the address's \(guid)")
+        }
+    }
+
+    private func authenticationFailure(_ detail: String) -> KeyringError {
+        .serviceUnavailable(reason: .noSessionBus(detail: "authentication failed: \(detail)"))
+    }
+
+    // MARK: Calls
+
+    /// Sends a method call and returns its serial, to wait for with `reply(to:_:deadline:)`.
+    ///
+    /// `destination` is the bus or a unique name (`:1.42`): the reply is taken only from it.
+    /// `arguments` are written by `body` in `signature`'s order; `descriptors` travel with
+    /// the message (the caller keeps and closes its own copies).
+    /// - Throws: the connection's failure, or `.timedOut` when the socket takes no more by `deadline`.
+    func send(
+        destination: String, path: String, interface: String, member: String, signature: String = "",
+        descriptors: [Int32] = [], autoStart: Bool = true, deadline: Deadline,
+        arguments body: (inout WireWriter) -> Void = { _ in }
+    ) throws -> UInt32 {
+        precondition(destination == Self.busName || destination.hasPrefix(":"), "calls go to unique names")
+        var arguments = WireWriter()
+        body(&arguments)
+        defer { arguments.wipe() }
+        writing.lock()
+        defer { writing.unlock() }
+        lastSerial = lastSerial == UInt32.max ? 2 : lastSerial + 1
+        let serial = lastSerial
+        condition.lock()
+        if let failure = state.failure {
+            condition.unlock()
+            throw failure
+        }
+        state.pending[serial] = (destination, nil)
+        condition.unlock()
+        var bytes = message(
+            serial: serial, destination: destination, path: path, interface: interface, member: member,
+            signature: signature, arguments: arguments.bytes, descriptors: descriptors.count, autoStart: autoStart)
+        defer { bytes.wipe() }
+        do {
+            try write(bytes, descriptors: descriptors, deadline: deadline)
+        } catch {
+            // Part of a message may be on the socket: nothing after it could be read right.
+            fail(error as? KeyringError ?? closed("writing to the bus failed"))
+            throw error
+        }
+        return serial
+    }
+
+    /// Waits for the reply to call `serial` (a method return or an error, as sent), and
+    /// stops waiting for it either way.
+    /// - Throws: `.timedOut(operation:…)` when `deadline` passes, `CancellationError` for a
+    ///   cancelled task, or the connection's failure.
+    func reply(to serial: UInt32, _ operation: String, deadline: Deadline) throws -> BusMessage {
+        defer { forget(serial) }
+        var answer: BusMessage?
+        try wait(operation, deadline: deadline) {
+            answer = state.pending[serial]?.reply
+            return answer != nil
+        }
+        return answer!
+    }
+
+    /// Stops waiting for `serial`: a reply that still comes is dropped.
+    func forget(_ serial: UInt32) {
+        condition.lock()
+        state.pending[serial] = nil
+        condition.unlock()
+    }
+
+    /// Calls `handler`, with the connection's lock held, for every signal read from now
+    /// on, in the order they came; it must not call the connection. Returns its id.
+    func addHandler(_ handler: @escaping (BusMessage) -> Void) -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        state.lastHandler += 1
+        state.handlers[state.lastHandler] = handler
+        return state.lastHandler
+    }
+
+    /// Removes a handler; it is never called after this returns.
+    func removeHandler(_ id: Int) {
+        condition.lock()
+        state.handlers[id] = nil
+        condition.unlock()
+    }
+
+    /// Reads the bus until `done` (asked with the lock held, so it may read what handlers
+    /// wrote under it) answers true.
+    /// - Throws: as `reply(to:_:deadline:)`.
+    func wait(_ operation: String, deadline: Deadline, until done: () -> Bool) throws {
+        let cancellation = OperationCancellation.current
+        let registration = cancellation?.register { [self] in wake() }
+        defer { cancellation?.unregister(registration) }
+        condition.lock()
+        defer { condition.unlock() }
+        while !done() {
+            if let failure = state.failure { throw failure }
+            if cancellation?.isCancelled == true { throw CancellationError() }
+            if deadline.hasPassed { throw deadline.timedOut(operation) }
+            if state.reading {
+                condition.wait(for: deadline.remaining)
+                continue
+            }
+            state.reading = true
+            condition.unlock()
+            let read = Result { try readMessages(deadline: deadline) }
+            condition.lock()
+            state.reading = false
+            switch read {
+            case .success(let messages): messages.forEach(dispatch)
+            case .failure(let error): fail(error as? KeyringError ?? closed("\(error)"), locked: true)
+            }
+            condition.broadcast()
+        }
+    }
+
+    /// Hands a message to whoever waits for it, with the lock held: a reply to its call if
+    /// it came from where the call went (or is the bus's error), a signal to every handler.
+    private func dispatch(_ message: BusMessage) {
+        switch message.kind {
+        case .methodReturn, .error:
+            guard let serial = message.replySerial, let pending = state.pending[serial], pending.reply == nil,
+                message.sender == pending.destination || message.kind == .error && message.sender == Self.busName
+            else { return }
+            state.pending[serial] = (pending.destination, message)
+        case .signal:
+            for handler in state.handlers.values { handler(message) }
+        case .methodCall:
+            // Nobody calls this client's objects; a peer that does waits for its own timeout.
+            break
+        }
+    }
+
+    /// Wakes every wait, for a cancelled task to see it is cancelled.
+    private func wake() {
+        var one: UInt8 = 1
+        _ = Glibc.write(wakeup, &one, 1)
+        condition.lock()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Marks the connection unusable: every wait, now and later, throws `failure`.
+    private func fail(_ failure: KeyringError, locked: Bool = false) {
+        if !locked { condition.lock() }
+        if state.failure == nil { state.failure = failure }
+        condition.broadcast()
+        if !locked { condition.unlock() }
+    }
+
+    private func closed(_ detail: String) -> KeyringError {
+        .serviceUnavailable(reason: .noSessionBus(detail: "the session bus connection closed: \(detail)"))
+    }
+
+    // MARK: The socket
+
+    /// The whole messages the socket has now, or none when `deadline` passed or a wait was woken.
+    private func readMessages(deadline: Deadline) throws -> [BusMessage] {
+        var messages: [BusMessage] = []
+        while true {
+            let total: Int?
+            do {
+                total = try WireFrame.length(of: buffer, maximum: Self.maximumMessage)
+            } catch let refused as WireFrame.Refused {
+                throw KeyringError.backend(
+                    domain: "org.freedesktop.DBus.Error.LimitsExceeded", code: 0,
+                    message: "the bus sent \(refused.reason); the connection was closed")
+            }
+            if let total, buffer.count >= total {
+                var bytes = Array(buffer[0..<total])
+                buffer.removeFirst(total)
+                defer { bytes.wipe() }
+                do {
+                    messages.append(try WireFrame.message(in: bytes))
+                } catch {
+                    // A message of a broken peer is dropped; the frame around it was sound.
+                }
+                continue
+            }
+            if !messages.isEmpty { return messages }
+            guard try fill(deadline: deadline) else { return [] }
+        }
+    }
+
+    /// Reads what the socket has into `buffer`; `false` when `deadline` passed or a wait
+    /// was woken first. Descriptors that come along are closed: this client takes none.
+    private func fill(deadline: Deadline) throws -> Bool {
+        var watched = [
+            pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wakeupReader, events: Int16(POLLIN), revents: 0),
+        ]
+        let ready = poll(&watched, 2, max(0, deadline.remainingMilliseconds))
+        if ready < 0 && errno != EINTR { throw closed(String(cString: strerror(errno))) }
+        if watched[1].revents != 0 {
+            var drained = [UInt8](repeating: 0, count: 64)
+            _ = Glibc.read(wakeupReader, &drained, drained.count)
+            return false
+        }
+        guard ready > 0, watched[0].revents != 0 else { return false }
+        let control = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 8)
+        defer { control.deallocate() }
+        var vector = iovec(iov_base: chunk.baseAddress, iov_len: chunk.count)
+        var header = msghdr()
+        let count = withUnsafeMutablePointer(to: &vector) { vector -> Int in
+            header.msg_iov = vector
+            header.msg_iovlen = 1
+            header.msg_control = control.baseAddress
+            header.msg_controllen = control.count
+            return recvmsg(descriptor, &header, Int32(MSG_CMSG_CLOEXEC))
+        }
+        closeDescriptors(in: &header)
+        if count < 0 {
+            if errno == EAGAIN || errno == EINTR { return true }
+            throw closed(String(cString: strerror(errno)))
+        }
+        guard count > 0 else { throw closed("the bus closed it") }
+        buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+        return true
+    }
+
+    /// Closes every descriptor a peer passed: none is ever used, and a kept one would leak.
+    private func closeDescriptors(in header: inout msghdr) {
+        guard header.msg_controllen >= MemoryLayout<cmsghdr>.size, let control = header.msg_control else { return }
+        var offset = 0
+        while offset + MemoryLayout<cmsghdr>.size <= header.msg_controllen {
+            let entry = (control + offset).load(as: cmsghdr.self)
+            guard entry.cmsg_len >= MemoryLayout<cmsghdr>.size, offset + entry.cmsg_len <= header.msg_controllen else { return }
+            if entry.cmsg_level == SOL_SOCKET && entry.cmsg_type == Int32(SCM_RIGHTS) {
+                let data = control + offset + MemoryLayout<cmsghdr>.size
+                for index in 0..<(entry.cmsg_len - MemoryLayout<cmsghdr>.size) / 4 {
+                    Glibc.close(data.load(fromByteOffset: index * 4, as: Int32.self))
+                }
+            }
+            offset += (entry.cmsg_len + 7) & ~7
+        }
+    }
+
+    /// Writes `bytes`, with `descriptors` on its first byte, waiting for room until `deadline`.
+    private func write(_ bytes: [UInt8], descriptors: [Int32], deadline: Deadline) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes.withUnsafeBytes { raw -> Int in
+                var vector = iovec(
+                    iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + sent), iov_len: raw.count - sent)
+                var header = msghdr()
+                let passing = sent == 0 && !descriptors.isEmpty
+                let space = MemoryLayout<cmsghdr>.size + 4 * descriptors.count
+                let control = UnsafeMutableRawBufferPointer.allocate(byteCount: (space + 7) & ~7, alignment: 8)
+                defer { control.deallocate() }
+                if passing {
+                    control.initializeMemory(as: UInt8.self, repeating: 0)
+                    var entry = cmsghdr()
+                    entry.cmsg_len = space
+                    entry.cmsg_level = SOL_SOCKET
+                    entry.cmsg_type = Int32(SCM_RIGHTS)
+                    control.storeBytes(of: entry, as: cmsghdr.self)
+                    for (index, descriptor) in descriptors.enumerated() {
+                        control.storeBytes(of: descriptor, toByteOffset: MemoryLayout<cmsghdr>.size + 4 * index, as: Int32.self)
+                    }
+                    header.msg_control = control.baseAddress
+                    header.msg_controllen = control.count
+                }
+                return withUnsafeMutablePointer(to: &vector) { vector in
+                    header.msg_iov = vector
+                    header.msg_iovlen = 1
+                    return sendmsg(descriptor, &header, Int32(MSG_NOSIGNAL))
+                }
+            }
+            if count < 0 {
+                guard errno == EAGAIN || errno == EINTR else { throw closed(String(cString: strerror(errno))) }
+                var watched = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                guard !deadline.hasPassed, poll(&watched, 1, deadline.remainingMilliseconds) >= 0 || errno == EINTR else {
+                    throw deadline.timedOut("write to the session bus")
+                }
+                continue
+            }
+            sent += count
+        }
+    }
+
+    /// A method call's bytes: the fixed header, the fields, padding, and the arguments.
+    private func message(
+        serial: UInt32, destination: String, path: String, interface: String, member: String, signature: String,
+        arguments: [UInt8], descriptors: Int, autoStart: Bool
+    ) -> [UInt8] {
+        var message = WireWriter()
+        // Little-endian, a method call, NO_AUTO_START (2) when asked, protocol version 1.
+        for byte in [UInt8(ascii: "l"), 1, autoStart ? 0 : 2, 1] { message.byte(byte) }
+        message.uint32(UInt32(arguments.count))
+        message.uint32(serial)
+        message.array(elementAlignment: 8) { fields in
+            func field(_ code: UInt8, _ type: String, _ body: (inout WireWriter) -> Void) {
+                fields.fields { field in
+                    field.byte(code)
+                    field.variant(type, body)
+                }
+            }
+            field(1, "o") { $0.string(path) }
+            field(2, "s") { $0.string(interface) }
+            field(3, "s") { $0.string(member) }
+            field(6, "s") { $0.string(destination) }
+            if !signature.isEmpty { field(8, "g") { $0.signature(signature) } }
+            if descriptors > 0 { field(9, "u") { $0.uint32(UInt32(descriptors)) } }
+        }
+        message.align(8)
+        return message.bytes + arguments
+    }
+}
