@@ -16,7 +16,8 @@ import SwiftKeyring
 // `KeyringTestWorker libsecret-file …`: see LibsecretFileWrites.swift, and
 // `KeyringTestWorker answer-memory …`: see AnswerMemory.swift, and
 // `KeyringTestWorker transport-leaks …`: see TransportLeaks.swift, and
-// `KeyringTestWorker session-keyring …`: see SessionKeyringProbe.swift.
+// `KeyringTestWorker session-keyring …`: see SessionKeyringProbe.swift, and
+// `KeyringTestWorker kernel-store …`: see KernelStoreWorker.swift.
 
 let arguments = CommandLine.arguments
 if arguments.count > 1 && arguments[1] == "async-progress" {
@@ -36,6 +37,9 @@ if arguments.count > 1 && arguments[1] == "answer-memory" {
 }
 if arguments.count > 1 && arguments[1] == "session-keyring" {
     exit(SessionKeyringProbe.run(Array(arguments.dropFirst(2))))
+}
+if arguments.count > 1 && arguments[1] == "kernel-store" {
+    exit(KernelStoreWorker.run(Array(arguments.dropFirst(2))))
 }
 if arguments.count > 1 && arguments[1] == "secret-service" {
     exit(SecretServiceWrites.run(Array(arguments.dropFirst(2))))

@@ -26,7 +26,8 @@ struct KernelKeyFailure: Error {
     /// The failure as a user reads it, for `unlock`: where the passphrase can come from instead.
     var keyringError: KeyringError {
         keyringError(
-            fallback: "give the passphrase through SWIFT_KEYRING_PASSPHRASE_FILE or use a key file (SWIFT_KEYRING_KEY_FILE) instead")
+            fallback:
+                "give the passphrase through SWIFT_KEYRING_PASSPHRASE_FILE or use a key file (SWIFT_KEYRING_KEY_FILE) instead")
     }
 
     /// The failure as a user reads it; never a key, only the call and the kernel's word.
@@ -43,7 +44,7 @@ struct KernelKeyFailure: Error {
             return .backend(
                 domain: "kernel keyring", code: Int(errorNumber),
                 message: "\(operation) failed: this user's key quota is full (\(Self.quota)); "
-                    + "remove keys or raise the limits")
+                    + "remove records or keys, or raise the limits")
         }
         return .backend(domain: "kernel keyring", code: Int(errorNumber), message: "\(operation) failed: \(word)")
     }
@@ -53,7 +54,7 @@ struct KernelKeyFailure: Error {
         func limit(_ name: String) -> String {
             let path = "/proc/sys/kernel/keys/\(name)"
             let text = (try? String(contentsOfFile: path, encoding: .utf8))?.filter { !$0.isWhitespace }
-            return "\(name) \(text ?? "unknown")"
+            return "\(path) \(text ?? "unknown")"
         }
         return "\(limit(getuid() == 0 ? "root_maxkeys" : "maxkeys")), \(limit(getuid() == 0 ? "root_maxbytes" : "maxbytes"))"
     }

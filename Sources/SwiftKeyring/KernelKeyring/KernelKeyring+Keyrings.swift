@@ -80,7 +80,9 @@ extension KernelKeyring {
 
     /// Adds (or replaces, in one step) the `user` key named `name` in `keyring` with `payload`,
     /// with `permissions`; returns its id.
-    static func addUserKey(_ name: String, payload: UnsafeRawBufferPointer, to keyring: Int32, permissions: UInt32) throws -> Int32 {
+    static func addUserKey(_ name: String, payload: UnsafeRawBufferPointer, to keyring: Int32, permissions: UInt32) throws
+        -> Int32
+    {
         let id = try call("add_key") {
             name.withCString { description in
                 swift_keyring_add_key("user", description, payload.baseAddress, payload.count, keyring)
