@@ -59,8 +59,8 @@ struct KernelKeyringStoreTests {
         #expect(expected.count == 8 * (rounds - (rounds + 2) / 3))
         #expect(Set(try keyring.list().map(\.key)) == Set(expected.keys), "the keys listed are exactly those set and not removed")
         for (key, password) in expected {
-            let read = try keyring.credentials(forKey: key)
-            #expect(read?.password == password, "\(key)'s acknowledged password read back")
+            let same = try keyring.credentials(forKey: key)?.password == password
+            #expect(same, "\(key)'s acknowledged password read back")
         }
     }
 
