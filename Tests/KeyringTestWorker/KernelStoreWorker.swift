@@ -17,6 +17,10 @@ import SwiftKeyring
 //       prints `acknowledged N` and `error: …`; then tries to replace k0 with a 15,000-byte
 //       password (`replace error: …` when that fails), reads every acknowledged record back
 //       (`intact N` for those unchanged) and removes them all.
+//   KeyringTestWorker kernel-store set SERVICE KEY
+//       sets the credentials record KEY (username alice, password p-KEY).
+//   KeyringTestWorker kernel-store remove-all SERVICE
+//       removes the service's records and prints how many.
 //   KeyringTestWorker kernel-store get SERVICE KEY
 //       prints `absent`, or `found` when this user's store has the record.
 //   KeyringTestWorker kernel-store key-id SERVICE KEY
@@ -37,6 +41,10 @@ enum KernelStoreWorker {
                 return try churn(keyring(arguments[1]), worker: worker, count: count)
             case "fill" where arguments.count == 2:
                 try fill(keyring(arguments[1]))
+            case "set" where arguments.count == 3:
+                try keyring(arguments[1]).set(try credentials("alice", "p-\(arguments[2])"), forKey: arguments[2])
+            case "remove-all" where arguments.count == 2:
+                print(try keyring(arguments[1]).removeAll())
             case "get" where arguments.count == 3:
                 print(try keyring(arguments[1]).credentials(forKey: arguments[2]) == nil ? "absent" : "found")
             case "key-id" where arguments.count == 3:
@@ -146,7 +154,7 @@ enum KernelStoreWorker {
 
     private static func usage() -> Int32 {
         FileHandle.standardError.write(
-            Data("usage: KeyringTestWorker kernel-store churn|fill|get|key-id|read-key …\n".utf8))
+            Data("usage: KeyringTestWorker kernel-store churn|fill|set|remove-all|get|key-id|read-key …\n".utf8))
         return 64
     }
 }

@@ -17,7 +17,8 @@ import SwiftKeyring
 // `KeyringTestWorker answer-memory …`: see AnswerMemory.swift, and
 // `KeyringTestWorker transport-leaks …`: see TransportLeaks.swift, and
 // `KeyringTestWorker session-keyring …`: see SessionKeyringProbe.swift, and
-// `KeyringTestWorker kernel-store …`: see KernelStoreWorker.swift.
+// `KeyringTestWorker kernel-store …`: see KernelStoreWorker.swift, and
+// `KeyringTestWorker memory-scan …`: see SecretMemoryScan.swift.
 
 let arguments = CommandLine.arguments
 if arguments.count > 1 && arguments[1] == "async-progress" {
@@ -37,6 +38,9 @@ if arguments.count > 1 && arguments[1] == "answer-memory" {
 }
 if arguments.count > 1 && arguments[1] == "session-keyring" {
     exit(SessionKeyringProbe.run(Array(arguments.dropFirst(2))))
+}
+if arguments.count > 1 && arguments[1] == "memory-scan" {
+    exit(await SecretMemoryScan.run(Array(arguments.dropFirst(2))))
 }
 if arguments.count > 1 && arguments[1] == "kernel-store" {
     exit(KernelStoreWorker.run(Array(arguments.dropFirst(2))))

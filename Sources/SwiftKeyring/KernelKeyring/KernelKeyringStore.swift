@@ -61,8 +61,9 @@ public final class KernelKeyringStore: CredentialStore {
                     return nil
                 }
                 defer { bytes.wipe() }
-                let payload = try KernelRecordPayload.decode(bytes, service: id.service)
+                var payload = try KernelRecordPayload.decode(bytes, service: id.service)
                 guard payload.id == id else {
+                    payload.wipeSecret()
                     throw KeyringError.damaged(reason: "the kernel keyring's key for \(id) holds another record")
                 }
                 switch payload.secret {
@@ -122,11 +123,11 @@ public final class KernelKeyringStore: CredentialStore {
             return try records(of: service, in: ring, kind: kind).compactMap { key, named in
                 guard var bytes = try KernelKeyring.payload(of: key) else { return nil }
                 defer { bytes.wipe() }
-                let payload = try KernelRecordPayload.decode(bytes, service: service)
+                var payload = try KernelRecordPayload.decode(bytes, service: service)
+                payload.wipeSecret()
                 guard payload.id == named else {
                     throw KeyringError.damaged(reason: "the kernel keyring's key for \(named) holds another record")
                 }
-                if case .whole(var secret) = payload.secret { secret.wipe() }
                 return RecordSummary(id: named, metadata: payload.metadata)
             }
             .sorted { ($0.id.key, $0.id.kind.rawValue) < ($1.id.key, $1.id.kind.rawValue) }
@@ -217,9 +218,9 @@ public final class KernelKeyringStore: CredentialStore {
         var parts: (generation: UInt64, count: Int)?
         if var bytes = try KernelKeyring.payload(of: key) {
             defer { bytes.wipe() }
-            if case .parts(let generation, _, let count) = try KernelRecordPayload.decode(bytes, service: service).secret {
-                parts = (generation, count)
-            }
+            var payload = try KernelRecordPayload.decode(bytes, service: service)
+            payload.wipeSecret()
+            if case .parts(let generation, _, let count) = payload.secret { parts = (generation, count) }
         }
         do {
             try KernelKeyring.invalidate(key)
@@ -236,9 +237,9 @@ public final class KernelKeyringStore: CredentialStore {
             return nil
         }
         defer { bytes.wipe() }
-        guard case .parts(let generation, _, let count) = try? KernelRecordPayload.decode(bytes, service: service).secret else {
-            return nil
-        }
+        guard var payload = try? KernelRecordPayload.decode(bytes, service: service) else { return nil }
+        payload.wipeSecret()
+        guard case .parts(let generation, _, let count) = payload.secret else { return nil }
         return (generation, count)
     }
 

@@ -20,7 +20,7 @@ struct KernelRecordPayload {
 
     let id: RecordID
     let metadata: RecordMetadata
-    let secret: Secret
+    private(set) var secret: Secret
 
     private static let wholeFormat: UInt8 = 1
     private static let partsFormat: UInt8 = 2
@@ -45,6 +45,14 @@ struct KernelRecordPayload {
         bytes.appendBigEndian(UInt32(record.secret.count))
         bytes.appendBigEndian(UInt32(count))
         return bytes
+    }
+
+    /// Wipes the secret's bytes, for a reader that wanted the metadata alone. The bytes are
+    /// taken out of `secret` first, so the buffer has one owner when it is wiped, not two.
+    mutating func wipeSecret() {
+        guard case .whole(var bytes) = secret else { return }
+        secret = .whole([])
+        bytes.wipe()
     }
 
     /// The size of each part of a secret kept in parts.
