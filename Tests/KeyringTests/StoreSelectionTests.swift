@@ -81,7 +81,8 @@ struct StoreSelectionTests {
         #expect(BoundedCall.keyringError { try keyring.set(try Samples.credentials("alice"), forKey: "k") } == .locked)
     }
 
-    @Test("SWIFT_KEYRING_BACKEND forces each store", arguments: [StoreKind.memory, .file, .secretService, .libsecretFile, .kernel])
+    @Test(
+        "SWIFT_KEYRING_BACKEND forces each store", arguments: [StoreKind.memory, .file, .secretService, .libsecretFile, .kernel])
     func forced(kind: StoreKind) throws {
         var environment = try fileEnvironment(PrivateSecretService.environment(), folder: TemporaryFolder.make())
         environment["SWIFT_KEYRING_BACKEND"] = kind.rawValue
