@@ -1,5 +1,5 @@
 import Glibc
-package import KeyringCrypto
+internal import KeyringCrypto
 
 /// Standard output and error, written straight to their descriptors, so there are
 /// no buffering surprises between the two (and no Foundation `FileHandle`, which

@@ -1,4 +1,4 @@
-package import KeyringCrypto
+internal import KeyringCrypto
 
 /// A record's identity and metadata as bytes, in the layout of docs/FILE_FORMAT.md ("Records"):
 /// a kind byte, a flags byte, then the service, key, username and URL, each behind a 32-bit length.
