@@ -149,6 +149,28 @@ for result in json.load(open(sys.argv[1]))["results"]:
     print(f"{tool}\t{backend}\t{phase}\t0\t{result['mean'] * 1e6:.3f}")
 EOF
 
+    echo "Whole processes: swift-keyring get --backend kernel against --backend file with a key file, $cli_runs runs each" >&2
+    (
+        export SWIFT_KEYRING_KEY_FILE="$file_folder/kernel-compare.key" SWIFT_KEYRING_FILE="$file_folder/kernel-compare.skr"
+        head -c 32 /dev/urandom >"$SWIFT_KEYRING_KEY_FILE"
+        chmod 600 "$SWIFT_KEYRING_KEY_FILE"
+        for backend in kernel file; do
+            printf 'not-a-secret' | "$SWIFT_KEYRING_COMPARE_CLI" set account-0 --service "compare.kernel.$run_id" \
+                --backend "$backend" --username bench --url https://example.com >&2
+        done
+        timeout "$step_timeout" hyperfine -N --style none --warmup 3 --runs "$cli_runs" --export-json "$work/processes-kernel.json" \
+            -n swift-keyring-get-kernel "$SWIFT_KEYRING_COMPARE_CLI get account-0 --service compare.kernel.$run_id --backend kernel" \
+            -n swift-keyring-get-file "$SWIFT_KEYRING_COMPARE_CLI get account-0 --service compare.kernel.$run_id --backend file" >&2
+        # The kernel keeps the record until reboot: it goes with its service's keyring.
+        "$SWIFT_KEYRING_COMPARE_CLI" remove-all --yes --service "compare.kernel.$run_id" --backend kernel >&2
+    )
+    /usr/bin/python3 - "$work/processes-kernel.json" >>"$results" <<'EOF'
+import json, sys
+names = {"swift-keyring-get-kernel": "kernel", "swift-keyring-get-file": "file"}
+for result in json.load(open(sys.argv[1]))["results"]:
+    print(f"swift-keyring-cli\t{names[result['command']]}\tget-process\t0\t{result['mean'] * 1e6:.3f}")
+EOF
+
     echo "Whole processes: swift-keyring get against secret-tool lookup, $cli_runs runs each" >&2
     cli="$SWIFT_KEYRING_COMPARE_CLI"
     # One record, written by the C program with our schema; both commands read it.

@@ -117,6 +117,9 @@ def goals_table(results, count, large):
         ("`swift-keyring get` vs `secret-tool lookup` (whole process)",
          ratio(get("swift-keyring-cli", "secret-service", "get-process", 0), get("secret-tool", "secret-service", "lookup-process", 0)),
          "≤ 1.5×", lambda r: r <= 1.5),
+        ("`swift-keyring get --backend kernel` vs `--backend file` with a key file (whole process)",
+         ratio(get("swift-keyring-cli", "kernel", "get-process", 0), get("swift-keyring-cli", "file", "get-process", 0)),
+         "≤ 1×", lambda r: r <= 1),
         (f"etcd lookup at {count:,} vs a range round trip (same client, nothing to decrypt)",
          ratio(get("swift-keyring", "etcd", "lookup"), get("swift-keyring", "etcd", "lookup-absent")),
          "≤ 1.5×", lambda r: r <= 1.5),
@@ -161,6 +164,8 @@ def processes_table(results):
         f"| `secret-tool lookup` | {number(tool)} |",
         f"| `swift-keyring get --backend etcd` | {number(results.get(('swift-keyring-cli', 'etcd', 'get-process', 0)))} |",
         f"| `etcdctl get` | {number(results.get(('etcdctl', 'etcd', 'get-process', 0)))} |",
+        f"| `swift-keyring get --backend kernel` | {number(results.get(('swift-keyring-cli', 'kernel', 'get-process', 0)))} |",
+        f"| `swift-keyring get --backend file` (key file) | {number(results.get(('swift-keyring-cli', 'file', 'get-process', 0)))} |",
     ])
 
 

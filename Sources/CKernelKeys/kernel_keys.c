@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 /* The header's numbers are the kernel's: a mismatch stops the build, not a call. */
+_Static_assert(SWIFT_KEYRING_KEY_SPEC_PROCESS == KEY_SPEC_PROCESS_KEYRING, "process keyring id");
 _Static_assert(SWIFT_KEYRING_KEY_SPEC_SESSION == KEY_SPEC_SESSION_KEYRING, "session keyring id");
 _Static_assert(SWIFT_KEYRING_KEYCTL_GET_KEYRING_ID == KEYCTL_GET_KEYRING_ID, "keyctl get id");
 _Static_assert(SWIFT_KEYRING_KEYCTL_JOIN_SESSION_KEYRING == KEYCTL_JOIN_SESSION_KEYRING, "keyctl join");
@@ -17,6 +18,10 @@ _Static_assert(SWIFT_KEYRING_KEYCTL_READ == KEYCTL_READ, "keyctl read");
 _Static_assert(SWIFT_KEYRING_KEYCTL_SETPERM == KEYCTL_SETPERM, "keyctl setperm");
 _Static_assert(SWIFT_KEYRING_KEYCTL_SET_TIMEOUT == KEYCTL_SET_TIMEOUT, "keyctl set timeout");
 _Static_assert(SWIFT_KEYRING_KEYCTL_INVALIDATE == KEYCTL_INVALIDATE, "keyctl invalidate");
+_Static_assert(SWIFT_KEYRING_KEYCTL_DESCRIBE == KEYCTL_DESCRIBE, "keyctl describe");
+_Static_assert(SWIFT_KEYRING_KEYCTL_GET_PERSISTENT == KEYCTL_GET_PERSISTENT, "keyctl get persistent");
+_Static_assert(SWIFT_KEYRING_KEYCTL_MOVE == KEYCTL_MOVE, "keyctl move");
+_Static_assert(SWIFT_KEYRING_KEYCTL_MOVE_EXCL == KEYCTL_MOVE_EXCL, "keyctl move exclusive");
 
 long swift_keyring_add_key(const char *type, const char *description, const void *payload, size_t length,
                            int32_t keyring) {

@@ -1,4 +1,5 @@
 import Glibc
+internal import KeyringCrypto
 
 /// Standard output and error, written straight to their descriptors, so there are
 /// no buffering surprises between the two (and no Foundation `FileHandle`, which
@@ -26,14 +27,25 @@ package enum Console {
     /// pipe or a full disk ends the write, as `FileHandle.write` did.
     package static func write(_ text: String, to descriptor: Int32) {
         var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
-            }
+        text.withUTF8 { write(UnsafeRawBufferPointer($0), to: descriptor) }
+    }
+
+    /// Writes `secret` and a newline to standard output, then wipes `secret`: the password
+    /// `get` prints never becomes a `String`, whose storage nothing can wipe.
+    package static func outputSecret(_ secret: inout [UInt8]) {
+        secret.withUnsafeBytes { write($0, to: STDOUT_FILENO) }
+        // A newline of its own: appending it to `secret` could move the bytes and leave the old ones unwiped.
+        write("\n", to: STDOUT_FILENO)
+        secret.wipe()
+    }
+
+    private static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
         }
     }
 }

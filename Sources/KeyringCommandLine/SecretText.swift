@@ -1,3 +1,5 @@
+import SwiftKeyring
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -17,5 +19,13 @@ package enum SecretText {
             throw CommandFailure(message: "The \(field) is not UTF-8 text; nothing was changed.", status: ExitStatus.invalidInput)
         }
         return text
+    }
+
+    /// Checks that `bytes` are strict UTF-8, as `decode` does, without making a string of them.
+    /// - Throws: `CommandFailure` with exit status 65 when they are not.
+    package static func check(_ bytes: [UInt8], field: String) throws {
+        guard Keyring.isUTF8(bytes) else {
+            throw CommandFailure(message: "The \(field) is not UTF-8 text; nothing was changed.", status: ExitStatus.invalidInput)
+        }
     }
 }

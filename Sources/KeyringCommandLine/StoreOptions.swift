@@ -17,7 +17,7 @@ package struct StoreOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "auto, secret-service, file, memory, libsecret-file or etcd (default: $SWIFT_KEYRING_BACKEND, else auto).",
+            "auto, secret-service, file, memory, libsecret-file, kernel or etcd (default: $SWIFT_KEYRING_BACKEND, else auto).",
             valueName: "backend"))
     package var backend: String?
 

@@ -134,7 +134,7 @@ package struct StoreSettings: Sendable, Equatable {
         }
         guard !selectsEtcd else {
             throw ValidationError(
-                "\(source) \(word) needs a local store (--backend secret-service, file, memory or auto), not etcd itself")
+                "\(source) \(word) needs a local store (--backend secret-service, file, memory, kernel or auto), not etcd itself")
         }
         return SyncSetting(store: .etcd, reason: "set by \(source)")
     }

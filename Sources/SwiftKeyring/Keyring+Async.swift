@@ -41,7 +41,7 @@ extension Keyring {
     ///   or `CancellationError`.
     public func credentials(forKey key: String) async throws -> Credentials? {
         if case .answered(let record) = try immediateRecord(key, .credentials), record != nil || syncStore == nil {
-            return try Self.credentials(taking: record)
+            return try Self.credentials(taking: consume record)
         }
         return try await executor.run { try self.credentials(forKey: key) }
     }
@@ -50,7 +50,7 @@ extension Keyring {
     /// - Throws: as `credentials(forKey:)`.
     public func password(forKey key: String) async throws -> String? {
         if case .answered(let record) = try immediateRecord(key, .credentials), record != nil || syncStore == nil {
-            return try Self.password(taking: record)
+            return try Self.password(taking: consume record)
         }
         return try await executor.run { try self.password(forKey: key) }
     }
@@ -117,7 +117,7 @@ extension Keyring {
     /// The secret stored under `key`, or `nil`; the async face of `secret(forKey:)`.
     public func secret(forKey key: String) async throws -> Data? {
         if case .answered(let record) = try immediateRecord(key, .secret), record != nil || syncStore == nil {
-            return Self.secretData(taking: record)
+            return Self.secretData(taking: consume record)
         }
         return try await executor.run { try self.secret(forKey: key) }
     }

@@ -21,10 +21,11 @@ extension Keyring {
                     choosing: { ids in choose(ids.map(\.key)).map { RecordID(service: service, key: $0, kind: .credentials) } },
                     call: call)
             }
-            guard var chosen = found else { return nil }
+            guard var chosen = consume found else { return nil }
             // A record whose URL `list()` cannot parse is one it leaves out: then the long way, as it does.
             if CredentialsSummary(RecordSummary(id: chosen.id, metadata: chosen.metadata)) != nil {
-                return try Self.password(taking: chosen.secret, of: chosen.id).map { (chosen.id.key, $0) }
+                let key = chosen.id.key
+                return try Self.password(taking: consume chosen).map { (key, $0) }
             }
             chosen.secret.wipe()
         }

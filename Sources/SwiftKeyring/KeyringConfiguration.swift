@@ -48,6 +48,9 @@ public struct KeyringConfiguration: Sendable {
     /// Which secret keys libsecret's file; `nil` means `SWIFT_KEYRING_LIBSECRET_KEY`, else `.auto`
     /// (the Secret portal when one answers, else `fileSecret`'s sources). See ``LibsecretKeyChoice``.
     public var libsecretKey: LibsecretKeyChoice?
+    /// Which of the user's kernel keyrings holds the records, for ``StoreChoice/kernel``; `nil`
+    /// means `SWIFT_KEYRING_KERNEL_KEYRING` (`persistent` or `session`), else `.persistent`.
+    public var kernelKeyring: KernelKeyringScope?
 
     /// Creates a configuration.
     /// - Parameters:
@@ -111,6 +114,19 @@ public struct KeyringConfiguration: Sendable {
             throw KeyringError.invalidConfiguration(
                 setting: "SWIFT_KEYRING_SESSION_FALLBACK", reason: "must be true or false, not \"\(word)\"")
         }
+    }
+
+    /// The kernel keyring asked for: the explicit one, else `SWIFT_KEYRING_KERNEL_KEYRING`, else `.persistent`.
+    /// - Throws: ``KeyringError/invalidConfiguration(setting:reason:)`` naming `SWIFT_KEYRING_KERNEL_KEYRING`
+    ///   when it is neither `persistent` nor `session`.
+    public func requestedKernelKeyring() throws -> KernelKeyringScope {
+        if let kernelKeyring { return kernelKeyring }
+        guard let word = environment["SWIFT_KEYRING_KERNEL_KEYRING"], !word.isEmpty else { return .persistent }
+        guard let scope = KernelKeyringScope(rawValue: word) else {
+            throw KeyringError.invalidConfiguration(
+                setting: "SWIFT_KEYRING_KERNEL_KEYRING", reason: "must be persistent or session, not \"\(word)\"")
+        }
+        return scope
     }
 
     /// The store asked for: the explicit one, else `SWIFT_KEYRING_BACKEND`, else `.auto`.

@@ -34,7 +34,7 @@ extension KeyringError {
         ///
         /// - Parameter kind: The store's kind, such as ``StoreKind/etcd``.
         public init(store kind: StoreKind) {
-            let known: [Place] = [.secretService, .keyringFile, .etcd, .memory, .libsecretFile]
+            let known: [Place] = [.secretService, .keyringFile, .etcd, .memory, .libsecretFile, .kernel]
             self = known.first { $0.name == kind.rawValue } ?? Place(kind.rawValue)
         }
 
@@ -53,6 +53,8 @@ extension KeyringError {
         public static let etcd = Place(name: "etcd", store: "the etcd keyring", item: "etcd record")
         /// The in-memory store (``MemoryStore``).
         public static let memory = Place(name: "memory", store: "the in-memory keyring", item: "in-memory record")
+        /// The kernel's keyrings (``KernelKeyringStore``).
+        public static let kernel = Place(name: "kernel", store: "the kernel keyring", item: "kernel keyring record")
         /// The login session's state file (the `KeyringSession` module).
         public static let sessionStateFile = Place(
             name: "session-state-file", store: "the session state file", item: "session state file")

@@ -14,6 +14,10 @@ public enum StoreChoice: String, Sendable, Hashable, CaseIterable, Codable {
     case memory
     /// libsecret's own keyring file (`$XDG_DATA_HOME/keyrings/default.keyring`), as Flatpak and Snap apps keep it.
     case libsecretFile = "libsecret-file"
+    /// Keys in the kernel's keyrings, in the user's persistent keyring unless
+    /// ``KeyringConfiguration/kernelKeyring`` says otherwise; never chosen by `.auto`,
+    /// for the kernel forgets them at reboot.
+    case kernel
 
     /// The kind this choice opens; `nil` for `.auto`, which decides when the keyring opens.
     public var kind: StoreKind? {

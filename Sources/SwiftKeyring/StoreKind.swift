@@ -33,6 +33,8 @@ public struct StoreKind: Sendable, Hashable, Codable, CustomStringConvertible, R
     public static let libsecretFile = StoreKind("libsecret-file")
     /// An etcd cluster shared by a fleet: `EtcdStore`, in the `KeyringEtcd` product.
     public static let etcd = StoreKind("etcd")
+    /// Keys in the kernel's keyrings, gone at reboot: ``KernelKeyringStore``.
+    public static let kernel = StoreKind("kernel")
 
     /// The kind's word.
     public var description: String { rawValue }

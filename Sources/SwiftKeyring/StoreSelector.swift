@@ -62,6 +62,7 @@ enum StoreSelector {
         _ = try configuration.requestedCollection()
         _ = try configuration.requestedSessionFallback()
         _ = try configuration.requestedLibsecretKey()
+        _ = try configuration.requestedKernelKeyring()
         return requested
     }
 
@@ -95,6 +96,8 @@ enum StoreSelector {
             return try EncryptedFileStore(url: configuration.fileURL, secret: secret, lockTimeout: configuration.fileLockTimeout)
         case .libsecretFile:
             return try openLibsecretFile(selection, configuration)
+        case .kernel:
+            return try KernelKeyringStore(scope: configuration.requestedKernelKeyring())
         default:
             // `decide` names only the kinds above; a kind of another module is opened by that module.
             throw KeyringError.invalidConfiguration(

@@ -7,6 +7,7 @@ enum GitHelperStore: String, CaseIterable, CustomStringConvertible, Sendable {
     case file
     case secretService
     case etcd
+    case kernel
 
     var description: String { rawValue }
 
@@ -27,6 +28,9 @@ enum GitHelperStore: String, CaseIterable, CustomStringConvertible, Sendable {
                 "SWIFT_KEYRING_ETCD_PREFIX": "git-\(UUID().uuidString.prefix(8).lowercased())/",
                 "SWIFT_KEYRING_KEY_FILE": sandbox.keyFile.path,
             ]) { $1 }
+        case .kernel:
+            // The user's persistent keyring, shared by the whole run: the hosts keep tests apart.
+            return sandbox.baseEnvironment().merging(["SWIFT_KEYRING_BACKEND": "kernel"]) { $1 }
         }
     }
 }

@@ -18,6 +18,8 @@ package enum TestStore: String, CaseIterable, Sendable, CustomTestStringConverti
     case etcd
     /// libsecret's own keyring file in a private temporary folder, with a random password.
     case libsecretFile
+    /// The kernel store in the user's persistent keyring, under a service of the test's own.
+    case kernel
 
     package var testDescription: String {
         self == .secretService ? "\(rawValue) (\(PrivateSecretService.daemon.rawValue))" : rawValue
@@ -40,6 +42,8 @@ package enum TestStore: String, CaseIterable, Sendable, CustomTestStringConverti
             return try Keyring(service: service, store: PrivateSecretService.makeStore())
         case .libsecretFile:
             return try Keyring(service: service, store: LibsecretFileFixture.store())
+        case .kernel:
+            return try Keyring(service: service, store: KernelKeyringStore())
         case .etcd:
             let configuration = try EtcdConfiguration(
                 endpoints: try EtcdCluster.shared().endpoints, prefix: Self.etcdPrefix, timeout: .seconds(5),

@@ -17,7 +17,9 @@ import SwiftKeyring
 // `KeyringTestWorker answer-memory …`: see AnswerMemory.swift, and
 // `KeyringTestWorker transport-leaks …`: see TransportLeaks.swift, and
 // `KeyringTestWorker session-keyring …`: see SessionKeyringProbe.swift, and
-// `KeyringTestWorker secret-service-read-memory …`: see SecretServiceReadMemory.swift.
+// `KeyringTestWorker secret-service-read-memory …`: see SecretServiceReadMemory.swift, and
+// `KeyringTestWorker kernel-store …`: see KernelStoreWorker.swift, and
+// `KeyringTestWorker memory-scan …`: see SecretMemoryScan.swift.
 
 let arguments = CommandLine.arguments
 if arguments.count > 1 && arguments[1] == "async-progress" {
@@ -40,6 +42,12 @@ if arguments.count > 1 && arguments[1] == "session-keyring" {
 }
 if arguments.count > 1 && arguments[1] == "secret-service-read-memory" {
     exit(SecretServiceReadMemory.run(Array(arguments.dropFirst(2))))
+}
+if arguments.count > 1 && arguments[1] == "memory-scan" {
+    exit(await SecretMemoryScan.run(Array(arguments.dropFirst(2))))
+}
+if arguments.count > 1 && arguments[1] == "kernel-store" {
+    exit(KernelStoreWorker.run(Array(arguments.dropFirst(2))))
 }
 if arguments.count > 1 && arguments[1] == "secret-service" {
     exit(SecretServiceWrites.run(Array(arguments.dropFirst(2))))

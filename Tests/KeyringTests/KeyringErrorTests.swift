@@ -11,7 +11,7 @@ struct KeyringErrorTests {
         .invalidRecord(field: "url", reason: "must name a host"),
         .invalidConfiguration(
             setting: "SWIFT_KEYRING_BACKEND",
-            reason: "must be one of auto, secret-service, file, memory, libsecret-file, not \"x\""),
+            reason: "must be one of auto, secret-service, file, memory, libsecret-file, kernel, not \"x\""),
         .serviceUnavailable(reason: .noSessionBus(detail: "DBUS_SESSION_BUS_ADDRESS is not set")),
         .serviceUnavailable(reason: .noDaemon(detail: "org.freedesktop.secrets has no owner")),
         .serviceUnavailable(reason: .daemonGone(detail: "the daemon left the bus")),

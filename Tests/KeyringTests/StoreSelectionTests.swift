@@ -81,7 +81,8 @@ struct StoreSelectionTests {
         #expect(BoundedCall.keyringError { try keyring.set(try Samples.credentials("alice"), forKey: "k") } == .locked)
     }
 
-    @Test("SWIFT_KEYRING_BACKEND forces each store", arguments: [StoreKind.memory, .file, .secretService, .libsecretFile])
+    @Test(
+        "SWIFT_KEYRING_BACKEND forces each store", arguments: [StoreKind.memory, .file, .secretService, .libsecretFile, .kernel])
     func forced(kind: StoreKind) throws {
         var environment = try fileEnvironment(PrivateSecretService.environment(), folder: TemporaryFolder.make())
         environment["SWIFT_KEYRING_BACKEND"] = kind.rawValue
@@ -97,7 +98,7 @@ struct StoreSelectionTests {
         #expect(
             throws: KeyringError.invalidConfiguration(
                 setting: "SWIFT_KEYRING_BACKEND",
-                reason: "must be one of auto, secret-service, file, memory, libsecret-file, not \"carrier-pigeon\"")
+                reason: "must be one of auto, secret-service, file, memory, libsecret-file, kernel, not \"carrier-pigeon\"")
         ) {
             try Keyring(service: "s", configuration: KeyringConfiguration(environment: environment))
         }

@@ -11,6 +11,7 @@
 
 /* The special keyring ids and keyctl operations used, as <linux/keyctl.h> numbers them. */
 enum {
+    SWIFT_KEYRING_KEY_SPEC_PROCESS = -2,
     SWIFT_KEYRING_KEY_SPEC_SESSION = -3,
     SWIFT_KEYRING_KEYCTL_GET_KEYRING_ID = 0,
     SWIFT_KEYRING_KEYCTL_JOIN_SESSION_KEYRING = 1,
@@ -20,6 +21,10 @@ enum {
     SWIFT_KEYRING_KEYCTL_SETPERM = 5,
     SWIFT_KEYRING_KEYCTL_SET_TIMEOUT = 15,
     SWIFT_KEYRING_KEYCTL_INVALIDATE = 21,
+    SWIFT_KEYRING_KEYCTL_DESCRIBE = 6,
+    SWIFT_KEYRING_KEYCTL_GET_PERSISTENT = 22,
+    SWIFT_KEYRING_KEYCTL_MOVE = 30,
+    SWIFT_KEYRING_KEYCTL_MOVE_EXCL = 1,
 };
 
 /* add_key(2): adds (or updates) a key of `type` named `description` in `keyring`. */

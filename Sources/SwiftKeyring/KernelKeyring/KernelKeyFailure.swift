@@ -23,21 +23,28 @@ struct KernelKeyFailure: Error {
         errorNumber == ENOSYS || errorNumber == EPERM
     }
 
-    /// The failure as a user reads it; never a key, only the call and the kernel's word.
+    /// The failure as a user reads it, for `unlock`: where the passphrase can come from instead.
     var keyringError: KeyringError {
+        keyringError(
+            fallback:
+                "give the passphrase through SWIFT_KEYRING_PASSPHRASE_FILE or use a key file (SWIFT_KEYRING_KEY_FILE) instead")
+    }
+
+    /// The failure as a user reads it; never a key, only the call and the kernel's word.
+    /// - Parameter fallback: what to do where the kernel refuses the calls.
+    func keyringError(fallback: String) -> KeyringError {
         let word = String(cString: strerror(errorNumber))
         if isRefused {
             return .backend(
                 domain: "kernel keyring", code: Int(errorNumber),
                 message: "the kernel refused \(operation) (\(word)): a container's seccomp profile (Docker's default) "
-                    + "or a kernel without keys; give the passphrase through SWIFT_KEYRING_PASSPHRASE_FILE "
-                    + "or use a key file (SWIFT_KEYRING_KEY_FILE) instead")
+                    + "or a kernel without keys; \(fallback)")
         }
         if errorNumber == EDQUOT {
             return .backend(
                 domain: "kernel keyring", code: Int(errorNumber),
                 message: "\(operation) failed: this user's key quota is full (\(Self.quota)); "
-                    + "remove keys or raise the limits")
+                    + "remove records or keys, or raise the limits")
         }
         return .backend(domain: "kernel keyring", code: Int(errorNumber), message: "\(operation) failed: \(word)")
     }
@@ -47,7 +54,7 @@ struct KernelKeyFailure: Error {
         func limit(_ name: String) -> String {
             let path = "/proc/sys/kernel/keys/\(name)"
             let text = (try? String(contentsOfFile: path, encoding: .utf8))?.filter { !$0.isWhitespace }
-            return "\(name) \(text ?? "unknown")"
+            return "\(path) \(text ?? "unknown")"
         }
         return "\(limit(getuid() == 0 ? "root_maxkeys" : "maxkeys")), \(limit(getuid() == 0 ? "root_maxbytes" : "maxbytes"))"
     }

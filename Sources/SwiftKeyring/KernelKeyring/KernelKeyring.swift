@@ -31,12 +31,12 @@ enum KernelKeyring {
         return Int32(truncatingIfNeeded: id)
     }
 
-    /// The key of type `user` named `name` that this process possesses in `keyring`; `nil` when there is none.
-    static func find(_ name: String, in keyring: Int32) throws -> Int32? {
+    /// The key of `type` named `name` that this process possesses in `keyring`; `nil` when there is none.
+    static func find(_ name: String, type: String = "user", in keyring: Int32) throws -> Int32? {
         do {
             let id = try call("keyctl(KEYCTL_SEARCH)") {
                 name.withCString { description in
-                    "user".withCString { type in
+                    type.withCString { type in
                         swift_keyring_keyctl(
                             Int32(SWIFT_KEYRING_KEYCTL_SEARCH), UInt(bitPattern: Int(keyring)),
                             UInt(bitPattern: type), UInt(bitPattern: description), 0)
@@ -94,13 +94,20 @@ enum KernelKeyring {
 
     /// Removes `key` from every keyring at once; a key already gone is no failure.
     static func remove(_ key: Int32) {
-        _ = try? call("keyctl(KEYCTL_INVALIDATE)") {
+        try? invalidate(key)
+    }
+
+    /// Removes `key` from every keyring at once: from then on no search finds it and no read
+    /// reads it; a keyring takes every key in it along.
+    /// - Throws: ``KernelKeyFailure``, ``KernelKeyFailure/isAbsent`` when it was gone already.
+    static func invalidate(_ key: Int32) throws {
+        _ = try call("keyctl(KEYCTL_INVALIDATE)") {
             swift_keyring_keyctl(Int32(SWIFT_KEYRING_KEYCTL_INVALIDATE), UInt(bitPattern: Int(key)), 0, 0, 0)
         }
     }
 
     /// Runs one system call, turning `-errno` into a ``KernelKeyFailure``.
-    private static func call(_ operation: String, _ body: () -> Int) throws -> Int {
+    static func call(_ operation: String, _ body: () -> Int) throws -> Int {
         let result = body()
         guard result >= 0 else { throw KernelKeyFailure(operation: operation, errorNumber: Int32(-result)) }
         return result

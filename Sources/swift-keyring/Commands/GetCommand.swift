@@ -51,8 +51,9 @@ struct GetRequest: Equatable {
                 Console.output(try JSONOutput.encode(RecordJSON(key: key, credentials: credentials)))
             } else {
                 // The password alone: on the Secret Service one D-Bus call fewer than the whole record.
-                guard let password = try keyring.password(forKey: key) else { throw KeyringError.notFound(key: key) }
-                Console.output(password)
+                // As bytes, written and wiped: a `String` would leave the password in freed memory.
+                guard var password = try keyring.passwordBytes(forKey: key) else { throw KeyringError.notFound(key: key) }
+                Console.outputSecret(&password)
             }
         }
     }

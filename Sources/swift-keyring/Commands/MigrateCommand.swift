@@ -20,11 +20,13 @@ struct MigrateCommand: ParsableCommand {
     )
 
     @Option(
-        help: ArgumentHelp("The store to copy from: secret-service, file, memory, libsecret-file or etcd.", valueName: "backend"))
+        help: ArgumentHelp(
+            "The store to copy from: secret-service, file, memory, libsecret-file, kernel or etcd.", valueName: "backend"))
     var from: String
 
     @Option(
-        help: ArgumentHelp("The store to copy into: secret-service, file, memory, libsecret-file or etcd.", valueName: "backend"))
+        help: ArgumentHelp(
+            "The store to copy into: secret-service, file, memory, libsecret-file, kernel or etcd.", valueName: "backend"))
     var to: String
 
     @Flag(help: "Remove the records from the source once every one was copied.")

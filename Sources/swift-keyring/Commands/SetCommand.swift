@@ -53,10 +53,15 @@ struct SetCommand: ParsableCommand {
             }
             // Validate before asking for the password, so a typo costs no typing.
             _ = try Credentials(username: username, password: "", url: parsed)
-            let password =
-                Terminal.isInteractive
-                ? try Terminal.readNewSecret(what: "Password")
-                : try StandardInput.readSecret(field: "password")
+            guard Terminal.isInteractive else {
+                // From a pipe, as bytes to the store and wiped: a `String` of the password would stay in freed memory.
+                let credentials = try Credentials(
+                    username: username, password: "", url: parsed, syncEnabled: sync, backgroundAccess: backgroundAccess)
+                let password = try StandardInput.readSecretBytes(field: "password")
+                try KeyringOpener.open(store).set(credentials, passwordBytes: consume password, forKey: key ?? Keyring.defaultKey)
+                return
+            }
+            let password = try Terminal.readNewSecret(what: "Password")
             let credentials = try Credentials(
                 username: username, password: password, url: parsed,
                 syncEnabled: sync, backgroundAccess: backgroundAccess
