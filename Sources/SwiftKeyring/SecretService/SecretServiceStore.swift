@@ -136,7 +136,7 @@ public final class SecretServiceStore: CredentialStore {
     }
 
     /// The settings a store refuses before it connects: bounds that are not longer than zero,
-    /// and an empty collection name. The direct read (`Keyring.directPassword`) checks the same.
+    /// and an empty collection name.
     static func checkSettings(timeout: Duration, promptTimeout: Duration, collection: String?) throws {
         for (setting, value) in [("timeout", timeout), ("promptTimeout", promptTimeout)] where value <= .zero {
             throw KeyringError.invalidConfiguration(setting: setting, reason: "must be longer than zero")
