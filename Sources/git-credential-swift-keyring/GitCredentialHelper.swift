@@ -32,21 +32,24 @@ struct GitCredentialHelper {
             // The input holds the password on `store`: its bytes are wiped once parsed.
             var input = try readInput()
             defer { input.wipe() }
-            let credential = try GitCredentialInput.parse(input)
+            // The password and refresh token stay in `input`: no `String` of them is made on `store`.
+            let request = try GitCredentialInput.request(input)
             // Another protocol, or no host: git asks the next helper, and no store is opened.
-            guard credential.isWeb else { return }
+            guard request.credential.isWeb else { return }
             let keyring = try KeyringOpener.open(options)
             switch action {
             case "get":
                 // `get` passes over (and reports) a record git could not take, so `answer` is there.
-                guard let found = try GitCredentialRecords.get(credential, in: keyring),
-                    let answer = GitCredentialInput.answer(found)
+                guard var found = try GitCredentialRecords.find(request.credential, in: keyring) else { return }
+                defer { found.secret.wipe() }
+                guard let username = found.credential.username,
+                    var answer = GitCredentialInput.answer(username: username, secret: found.secret, parts: found.parts)
                 else { return }
-                Console.write(answer, to: STDOUT_FILENO)
+                Console.outputSecret(&answer, endingLine: false)
             case "store":
-                try GitCredentialRecords.store(credential, in: keyring)
+                try GitCredentialRecords.store(request, from: input, in: keyring)
             default:
-                try GitCredentialRecords.erase(credential, in: keyring)
+                try GitCredentialRecords.erase(request.credential(in: input), in: keyring)
             }
         } catch let error as KeyringError {
             // Descriptions of keyring errors never carry a secret.
