@@ -113,17 +113,23 @@ struct CLISecretCoreTests {
         // What git gets back, byte for byte, in the order the helper always wrote it.
         let expected =
             "username=alice\npassword=\(password)\npassword_expiry_utc=4102444800\noauth_refresh_token=\(token)\n"
-        let answer = try Command.run(
-            Self.helper.path, ["get"], environment: environment, stdin: "protocol=https\nhost=\(host)\n\n")
-        let answered = answer.status == 0 && answer.text == expected
-        #expect(answered, "get does not give back what store was given: \(answer.stderr)")
-
-        let answeredCore = try core(
-            ["get"], of: Self.helper, in: folder, environment: environment, stdin: "protocol=https\nhost=\(host)\n\n")
-        #expect(answeredCore.range(of: Data(host.utf8)) != nil, "the core does not hold the helper's memory")
-        for (name, secret) in secrets {
-            let copied = answeredCore.range(of: Data(secret.utf8)) != nil
-            #expect(!copied, "a copy of the \(name) is left in the memory of get")
+        // Without a username the record is chosen among the host's; with one, it is read by its key.
+        let ways = [("chosen", ""), ("by key", "username=alice\n")]
+        for (way, asked) in ways {
+            let answer = try Command.run(
+                Self.helper.path, ["get"], environment: environment, stdin: "protocol=https\nhost=\(host)\n\(asked)\n")
+            let answered = answer.status == 0 && answer.text == expected
+            #expect(answered, "get (\(way)) does not give back what store was given: \(answer.stderr)")
+        }
+        for (way, asked) in ways {
+            let answeredCore = try core(
+                ["get"], of: Self.helper, in: folder, environment: environment,
+                stdin: "protocol=https\nhost=\(host)\n\(asked)\n")
+            #expect(answeredCore.range(of: Data(host.utf8)) != nil, "the core does not hold the helper's memory")
+            for (name, secret) in secrets {
+                let copied = answeredCore.range(of: Data(secret.utf8)) != nil
+                #expect(!copied, "a copy of the \(name) is left in the memory of get (\(way))")
+            }
         }
 
         // erase compares the password git sends with the stored one as strings, which are freed
