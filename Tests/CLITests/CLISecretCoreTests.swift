@@ -85,7 +85,7 @@ struct CLISecretCoreTests {
     }
 
     @Test(
-        "After git's helper stores and answers a credential, its memory holds no copy of the password or refresh token; after erase, it does",
+        "After git's helper stores, answers and erases a credential, its memory holds no copy of the password or refresh token",
         .enabled(if: canDump, "a core of the undumpable helper needs root's gdb"))
     func gitHelperLeavesNoCopy() throws {
         let folder = try TemporaryFolder.make()
@@ -100,15 +100,17 @@ struct CLISecretCoreTests {
             _ = try? Command.run(
                 Self.helper.path, ["erase"], environment: environment, stdin: "protocol=https\nhost=\(host)\n\n")
         }
-        let stored = try core(
-            ["store"], of: Self.helper, in: folder, environment: environment,
-            stdin:
-                "protocol=https\nhost=\(host)\nusername=alice\npassword=\(password)\npassword_expiry_utc=4102444800\n"
-                + "oauth_refresh_token=\(token)\n\n")
-        #expect(stored.range(of: Data(host.utf8)) != nil, "the core does not hold the helper's memory")
-        for (name, secret) in secrets {
-            let copied = stored.range(of: Data(secret.utf8)) != nil
-            #expect(!copied, "a copy of the \(name) is left in the memory of store")
+        let storeInput =
+            "protocol=https\nhost=\(host)\nusername=alice\npassword=\(password)\npassword_expiry_utc=4102444800\n"
+            + "oauth_refresh_token=\(token)\n\n"
+        // The first store makes the record; the second replaces it, as git's approve after each fill does.
+        for way in ["makes", "replaces"] {
+            let stored = try core(["store"], of: Self.helper, in: folder, environment: environment, stdin: storeInput)
+            #expect(stored.range(of: Data(host.utf8)) != nil, "the core does not hold the helper's memory")
+            for (name, secret) in secrets {
+                let copied = stored.range(of: Data(secret.utf8)) != nil
+                #expect(!copied, "a copy of the \(name) is left in the memory of the store that \(way) the record")
+            }
         }
         // What git gets back, byte for byte, in the order the helper always wrote it.
         let expected =
@@ -132,14 +134,24 @@ struct CLISecretCoreTests {
             }
         }
 
-        // erase compares the password git sends with the stored one as strings, which are freed
-        // unwiped: the same search finds them, so it has teeth.
+        // erase compares the password git sends (reject) with the stored one as bytes too.
         let erased = try core(
             ["erase"], of: Self.helper, in: folder, environment: environment,
             stdin: "protocol=https\nhost=\(host)\nusername=alice\npassword=\(password)\n\n")
-        let erasedCopied = erased.range(of: Data(password.utf8)) != nil
-        #expect(erasedCopied, "the search did not find the password that erase leaves")
+        #expect(erased.range(of: Data(host.utf8)) != nil, "the core does not hold the helper's memory")
+        for (name, secret) in secrets {
+            let copied = erased.range(of: Data(secret.utf8)) != nil
+            #expect(!copied, "a copy of the \(name) is left in the memory of erase")
+        }
         let gone = try Command.run(Self.helper.path, ["get"], environment: environment, stdin: "protocol=https\nhost=\(host)\n\n")
         #expect(gone.status == 0 && gone.text.isEmpty, "erase under gdb did not remove the credential")
+
+        // A password given in a url= line (a person typing; git itself sends password=) is
+        // percent-decoded into a String, which is freed unwiped: the same search finds it.
+        let fromURL = try core(
+            ["store"], of: Self.helper, in: folder, environment: environment,
+            stdin: "url=https://alice:\(password)@\(host)\n\n")
+        let urlCopied = fromURL.range(of: Data(password.utf8)) != nil
+        #expect(urlCopied, "the search did not find the password that a url= line leaves")
     }
 }

@@ -174,21 +174,43 @@ package enum GitCredentialRecords {
     /// removes a credential stored since. Returns how many were removed.
     @discardableResult
     package static func erase(_ want: GitCredential, in keyring: Keyring) throws -> Int {
+        try erase(want, password: want.password.map { Array($0.utf8) }, in: keyring)
+    }
+
+    /// `erase` of what git sent, its password compared as bytes from `input` (the bytes
+    /// `request` was read from), never made a `String`.
+    @discardableResult
+    package static func erase(_ request: GitCredentialRequest, from input: [UInt8], in keyring: Keyring) throws -> Int {
+        // A password in a `url=` is a `String` already; one in a `password=` line stays in `input`.
+        let password = request.password.map { input[$0] } ?? request.credential.password.map { ArraySlice($0.utf8) }
+        return try erase(request.credential, password: password, in: keyring)
+    }
+
+    /// Both `erase`s: `want`'s parts but its secrets, and the `password` git sent, if any.
+    private static func erase(
+        _ want: GitCredential, password: (some Collection<UInt8>)?, in keyring: Keyring
+    ) throws -> Int {
         guard want.isWeb else { return 0 }
         var removed = 0
-        for (key, named) in try matching(want, in: keyring) {
-            if let password = want.password {
-                guard let secret = try keyring.password(forKey: key) else { continue }
-                var stored = named
-                let same =
-                    GitCredentialSecret.decode(secret, into: &stored)
-                    ? stored.password.map { $0.utf8.elementsEqual(password.utf8) } ?? false
-                    : secret.utf8.elementsEqual(password.utf8)
+        for (key, _) in try matching(want, in: keyring) {
+            if let password {
+                guard var secret = try keyring.passwordBytes(forKey: key) else { continue }
+                let same = holds(secret, password)
+                secret.wipe()
                 guard same else { continue }
             }
             if try keyring.remove(forKey: key) { removed += 1 }
         }
         return removed
+    }
+
+    /// Whether a stored `secret`'s password is `password`; a secret not in ``GitCredentialSecret``'s
+    /// layout (a password with a line break, put there by something else) is compared whole.
+    /// A function of its own, so no slice of `secret` outlives it: one would make the caller's
+    /// wipe copy the bytes and wipe the copy.
+    private static func holds(_ secret: [UInt8], _ password: some Collection<UInt8>) -> Bool {
+        guard let parts = GitCredentialSecret.parts(of: secret) else { return secret.elementsEqual(password) }
+        return secret[parts.password].elementsEqual(password)
     }
 
     /// The records whose keys match `want`, in the byte order of their keys.
