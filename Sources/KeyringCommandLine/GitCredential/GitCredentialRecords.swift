@@ -39,8 +39,11 @@ package enum GitCredentialRecords {
     /// A record `get` answers with: the credential its key names, its stored secret's bytes (the
     /// password, expiry and refresh token) and where each lies in them (``GitCredentialSecret/Parts``).
     package struct Found {
+        /// The protocol, host, path and username of the record's key, and the expiry; no secret.
         package var credential: GitCredential
+        /// The record's stored secret, in ``GitCredentialSecret``'s layout: the caller wipes it.
         package var secret: [UInt8]
+        /// Where the password, expiry and refresh token lie in `secret`.
         package var parts: GitCredentialSecret.Parts
     }
 

@@ -3,12 +3,14 @@
 /// `oauth_refresh_token=` lines, and where their values lie in the input. A password given
 /// in a `url=` is in `credential`, as ``GitCredential/setURL(_:)`` decodes it.
 package struct GitCredentialRequest: Sendable, Equatable {
+    /// What git sent but the secrets of `password=` and `oauth_refresh_token=` lines.
     package var credential = GitCredential()
     /// The value of the last `password=` line, as indices of the input; `nil` when none came after the last `url=`.
     package var password: Range<Int>?
     /// The value of the last `oauth_refresh_token=` line, as indices of the input.
     package var refreshToken: Range<Int>?
 
+    /// A request for nothing yet, as the input's start and each `url=` leave it.
     package init() {}
 
     /// Whether git gave a password, in a line or in its `url=`.

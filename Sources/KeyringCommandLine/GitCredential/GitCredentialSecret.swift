@@ -18,8 +18,11 @@ package enum GitCredentialSecret {
     /// Where a stored secret's parts lie in its bytes: the password (its first line), and the
     /// values of the expiry and refresh-token lines when it has them (a repeated line's last wins).
     package struct Parts: Sendable, Equatable {
+        /// The first line: the password.
         package var password: Range<Int>
+        /// The value of the `password_expiry_utc=` line, if any.
         package var expiry: Range<Int>?
+        /// The value of the `oauth_refresh_token=` line, if any.
         package var refreshToken: Range<Int>?
     }
 
