@@ -30,12 +30,13 @@ package enum Console {
         text.withUTF8 { write(UnsafeRawBufferPointer($0), to: descriptor) }
     }
 
-    /// Writes `secret` and a newline to standard output, then wipes `secret`: the password
-    /// `get` prints never becomes a `String`, whose storage nothing can wipe.
-    package static func outputSecret(_ secret: inout [UInt8]) {
+    /// Writes `secret` and a newline (unless `endingLine` is `false`: git's helper's answer ends
+    /// its own lines) to standard output, then wipes `secret`: the password `get` prints never
+    /// becomes a `String`, whose storage nothing can wipe.
+    package static func outputSecret(_ secret: inout [UInt8], endingLine: Bool = true) {
         secret.withUnsafeBytes { write($0, to: STDOUT_FILENO) }
         // A newline of its own: appending it to `secret` could move the bytes and leave the old ones unwiped.
-        write("\n", to: STDOUT_FILENO)
+        if endingLine { write("\n", to: STDOUT_FILENO) }
         secret.wipe()
     }
 

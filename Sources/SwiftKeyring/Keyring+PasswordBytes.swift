@@ -38,7 +38,7 @@ extension Keyring {
     }
 
     /// Whether `bytes` are UTF-8, as `String(validating:as:)` judges, without making a string of them.
-    package static func isUTF8(_ bytes: [UInt8]) -> Bool {
+    package static func isUTF8(_ bytes: some Sequence<UInt8>) -> Bool {
         var iterator = bytes.makeIterator()
         var decoder = Unicode.UTF8()
         while true {

@@ -22,43 +22,56 @@ import Foundation
 struct GitCredentialHelper {
     static func main() {
         ProcessStart.begin()
+        let status = run()
+        // Every buffer that held the password is wiped; the stack its calls used is not, and the
+        // dynamic linker saves vector registers there (``StackWipe``).
+        StackWipe.belowCaller()
+        if status != 0 { exit(status) }
+    }
+
+    /// The action git asked for; the exit status.
+    private static func run() -> Int32 {
         do {
             if let problem = ArgumentWords.problem {
                 throw CommandFailure(message: problem, status: ExitStatus.usage)
             }
             let (options, action) = try arguments(Array(CommandLine.arguments.dropFirst()))
             // gitcredentials(7): a helper ignores an action it does not know, so a newer git can add some.
-            guard ["get", "store", "erase"].contains(action) else { return }
+            guard ["get", "store", "erase"].contains(action) else { return 0 }
             // The input holds the password on `store`: its bytes are wiped once parsed.
             var input = try readInput()
             defer { input.wipe() }
-            let credential = try GitCredentialInput.parse(input)
+            // The password and refresh token stay in `input`: no `String` of them is made on `store`.
+            let request = try GitCredentialInput.request(input)
             // Another protocol, or no host: git asks the next helper, and no store is opened.
-            guard credential.isWeb else { return }
+            guard request.credential.isWeb else { return 0 }
             let keyring = try KeyringOpener.open(options)
             switch action {
             case "get":
                 // `get` passes over (and reports) a record git could not take, so `answer` is there.
-                guard let found = try GitCredentialRecords.get(credential, in: keyring),
-                    let answer = GitCredentialInput.answer(found)
-                else { return }
-                Console.write(answer, to: STDOUT_FILENO)
+                guard var found = try GitCredentialRecords.find(request.credential, in: keyring) else { return 0 }
+                defer { found.secret.wipe() }
+                guard let username = found.credential.username,
+                    var answer = GitCredentialInput.answer(username: username, secret: found.secret, parts: found.parts)
+                else { return 0 }
+                Console.outputSecret(&answer, endingLine: false)
             case "store":
-                try GitCredentialRecords.store(credential, in: keyring)
+                try GitCredentialRecords.store(request, from: input, in: keyring)
             default:
-                try GitCredentialRecords.erase(credential, in: keyring)
+                try GitCredentialRecords.erase(request, from: input, in: keyring)
             }
         } catch let error as KeyringError {
             // Descriptions of keyring errors never carry a secret.
             Console.error(error.description)
-            exit(ExitStatus.of(error).rawValue)
+            return ExitStatus.of(error).rawValue
         } catch let failure as CommandFailure {
             Console.error(failure.message)
-            exit(failure.status.rawValue)
+            return failure.status.rawValue
         } catch {
             Console.error("\(error)")
-            exit(70)
+            return 70
         }
+        return 0
     }
 
     /// The store options git's `credential.helper` value gives (`--name value` or

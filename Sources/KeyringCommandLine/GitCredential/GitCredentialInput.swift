@@ -1,3 +1,5 @@
+import SwiftKeyring
+
 /// git's side of the protocol: `key=value` lines, up to a blank line or the end (git-credential(1)).
 package enum GitCredentialInput {
     /// The longest value taken, in bytes: far above any token, far below what would hurt.
@@ -18,8 +20,15 @@ package enum GitCredentialInput {
     /// `url=` without a scheme, a `password_expiry_utc` that is not a number of seconds.
     /// - Throws: `CommandFailure` with exit status 65.
     package static func parse(_ bytes: [UInt8]) throws -> GitCredential {
+        try request(bytes).credential(in: bytes)
+    }
+
+    /// ``parse(_:)`` with the password and refresh token left in `bytes`: the request says where
+    /// they lie (checked as UTF-8 without a `String` made), so `store` can keep them as bytes.
+    /// - Throws: as ``parse(_:)``.
+    package static func request(_ bytes: [UInt8]) throws -> GitCredentialRequest {
         guard bytes.count <= maximumInputBytes else { throw refusal("the input is longer than 1 MiB") }
-        var credential = GitCredential()
+        var request = GitCredentialRequest()
         var lineNumber = 0
         for rawLine in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
@@ -40,51 +49,72 @@ package enum GitCredentialInput {
             guard valueBytes.count <= maximumValueBytes else {
                 throw refusal("the value of line \(lineNumber) is longer than 64 KiB")
             }
-            guard let value = String(validating: valueBytes, as: UTF8.self) else {
-                throw refusal("the value of line \(lineNumber) is not UTF-8 text")
-            }
+            guard Keyring.isUTF8(valueBytes) else { throw refusal("the value of line \(lineNumber) is not UTF-8 text") }
+            // The secrets stay where they are: a `String` of one could not be wiped.
             switch name {
-            case "protocol": credential.protocol = value
-            case "host": credential.host = value
-            case "path": credential.path = value
-            case "username": credential.username = value
-            case "password": credential.password = value
+            case "password":
+                request.credential.password = nil
+                request.password = valueBytes.indices
+                continue
+            case "oauth_refresh_token":
+                request.credential.oauthRefreshToken = nil
+                request.refreshToken = valueBytes.indices
+                continue
+            default: break
+            }
+            let value = String(decoding: valueBytes, as: UTF8.self)
+            switch name {
+            case "protocol": request.credential.protocol = value
+            case "host": request.credential.host = value
+            case "path": request.credential.path = value
+            case "username": request.credential.username = value
             case "password_expiry_utc":
-                credential.passwordExpiryUTC = value
-                guard credential.expiry != nil else {
+                request.credential.passwordExpiryUTC = value
+                guard request.credential.expiry != nil else {
                     throw refusal("the password_expiry_utc of line \(lineNumber) is not a number of seconds since 1970")
                 }
-            case "oauth_refresh_token": credential.oauthRefreshToken = value
             case "url":
-                guard credential.setURL(value) else {
+                // Everything said before is cleared, the secrets left in the input too.
+                request = GitCredentialRequest()
+                guard request.credential.setURL(value) else {
                     throw refusal("the url of line \(lineNumber) has no scheme:// or a part that is not UTF-8")
                 }
             default: continue
             }
         }
-        return credential
+        return request
     }
 
-    /// The lines of a `get` answer: the username, the password, and the expiry and refresh
-    /// token when the record has them; `nil` when a value holds a line break, a carriage
-    /// return or a NUL, which would forge an attribute or be refused by git (git itself
-    /// refuses to write such a value).
-    package static func answer(_ credential: GitCredential) -> String? {
-        let fields = [
-            ("username", credential.username), ("password", credential.password),
-            ("password_expiry_utc", credential.passwordExpiryUTC), ("oauth_refresh_token", credential.oauthRefreshToken),
-        ]
-        var text = ""
-        for case (let name, let value?) in fields {
-            guard !unsafeField(value) else { return nil }
-            text += "\(name)=\(value)\n"
+    /// The lines of a `get` answer: `username`, then from the record's stored `secret` (whose
+    /// ``GitCredentialSecret/Parts`` are `parts`) the password, and the expiry and refresh
+    /// token when it has them; `nil` when a value holds a line break, a carriage return or a
+    /// NUL, which would forge an attribute or be refused by git (git itself refuses to write
+    /// such a value). Made as bytes in one buffer of the exact size, never a `String`, so the
+    /// caller can write it and wipe it.
+    package static func answer(username: String, secret: [UInt8], parts: GitCredentialSecret.Parts) -> [UInt8]? {
+        let fields: [(name: String, value: ArraySlice<UInt8>)] =
+            [("username", ArraySlice(username.utf8)), ("password", secret[parts.password])]
+            + [("password_expiry_utc", parts.expiry), ("oauth_refresh_token", parts.refreshToken)].compactMap { field in
+                field.1.map { (field.0, secret[$0]) }
+            }
+        guard !fields.contains(where: { unsafeField($0.value) }) else { return nil }
+        var lines: [UInt8] = []
+        lines.reserveCapacity(fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.count + 2 })
+        for field in fields {
+            lines.append(contentsOf: field.name.utf8)
+            lines.append(UInt8(ascii: "="))
+            lines.append(contentsOf: field.value)
+            lines.append(UInt8(ascii: "\n"))
         }
-        return text
+        return lines
     }
 
     /// Whether `value` holds a byte git would take for the end of a line or refuse: LF, CR or NUL.
-    package static func unsafeField(_ value: String) -> Bool {
-        value.utf8.contains { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") || $0 == 0 }
+    package static func unsafeField(_ value: String) -> Bool { unsafeField(value.utf8) }
+
+    /// Whether `value`'s bytes hold one git would take for the end of a line or refuse: LF, CR or NUL.
+    package static func unsafeField(_ value: some Sequence<UInt8>) -> Bool {
+        value.contains { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") || $0 == 0 }
     }
 
     private static func refusal(_ reason: String) -> CommandFailure {

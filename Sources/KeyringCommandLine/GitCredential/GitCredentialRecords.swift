@@ -36,6 +36,17 @@ package enum GitCredentialRecords {
     /// Seconds since 1970 UTC, the clock expiries are read against.
     package static func currentTime() -> Int64 { Int64(time(nil)) }
 
+    /// A record `get` answers with: the credential its key names, its stored secret's bytes (the
+    /// password, expiry and refresh token) and where each lies in them (``GitCredentialSecret/Parts``).
+    package struct Found {
+        /// The protocol, host, path and username of the record's key, and the expiry; no secret.
+        package var credential: GitCredential
+        /// The record's stored secret, in ``GitCredentialSecret``'s layout: the caller wipes it.
+        package var secret: [UInt8]
+        /// Where the password, expiry and refresh token lie in `secret`.
+        package var parts: GitCredentialSecret.Parts
+    }
+
     /// `get`: the stored credential that answers `want`, with its username, password, and the
     /// expiry and refresh token stored with it; `nil` when none does, or for a protocol other
     /// than http and https.
@@ -48,17 +59,20 @@ package enum GitCredentialRecords {
     package static func get(
         _ want: GitCredential, in keyring: Keyring, now: Int64 = currentTime(), report: (String) -> Void = { Console.error($0) }
     ) throws -> GitCredential? {
-        try answer(
-            want, now: now, report: report, password: { try keyring.password(forKey: $0) },
-            chosen: { try keyring.chosenPassword(choosing: $0) })
+        guard var found = try find(want, in: keyring, now: now, report: report) else { return nil }
+        defer { found.secret.wipe() }
+        var have = found.credential
+        // Cut at a line break or after an ASCII prefix, and checked as UTF-8 when read.
+        have.password = String(decoding: found.secret[found.parts.password], as: UTF8.self)
+        have.oauthRefreshToken = found.parts.refreshToken.map { String(decoding: found.secret[$0], as: UTF8.self) }
+        return have
     }
 
-    /// `get`'s answer from a keyring: the password under `key`, and the first
-    /// record `chosen` picks among the keys it is shown.
-    private static func answer(
-        _ want: GitCredential, now: Int64, report: (String) -> Void, password: (String) throws -> String?,
-        chosen: (([String]) -> [String]) throws -> (key: String, password: String)?
-    ) rethrows -> GitCredential? {
+    /// `get` with the record's secret as bytes, which the caller wipes (the helper writes its
+    /// answer from them, ``GitCredentialInput/answer(username:secret:parts:)``): as ``get(_:in:now:report:)``.
+    package static func find(
+        _ want: GitCredential, in keyring: Keyring, now: Int64 = currentTime(), report: (String) -> Void = { Console.error($0) }
+    ) throws -> Found? {
         guard want.isWeb else { return nil }
         var passedOver: [[UInt8]] = []
         if want.username != nil {
@@ -66,7 +80,7 @@ package enum GitCredentialRecords {
             var exact = want
             exact.password = nil
             let key = key(of: exact)
-            if let secret = try password(key) {
+            if let secret = try keyring.passwordBytes(forKey: key) {
                 if let found = usable(key: key, secret: secret, now: now, report: report) { return found }
                 passedOver.append(Array(key.utf8))
             }
@@ -75,7 +89,7 @@ package enum GitCredentialRecords {
         // lookup search twice); a record removed since the listing is passed over, and so is
         // each one not usable, in the order of the keys.
         while true {
-            let found = try chosen { keys in
+            let found = try keyring.chosenPasswordBytes { keys in
                 matching(want, amongKeys: keys).map(\.0).filter { key in !passedOver.contains { key.utf8.elementsEqual($0) } }
             }
             guard let found else { return nil }
@@ -84,27 +98,40 @@ package enum GitCredentialRecords {
         }
     }
 
-    /// The credential a record holds, or `nil` (said to `report`, but for an expiry) when its key
-    /// is not one this helper wrote, its secret is not in ``GitCredentialSecret``'s layout, a value
-    /// holds what git cannot take, or its expiry has passed.
-    private static func usable(key: String, secret: String, now: Int64, report: (String) -> Void) -> GitCredential? {
-        guard var have = credential(ofKey: key) else { return nil }
+    /// The record `key` names with its `secret`, or `nil` (said to `report`, but for an expiry) when
+    /// its key is not one this helper wrote, its secret is not in ``GitCredentialSecret``'s layout,
+    /// a value holds what git cannot take, or its expiry has passed. A secret not answered with is wiped.
+    private static func usable(key: String, secret: consuming [UInt8], now: Int64, report: (String) -> Void) -> Found? {
+        var secret = consume secret
+        guard var have = credential(ofKey: key) else {
+            secret.wipe()
+            return nil
+        }
         // Only keys this helper wrote get here: controls are percent-encoded in them.
-        guard GitCredentialSecret.decode(secret, into: &have) else {
+        guard let parts = GitCredentialSecret.parts(of: secret) else {
+            secret.wipe()
             report("Passed over the record \(key): its password holds a line break, which git cannot take.")
             return nil
         }
-        let fields = [
-            ("username", have.username), ("password", have.password), ("oauth_refresh_token", have.oauthRefreshToken),
-            ("password_expiry_utc", have.passwordExpiryUTC),
+        // Not a secret: a `String`, to be read as a number.
+        have.passwordExpiryUTC = parts.expiry.map { String(decoding: secret[$0], as: UTF8.self) }
+        let fields: [(String, Bool)] = [
+            ("username", have.username.map(GitCredentialInput.unsafeField) ?? false),
+            ("password", GitCredentialInput.unsafeField(secret[parts.password])),
+            ("oauth_refresh_token", parts.refreshToken.map { GitCredentialInput.unsafeField(secret[$0]) } ?? false),
+            ("password_expiry_utc", parts.expiry.map { GitCredentialInput.unsafeField(secret[$0]) } ?? false),
         ]
-        for case (let name, let value?) in fields where GitCredentialInput.unsafeField(value) {
+        for case (let name, true) in fields {
+            secret.wipe()
             report(
                 "Passed over the record \(key): its \(name) holds a line break, carriage return or NUL, which git cannot take.")
             return nil
         }
-        guard !have.hasExpired(at: now) else { return nil }
-        return have
+        guard !have.hasExpired(at: now) else {
+            secret.wipe()
+            return nil
+        }
+        return Found(credential: have, secret: secret, parts: parts)
     }
 
     /// `store`: keeps git's credential, with its expiry and refresh token, replacing the one of
@@ -114,16 +141,34 @@ package enum GitCredentialRecords {
     /// - Throws: `CommandFailure` when the host and path make no URL; a keyring error otherwise.
     @discardableResult
     package static func store(_ credential: GitCredential, in keyring: Keyring) throws -> Bool {
-        guard credential.isWeb, let username = credential.username, credential.password != nil else { return false }
+        guard let password = credential.password else { return false }
+        let expiry = credential.passwordExpiryUTC
+        let token = credential.oauthRefreshToken
+        let secret = { GitCredentialSecret.encode(password: password.utf8, expiry: expiry, refreshToken: token?.utf8) }
+        return try store(credential, secret: secret, in: keyring)
+    }
+
+    /// `store` of what git sent, its password and refresh token taken from `input` (the bytes
+    /// `request` was read from) as bytes, never a `String`; the record's copy is wiped once written.
+    @discardableResult
+    package static func store(_ request: GitCredentialRequest, from input: [UInt8], in keyring: Keyring) throws -> Bool {
+        guard request.hasPassword else { return false }
+        return try store(request.credential, secret: { request.secret(in: input) }, in: keyring)
+    }
+
+    /// Both `store`s: `credential`'s parts but its secrets, and `secret` (made once the
+    /// credential is known to be stored) as the record's password.
+    private static func store(_ credential: GitCredential, secret: () -> [UInt8], in keyring: Keyring) throws -> Bool {
+        guard credential.isWeb, let username = credential.username else { return false }
         guard let url = GitCredentialKey.url(of: credential) else {
             throw CommandFailure(
                 message: "The host and path git sent make no URL; nothing was stored.", status: ExitStatus.invalidInput)
         }
-        let record = try Credentials(
-            username: username.isEmpty ? emptyUsername : username, password: GitCredentialSecret.encode(credential), url: url)
+        let record = try Credentials(username: username.isEmpty ? emptyUsername : username, password: "", url: url)
         var stored = credential
         stored.password = nil
-        try keyring.set(record, forKey: key(of: stored))
+        stored.oauthRefreshToken = nil
+        try keyring.set(record, passwordBytes: secret(), forKey: key(of: stored))
         return true
     }
 
@@ -132,21 +177,43 @@ package enum GitCredentialRecords {
     /// removes a credential stored since. Returns how many were removed.
     @discardableResult
     package static func erase(_ want: GitCredential, in keyring: Keyring) throws -> Int {
+        try erase(want, password: want.password.map { Array($0.utf8) }, in: keyring)
+    }
+
+    /// `erase` of what git sent, its password compared as bytes from `input` (the bytes
+    /// `request` was read from), never made a `String`.
+    @discardableResult
+    package static func erase(_ request: GitCredentialRequest, from input: [UInt8], in keyring: Keyring) throws -> Int {
+        // A password in a `url=` is a `String` already; one in a `password=` line stays in `input`.
+        let password = request.password.map { input[$0] } ?? request.credential.password.map { ArraySlice($0.utf8) }
+        return try erase(request.credential, password: password, in: keyring)
+    }
+
+    /// Both `erase`s: `want`'s parts but its secrets, and the `password` git sent, if any.
+    private static func erase(
+        _ want: GitCredential, password: (some Collection<UInt8>)?, in keyring: Keyring
+    ) throws -> Int {
         guard want.isWeb else { return 0 }
         var removed = 0
-        for (key, named) in try matching(want, in: keyring) {
-            if let password = want.password {
-                guard let secret = try keyring.password(forKey: key) else { continue }
-                var stored = named
-                let same =
-                    GitCredentialSecret.decode(secret, into: &stored)
-                    ? stored.password.map { $0.utf8.elementsEqual(password.utf8) } ?? false
-                    : secret.utf8.elementsEqual(password.utf8)
+        for (key, _) in try matching(want, in: keyring) {
+            if let password {
+                guard var secret = try keyring.passwordBytes(forKey: key) else { continue }
+                let same = holds(secret, password)
+                secret.wipe()
                 guard same else { continue }
             }
             if try keyring.remove(forKey: key) { removed += 1 }
         }
         return removed
+    }
+
+    /// Whether a stored `secret`'s password is `password`; a secret not in ``GitCredentialSecret``'s
+    /// layout (a password with a line break, put there by something else) is compared whole.
+    /// A function of its own, so no slice of `secret` outlives it: one would make the caller's
+    /// wipe copy the bytes and wipe the copy.
+    private static func holds(_ secret: [UInt8], _ password: some Collection<UInt8>) -> Bool {
+        guard let parts = GitCredentialSecret.parts(of: secret) else { return secret.elementsEqual(password) }
+        return secret[parts.password].elementsEqual(password)
     }
 
     /// The records whose keys match `want`, in the byte order of their keys.

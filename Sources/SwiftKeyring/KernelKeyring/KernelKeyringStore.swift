@@ -123,8 +123,7 @@ public final class KernelKeyringStore: CredentialStore {
             return try records(of: service, in: ring, kind: kind).compactMap { key, named in
                 guard var bytes = try KernelKeyring.payload(of: key) else { return nil }
                 defer { bytes.wipe() }
-                var payload = try KernelRecordPayload.decode(bytes, service: service)
-                payload.wipeSecret()
+                let payload = try KernelRecordPayload.decode(bytes, service: service, secret: false)
                 guard payload.id == named else {
                     throw KeyringError.damaged(reason: "the kernel keyring's key for \(named) holds another record")
                 }
@@ -218,8 +217,7 @@ public final class KernelKeyringStore: CredentialStore {
         var parts: (generation: UInt64, count: Int)?
         if var bytes = try KernelKeyring.payload(of: key) {
             defer { bytes.wipe() }
-            var payload = try KernelRecordPayload.decode(bytes, service: service)
-            payload.wipeSecret()
+            let payload = try KernelRecordPayload.decode(bytes, service: service, secret: false)
             if case .parts(let generation, _, let count) = payload.secret { parts = (generation, count) }
         }
         do {
@@ -237,8 +235,7 @@ public final class KernelKeyringStore: CredentialStore {
             return nil
         }
         defer { bytes.wipe() }
-        guard var payload = try? KernelRecordPayload.decode(bytes, service: service) else { return nil }
-        payload.wipeSecret()
+        guard let payload = try? KernelRecordPayload.decode(bytes, service: service, secret: false) else { return nil }
         guard case .parts(let generation, _, let count) = payload.secret else { return nil }
         return (generation, count)
     }

@@ -58,9 +58,11 @@ struct KernelRecordPayload {
     /// The size of each part of a secret kept in parts.
     static let partSize = KernelKeyring.largestUserPayload
 
-    /// Reads a record's payload.
+    /// Reads a record's payload; with `secret` false (a reader that wants the metadata alone) a
+    /// secret kept whole is left in `bytes`, never copied, so the caller's wipe of `bytes` is the
+    /// only one needed (a copy's wipe could land on yet another copy, copy-on-write).
     /// - Throws: `.damaged` when it is not one this store wrote.
-    static func decode(_ bytes: [UInt8], service: String) throws -> KernelRecordPayload {
+    static func decode(_ bytes: [UInt8], service: String, secret wanted: Bool = true) throws -> KernelRecordPayload {
         try KeyringError.translatingCrypto {
             var reader = ByteReader(bytes, context: "a record in the kernel keyring")
             let format = try reader.uint8()
@@ -68,7 +70,8 @@ struct KernelRecordPayload {
             let (id, metadata) = try RecordEntry.decode(&entry, service: service)
             switch format {
             case wholeFormat:
-                return KernelRecordPayload(id: id, metadata: metadata, secret: .whole(Array(try reader.bytes(reader.remaining))))
+                return KernelRecordPayload(
+                    id: id, metadata: metadata, secret: .whole(wanted ? Array(try reader.bytes(reader.remaining)) : []))
             case partsFormat:
                 let generation = try reader.bytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
                 let length = Int(try reader.uint32())
