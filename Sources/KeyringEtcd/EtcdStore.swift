@@ -146,6 +146,16 @@ public final class EtcdStore: CredentialStore {
         memory = EtcdHostMemory(folder: configuration.resolvedStateFolder, cluster: cluster, prefix: configuration.prefix)
         let pinned = try memory.read().header
         var stored = read.kvs?.first?.value?.bytes
+        if stored == nil && pinned != nil {
+            // Another store of this host (another process, or a thread beside this one) may have made
+            // the header and pinned it between the read above and the host memory's: the header is
+            // then there now. Read once more (a linearizable read) before calling it gone: two stores
+            // opening a new keyring at once saw this in the failover test.
+            stored = try client.call(
+                "/v3/kv/range", RangeRequest(key: headerKey), as: RangeResponse.self,
+                operation: "reading the keyring header", call: call
+            ).kvs?.first?.value?.bytes
+        }
         var made: SealingKeys?
         if stored == nil {
             if pinned != nil {
