@@ -2,9 +2,9 @@ import Testing
 
 @testable import SwiftKeyring
 
-/// The D-Bus wire format the direct read speaks (`WireWriter`, `WireReader`): what it writes
+/// The D-Bus wire format the bus connection speaks (`WireWriter`, `WireReader`): what it writes
 /// reads back, and what a peer could send malformed is refused, never read as something else.
-@Suite("D-Bus wire format of the direct read")
+@Suite("D-Bus wire format of the bus connection")
 struct WireCodecTests {
     private static func read(_ bytes: [UInt8], _ signature: String, littleEndian: Bool = true) throws -> [WireValue] {
         var reader = WireReader(bytes, from: 0, to: bytes.count, littleEndian: littleEndian)
