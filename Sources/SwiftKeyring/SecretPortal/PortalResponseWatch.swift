@@ -35,10 +35,7 @@ final class PortalResponseWatch {
             }
         }
         do {
-            try bus.addMatch(
-                "type='signal',sender='\(BusConnection.busName)',interface='\(BusConnection.busName)',"
-                    + "member='NameOwnerChanged',arg0='\(SecretPortal.busName)'",
-                deadline: deadline)
+            try bus.addMatch(BusConnection.nameOwnerChangedRule(SecretPortal.busName), deadline: deadline)
         } catch {
             bus.removeHandler(handler)
             throw error

@@ -216,10 +216,7 @@ final class ItemMemory: @unchecked Sendable {
         watch.handler.store(handler, ordering: .relaxed)
         do {
             try bus.addMatch("type='signal',sender='\(daemon)'", deadline: deadline)
-            try bus.addMatch(
-                "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
-                    + "member='NameOwnerChanged',arg0='\(SecretServiceNames.busName)'",
-                deadline: deadline)
+            try bus.addMatch(BusConnection.nameOwnerChangedRule(SecretServiceNames.busName), deadline: deadline)
         } catch {
             bus.removeHandler(handler)
             return nil

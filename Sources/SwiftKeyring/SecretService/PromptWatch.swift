@@ -49,17 +49,10 @@ final class PromptWatch {
         }
         rules = [
             "type='signal',sender='\(daemon)',interface='\(SecretServiceNames.prompt)',member='Completed',path='\(prompt)'",
-            "type='signal',sender='\(BusConnection.busName)',interface='\(BusConnection.busName)',"
-                + "member='NameOwnerChanged',arg0='\(SecretServiceNames.busName)'",
+            BusConnection.nameOwnerChangedRule(SecretServiceNames.busName),
         ]
         do {
-            for rule in rules {
-                bus.forget(
-                    try bus.send(
-                        destination: BusConnection.busName, path: BusConnection.busPath, interface: BusConnection.busName,
-                        member: "AddMatch", signature: "s", deadline: deadline
-                    ) { $0.string(rule) })
-            }
+            for rule in rules { try bus.sendMatchRule("AddMatch", rule, deadline: deadline) }
         } catch {
             bus.removeHandler(handler)
             throw error
@@ -68,14 +61,7 @@ final class PromptWatch {
 
     deinit {
         bus.removeHandler(handler)
-        for rule in rules {
-            if let serial = try? bus.send(
-                destination: BusConnection.busName, path: BusConnection.busPath, interface: BusConnection.busName,
-                member: "RemoveMatch", signature: "s", deadline: Deadline(.seconds(1)), arguments: { $0.string(rule) })
-            {
-                bus.forget(serial)
-            }
-        }
+        for rule in rules { try? bus.sendMatchRule("RemoveMatch", rule, deadline: Deadline(.seconds(1))) }
     }
 
     /// Waits for `Completed` until `deadline` (the prompt's bound) or a cancelled task.

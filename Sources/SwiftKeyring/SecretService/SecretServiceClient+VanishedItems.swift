@@ -12,14 +12,9 @@ extension SecretServiceClient {
     /// object". Any other answer, a failure included, is no proof, and gives `false`.
     func itemIsGone(_ path: String, deadline: Deadline) -> Bool {
         do {
-            let reply = try bus.callOnItem(
-                "check whether an item still exists", destination: destination, path: path,
-                interface: SecretServiceNames.properties, method: "Get", signature: "ss", reply: "v", deadline: deadline
-            ) {
-                $0.string(SecretServiceNames.item)
-                $0.string("Attributes")
-            }
-            return reply == nil
+            let reply = try bus.reply(
+                to: sendAttributesRead(path, deadline: deadline), "check whether an item still exists", deadline: deadline)
+            return try attributes(in: reply) == nil
         } catch {
             return false
         }

@@ -180,8 +180,8 @@ final class SecretServiceClient: Sendable {
         _ = try unlock([collection.path], operation, deadline: &deadline, prompt: prompt)
     }
 
-    /// Sends `Properties.Get` of an item's `Attributes`; the reply is read by `attributes(in:of:)`.
-    private func sendAttributesRead(_ path: String, deadline: Deadline) throws -> UInt32 {
+    /// Sends `Properties.Get` of an item's `Attributes`; the reply is read by `attributes(in:)`.
+    func sendAttributesRead(_ path: String, deadline: Deadline) throws -> UInt32 {
         try bus.send(
             destination: destination, path: path, interface: SecretServiceNames.properties, member: "Get",
             signature: "ss", deadline: deadline
@@ -195,7 +195,7 @@ final class SecretServiceClient: Sendable {
     /// - Throws: the daemon's error, or `.backend` for attributes of another type than `a{ss}`:
     ///   an item whose attributes cannot be read is no item we can tell apart from ours,
     ///   and must not pass for a foreign one.
-    private func attributes(in reply: BusMessage) throws -> [String: String]? {
+    func attributes(in reply: BusMessage) throws -> [String: String]? {
         guard
             let values = try BusConnection.values(
                 of: reply, interface: SecretServiceNames.properties, method: "Get", expected: "v", vanishing: true)
@@ -206,30 +206,33 @@ final class SecretServiceClient: Sendable {
         return table
     }
 
-    /// Sends `Service.GetSecrets` for one item; the reply is read by `secret(in:at:)`.
-    private func sendSecretRead(_ path: String, transfer: SecretTransfer, deadline: Deadline) throws -> UInt32 {
+    /// Sends `Service.GetSecrets` for the items at `paths`; the reply is read by `secrets(in:asked:)`.
+    private func sendSecretsRead(_ paths: [String], transfer: SecretTransfer, deadline: Deadline) throws -> UInt32 {
         try bus.send(
             destination: destination, path: SecretServiceNames.servicePath, interface: SecretServiceNames.service,
             member: "GetSecrets", signature: "aoo", deadline: deadline
         ) {
-            $0.strings([path])
+            $0.strings(paths)
             $0.string(transfer.path)
         }
     }
 
-    /// The secret at `path` in a `GetSecrets` reply, still encoded; `nil` when the item
-    /// vanished, or the daemon left it out (gone, or locked).
-    private func secret(in reply: BusMessage, at path: String) throws -> [WireValue]? {
+    /// The secrets of a `GetSecrets` reply, still encoded, by path: only those of the `asked`
+    /// paths (a daemon leaves out an item gone or locked, and whatever else it names is none
+    /// of ours); `nil` when the daemon said the object vanished, where `vanishing`.
+    private func secrets(in reply: BusMessage, asked: [String], vanishing: Bool) throws -> [String: [WireValue]]? {
         guard
             let values = try BusConnection.values(
                 of: reply, interface: SecretServiceNames.service, method: "GetSecrets", expected: "a{o(oayays)}",
-                vanishing: true)
+                vanishing: vanishing)
         else { return nil }
+        var secrets: [String: [WireValue]] = [:]
         for entry in values[0].array ?? [] {
-            guard let pair = entry.fields, pair[0].string == path else { continue }
-            return pair[1].fields
+            guard let pair = entry.fields, let path = pair[0].string, asked.contains(path), let fields = pair[1].fields
+            else { continue }
+            secrets[path] = fields
         }
-        return nil
+        return secrets
     }
 
     /// Reads one item, attributes and secret; `nil` when it is not one of ours,
@@ -244,7 +247,7 @@ final class SecretServiceClient: Sendable {
             let attributesCall = try sendAttributesRead(path, deadline: deadline)
             let secretCall: UInt32
             do {
-                secretCall = try sendSecretRead(path, transfer: transfer, deadline: deadline)
+                secretCall = try sendSecretsRead([path], transfer: transfer, deadline: deadline)
             } catch {
                 bus.forget(attributesCall)
                 throw error
@@ -258,7 +261,8 @@ final class SecretServiceClient: Sendable {
             }
             let secretReply = try bus.reply(to: secretCall, operation, deadline: deadline)
             // Either call may be the one that says the item vanished meanwhile.
-            guard let table = try attributes(in: attributesReply), let encoded = try secret(in: secretReply, at: path),
+            guard let table = try attributes(in: attributesReply),
+                let encoded = try secrets(in: secretReply, asked: [path], vanishing: true)?[path],
                 let summary = SecretAttributes.summary(from: table)
             else { return nil }
             return StoredRecord(id: summary.id, metadata: summary.metadata, secret: try transfer.decode(encoded))
@@ -268,8 +272,9 @@ final class SecretServiceClient: Sendable {
     /// Reads one item's secret only; `nil` when the daemon gives none (the item vanished, or is locked).
     func secret(at path: String, _ operation: String, deadline: Deadline) throws -> [UInt8]? {
         let transfer = try transfer(deadline: deadline)
-        let reply = try bus.reply(to: sendSecretRead(path, transfer: transfer, deadline: deadline), operation, deadline: deadline)
-        return try secret(in: reply, at: path).map { try transfer.decode($0) }
+        let reply = try bus.reply(
+            to: sendSecretsRead([path], transfer: transfer, deadline: deadline), operation, deadline: deadline)
+        return try secrets(in: reply, asked: [path], vanishing: true)?[path].map { try transfer.decode($0) }
     }
 
     /// The secrets of the items at `paths`, in one call; items the daemon leaves out (gone,
@@ -277,20 +282,10 @@ final class SecretServiceClient: Sendable {
     func secrets(at paths: [String], _ operation: String, deadline: Deadline) throws -> [String: [UInt8]] {
         guard !paths.isEmpty else { return [:] }
         let transfer = try transfer(deadline: deadline)
-        let reply = try bus.call(
-            operation, destination: destination, path: SecretServiceNames.servicePath, interface: SecretServiceNames.service,
-            method: "GetSecrets", signature: "aoo", reply: "a{o(oayays)}", deadline: deadline
-        ) {
-            $0.strings(paths)
-            $0.string(transfer.path)
-        }
-        var secrets: [String: [UInt8]] = [:]
-        for entry in reply[0].array ?? [] {
-            guard let pair = entry.fields, let path = pair[0].string, paths.contains(path), let fields = pair[1].fields
-            else { continue }
-            secrets[path] = try transfer.decode(fields)
-        }
-        return secrets
+        let reply = try bus.reply(
+            to: sendSecretsRead(paths, transfer: transfer, deadline: deadline), operation, deadline: deadline)
+        // Not an item's call: an error, even "no such object", is the error it is.
+        return try secrets(in: reply, asked: paths, vanishing: false)!.mapValues { try transfer.decode($0) }
     }
 
     /// The secret at a remembered path, in one call; `nil` when it must be looked up

@@ -86,9 +86,21 @@ extension BusConnection {
         _ = try callBus("AddMatch", signature: "s", reply: "", deadline: deadline) { $0.string(rule) }
     }
 
-    /// Undoes `addMatch`; best effort (the rule also goes with the connection).
-    func removeMatch(_ rule: String, deadline: Deadline) {
-        _ = try? callBus("RemoveMatch", signature: "s", reply: "", deadline: deadline) { $0.string(rule) }
+    /// Sends `AddMatch` or `RemoveMatch` (`member`) for `rule` and drops the bus's reply
+    /// unread: the bus handles one connection's messages in order, so a rule added so is in
+    /// place before any call sent after it reaches its peer, at no round trip.
+    func sendMatchRule(_ member: String, _ rule: String, deadline: Deadline) throws {
+        forget(
+            try send(
+                destination: Self.busName, path: Self.busPath, interface: Self.busName, member: member, signature: "s",
+                deadline: deadline
+            ) { $0.string(rule) })
+    }
+
+    /// The match rule of the bus's `NameOwnerChanged` signals about `name`: how a watch learns
+    /// that a daemon or the portal left the bus.
+    static func nameOwnerChangedRule(_ name: String) -> String {
+        "type='signal',sender='\(busName)',interface='\(busName)',member='NameOwnerChanged',arg0='\(name)'"
     }
 
     /// Whether the bus can start a service for `name` (D-Bus activation).

@@ -51,6 +51,8 @@ final class BusConnection: @unchecked Sendable {
     /// What the reader has read and not yet made into messages; only the reader touches it.
     private var buffer: [UInt8] = []
     private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
+    /// Room for the control messages a read may carry (descriptors a peer passed); only the reader touches it.
+    private let control = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 8)
 
     private struct State {
         /// The calls sent and not yet taken: who must answer, and the answer once it came.
@@ -112,6 +114,7 @@ final class BusConnection: @unchecked Sendable {
         if wakeupReader >= 0 { Glibc.close(wakeupReader) }
         chunk.initializeMemory(as: UInt8.self, repeating: 0)
         chunk.deallocate()
+        control.deallocate()
         buffer.wipe()
     }
 
@@ -400,8 +403,6 @@ final class BusConnection: @unchecked Sendable {
             return false
         }
         guard ready > 0, watched[0].revents != 0 else { return false }
-        let control = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 8)
-        defer { control.deallocate() }
         var vector = iovec(iov_base: chunk.baseAddress, iov_len: chunk.count)
         var header = msghdr()
         let count = withUnsafeMutablePointer(to: &vector) { vector -> Int in
@@ -440,26 +441,31 @@ final class BusConnection: @unchecked Sendable {
 
     /// Writes `bytes`, with `descriptors` on its first byte, waiting for room until `deadline`.
     private func write(_ bytes: [UInt8], descriptors: [Int32], deadline: Deadline) throws {
+        // The descriptors' control message, made once and only when there are any (a call
+        // that passes none, nearly every one, allocates nothing for it).
+        let space = MemoryLayout<cmsghdr>.size + 4 * descriptors.count
+        let passing: UnsafeMutableRawBufferPointer? =
+            descriptors.isEmpty ? nil : UnsafeMutableRawBufferPointer.allocate(byteCount: (space + 7) & ~7, alignment: 8)
+        defer { passing?.deallocate() }
+        if let control = passing {
+            control.initializeMemory(as: UInt8.self, repeating: 0)
+            var entry = cmsghdr()
+            entry.cmsg_len = space
+            entry.cmsg_level = SOL_SOCKET
+            entry.cmsg_type = Int32(SCM_RIGHTS)
+            control.storeBytes(of: entry, as: cmsghdr.self)
+            for (index, descriptor) in descriptors.enumerated() {
+                control.storeBytes(of: descriptor, toByteOffset: MemoryLayout<cmsghdr>.size + 4 * index, as: Int32.self)
+            }
+        }
         var sent = 0
         while sent < bytes.count {
             let count = bytes.withUnsafeBytes { raw -> Int in
                 var vector = iovec(
                     iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + sent), iov_len: raw.count - sent)
                 var header = msghdr()
-                let passing = sent == 0 && !descriptors.isEmpty
-                let space = MemoryLayout<cmsghdr>.size + 4 * descriptors.count
-                let control = UnsafeMutableRawBufferPointer.allocate(byteCount: (space + 7) & ~7, alignment: 8)
-                defer { control.deallocate() }
-                if passing {
-                    control.initializeMemory(as: UInt8.self, repeating: 0)
-                    var entry = cmsghdr()
-                    entry.cmsg_len = space
-                    entry.cmsg_level = SOL_SOCKET
-                    entry.cmsg_type = Int32(SCM_RIGHTS)
-                    control.storeBytes(of: entry, as: cmsghdr.self)
-                    for (index, descriptor) in descriptors.enumerated() {
-                        control.storeBytes(of: descriptor, toByteOffset: MemoryLayout<cmsghdr>.size + 4 * index, as: Int32.self)
-                    }
+                // The descriptors travel with the message's first byte only.
+                if sent == 0, let control = passing {
                     header.msg_control = control.baseAddress
                     header.msg_controllen = control.count
                 }
