@@ -10,7 +10,6 @@ extension KeyedHeader {
         var digest = [UInt8](repeating: 0, count: 32)
         let input = checkedBytes
         gcry_md_hash_buffer(Int32(GCRY_MD_SHA256.rawValue), &digest, input, input.count)
-        let hex: [Character] = Array("0123456789abcdef")
-        return String(digest.prefix(16).flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 0x0f)]] })
+        return digest.prefix(16).lowercaseHex
     }
 }

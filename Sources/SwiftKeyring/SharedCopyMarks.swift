@@ -150,8 +150,7 @@ private final class FolderMarks: Sendable {
             }
             return try mac.finish()
         }
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: tag.prefix(16).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
+        return tag.prefix(16).lowercaseHex
     }
 
     private func existingKey() throws -> [UInt8]? {

@@ -159,10 +159,7 @@ final class BusConnection: @unchecked Sendable {
     /// one write (the bus reads them in order, as sd-bus sends them), then the bus's lines
     /// and `Hello`'s reply: one round trip in all.
     private func authenticate(guid: String?, passingDescriptors: Bool, deadline: Deadline) throws {
-        let uid = String(getuid()).utf8.map { byte in
-            let digits = Array("0123456789abcdef".utf8)
-            return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
-        }.joined()
+        let uid = String(getuid()).utf8.lowercaseHex
         var lines = "AUTH EXTERNAL \(uid)\r\n"
         if passingDescriptors { lines += "NEGOTIATE_UNIX_FD\r\n" }
         lines += "BEGIN\r\n"
