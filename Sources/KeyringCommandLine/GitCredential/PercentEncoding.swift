@@ -1,3 +1,5 @@
+internal import KeyringCrypto
+
 /// The percent-encoding of git credential names, in record keys and URLs.
 package enum PercentEncoding {
     /// `text` with every ASCII byte but the unreserved ones and `kept` as `%HH`; other
@@ -44,7 +46,7 @@ package enum PercentEncoding {
         var index = 0
         while index < utf8.count {
             if utf8[index] == UInt8(ascii: "%"), index + 2 < utf8.count,
-                let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2])
+                let high = utf8[index + 1].hexDigitValue, let low = utf8[index + 2].hexDigitValue
             {
                 result.append(high << 4 | low)
                 index += 3
@@ -68,14 +70,5 @@ package enum PercentEncoding {
     private static func hex(_ byte: UInt8) -> String {
         let digits = Array("0123456789ABCDEF")
         return "%" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0xF)])
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }

@@ -1,3 +1,5 @@
+internal import KeyringCrypto
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -42,19 +44,10 @@ struct UnixSocketName {
                 result.append(byte)
                 continue
             }
-            guard let high = utf8.next().flatMap(hexValue), let low = utf8.next().flatMap(hexValue) else { return nil }
+            guard let high = utf8.next()?.hexDigitValue, let low = utf8.next()?.hexDigitValue else { return nil }
             result.append(high << 4 | low)
         }
         return result
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 
     /// The name as errors show it: the path, or `abstract socket NAME`.
