@@ -16,7 +16,9 @@
 #     alone, synced lookups against etcd alone,
 # plus file-store lookups and peak memory at --large-count records (100,000), and
 # `swift-keyring get` against `secret-tool lookup` (and, on etcd, `etcdctl get`) as whole
-# processes (hyperfine), and the client's instructions per lookup against C's (callgrind; each
+# processes (hyperfine; also `get --backend kernel` and `get` on a passphrase file after
+# `unlock`, each against the encrypted file with a key file), and the client's instructions
+# per lookup against C's (callgrind; each
 # program looks up N records and 1 record, and the difference over N - 1 leaves out the
 # process start, the connection and the session: --instruction-count N, 100 unless given).
 # Issue 27's start targets (Compare/start-targets.sh): `swift-keyring --version` and a `get`
@@ -51,7 +53,7 @@ while [ $# -gt 0 ]; do
         --start-rounds) start_rounds=$2; shift 2 ;;
         --start-only) start_only=1; write=0; shift ;;
         --no-write) write=0; shift ;;
-        -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
         *) echo "$0: unknown argument $1 (try --help)" >&2; exit 64 ;;
     esac
 done
@@ -169,6 +171,41 @@ import json, sys
 names = {"swift-keyring-get-kernel": "kernel", "swift-keyring-get-file": "file"}
 for result in json.load(open(sys.argv[1]))["results"]:
     print(f"swift-keyring-cli\t{names[result['command']]}\tget-process\t0\t{result['mean'] * 1e6:.3f}")
+EOF
+
+    echo "Whole processes: swift-keyring get on a passphrase file after unlock, with a key file, and with the passphrase each time" >&2
+    (
+        unset SWIFT_KEYRING_KEY_FILE SWIFT_KEYRING_PASSPHRASE SWIFT_KEYRING_PASSPHRASE_FILE
+        keyed="$file_folder/unlock-keyed.skr" locked="$file_folder/unlock-passphrase.skr" key="$file_folder/unlock.key"
+        phrase="$file_folder/unlock.passphrase"
+        head -c 32 /dev/urandom >"$key"
+        # A throwaway passphrase made here; it is read from a 0600 file, never printed.
+        head -c 24 /dev/urandom | base64 >"$phrase"
+        chmod 600 "$key" "$phrase"
+        for file in "$keyed" "$locked"; do
+            source_setting=SWIFT_KEYRING_PASSPHRASE_FILE=$phrase
+            [ "$file" = "$keyed" ] && source_setting=SWIFT_KEYRING_KEY_FILE=$key
+            printf 'not-a-secret' | env "$source_setting" SWIFT_KEYRING_FILE="$file" "$SWIFT_KEYRING_COMPARE_CLI" \
+                set account-0 --service "compare.unlock.$run_id" --backend file --username bench --url https://example.com >&2
+        done
+        # Every command goes through env, so each pays the same extra exec.
+        get="$SWIFT_KEYRING_COMPARE_CLI get account-0 --service compare.unlock.$run_id --backend file"
+        # Before unlock: Argon2id in every process (a few runs: each takes a few hundred ms).
+        timeout "$step_timeout" hyperfine -N --style none --warmup 1 --runs 5 --export-json "$work/processes-passphrase.json" \
+            -n swift-keyring-get-passphrase "env SWIFT_KEYRING_FILE=$locked SWIFT_KEYRING_PASSPHRASE_FILE=$phrase $get" >&2
+        SWIFT_KEYRING_FILE="$locked" "$SWIFT_KEYRING_COMPARE_CLI" unlock --backend file --for 1h <"$phrase" >&2
+        timeout "$step_timeout" hyperfine -N --style none --warmup 3 --runs "$cli_runs" --export-json "$work/processes-unlock.json" \
+            -n swift-keyring-get-unlocked "env SWIFT_KEYRING_FILE=$locked $get" \
+            -n swift-keyring-get-key-file "env SWIFT_KEYRING_FILE=$keyed SWIFT_KEYRING_KEY_FILE=$key $get" >&2
+        SWIFT_KEYRING_FILE="$locked" "$SWIFT_KEYRING_COMPARE_CLI" lock --backend file >&2
+    )
+    /usr/bin/python3 - "$work/processes-passphrase.json" "$work/processes-unlock.json" >>"$results" <<'EOF'
+import json, sys
+names = {"swift-keyring-get-unlocked": "file-unlocked", "swift-keyring-get-key-file": "file-key-file",
+         "swift-keyring-get-passphrase": "file-passphrase"}
+for path in sys.argv[1:]:
+    for result in json.load(open(path))["results"]:
+        print(f"swift-keyring-cli\t{names[result['command']]}\tget-process\t0\t{result['mean'] * 1e6:.3f}")
 EOF
 
     echo "Whole processes: swift-keyring get against secret-tool lookup, $cli_runs runs each" >&2

@@ -120,6 +120,9 @@ def goals_table(results, count, large):
         ("`swift-keyring get --backend kernel` vs `--backend file` with a key file (whole process)",
          ratio(get("swift-keyring-cli", "kernel", "get-process", 0), get("swift-keyring-cli", "file", "get-process", 0)),
          "≤ 1×", lambda r: r <= 1),
+        ("`swift-keyring get` on a passphrase file after `unlock` vs with a key file (whole process)",
+         ratio(get("swift-keyring-cli", "file-unlocked", "get-process", 0), get("swift-keyring-cli", "file-key-file", "get-process", 0)),
+         "≤ 1.2×", lambda r: r <= 1.2),
         (f"etcd lookup at {count:,} vs a range round trip (same client, nothing to decrypt)",
          ratio(get("swift-keyring", "etcd", "lookup"), get("swift-keyring", "etcd", "lookup-absent")),
          "≤ 1.5×", lambda r: r <= 1.5),
@@ -166,6 +169,9 @@ def processes_table(results):
         f"| `etcdctl get` | {number(results.get(('etcdctl', 'etcd', 'get-process', 0)))} |",
         f"| `swift-keyring get --backend kernel` | {number(results.get(('swift-keyring-cli', 'kernel', 'get-process', 0)))} |",
         f"| `swift-keyring get --backend file` (key file) | {number(results.get(('swift-keyring-cli', 'file', 'get-process', 0)))} |",
+        f"| `swift-keyring get` on a passphrase file, after `unlock` | {number(results.get(('swift-keyring-cli', 'file-unlocked', 'get-process', 0)))} |",
+        f"| `swift-keyring get` on a key-file file (both through `env`) | {number(results.get(('swift-keyring-cli', 'file-key-file', 'get-process', 0)))} |",
+        f"| `swift-keyring get` on a passphrase file, Argon2id each time | {number(results.get(('swift-keyring-cli', 'file-passphrase', 'get-process', 0)))} |",
     ])
 
 
