@@ -4,8 +4,9 @@
 set -euo pipefail
 
 packages=(libsecret-1-dev libgcrypt20-dev gnome-keyring dbus libsecret-tools pkg-config util-linux)
-# The mock unlock prompter of the prompt tests (Scripts/build-mock-prompter.sh); never needed by library users.
-packages+=(libgcr-3-dev gcc)
+# The mock unlock prompter of the prompt tests (Scripts/build-mock-prompter.sh), and the seccomp launcher of the
+# refused-key-calls tests (Tests/KeyCallFilter, the kernel's headers); never needed by library users.
+packages+=(libgcr-3-dev gcc linux-libc-dev)
 # KeePassXC: the second Secret Service the tests run against (Scripts/with-keepassxc.sh); python3 edits its database export.
 packages+=(keepassxc python3)
 # KWallet: the third Secret Service the tests run against (Scripts/with-kwallet.sh); the QCA plugins give its encrypted session.

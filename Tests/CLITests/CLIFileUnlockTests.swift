@@ -10,18 +10,6 @@ struct CLIFileUnlockTests {
     private static let worker = URL(fileURLWithPath: CLI.binary.path).deletingLastPathComponent()
         .appendingPathComponent("KeyringTestWorker").path
 
-    /// A sandbox whose file holds the record `gh`, and the environment of a later shell: no passphrase anywhere.
-    private func fileWithRecord(_ password: String) throws -> (Sandbox, [String: String]) {
-        let sandbox = try Sandbox()
-        let set = try CLI.run(
-            ["set", "gh", "--username", "alice", "--url", "https://github.com"], stdin: password,
-            environment: sandbox.passphraseEnvironment())
-        #expect(set.status == 0, "set failed: \(set.stderr)")
-        var environment = sandbox.passphraseEnvironment()
-        environment["SWIFT_KEYRING_PASSPHRASE"] = nil
-        return (sandbox, environment)
-    }
-
     /// The name the file's key is kept under: it follows from the header, not the path.
     private func keyName(_ sandbox: Sandbox) throws -> String {
         "swift-keyring:file:" + (try KeyedHeader.decode(Array(try Data(contentsOf: sandbox.keyringFile))).identity)
@@ -43,7 +31,7 @@ struct CLIFileUnlockTests {
     @Test("unlock once: fresh processes of the session read without the passphrase; others cannot; lock forgets the key")
     func unlockOnce() throws {
         let password = "record-pw-\(UUID().uuidString)"
-        let (sandbox, environment) = try fileWithRecord(password)
+        let (sandbox, environment) = try Sandbox.fileWithRecord(password)
         #expect(try CLI.run(["get", "gh"], environment: environment).status == 77)
 
         let unlock = try CLI.run(["unlock", "--for", "10m"], stdin: sandbox.passphrase + "\n", environment: environment)
@@ -96,7 +84,7 @@ struct CLIFileUnlockTests {
 
     @Test("The git helper finds the unlocked key too")
     func gitHelper() throws {
-        let (sandbox, environment) = try fileWithRecord("pw-\(UUID().uuidString)")
+        let (sandbox, environment) = try Sandbox.fileWithRecord("pw-\(UUID().uuidString)")
         let helper = CLI.binary.deletingLastPathComponent().appendingPathComponent("git-credential-swift-keyring").path
         let unlock = try CLI.run(["unlock"], stdin: sandbox.passphrase, environment: environment)
         defer { _ = try? CLI.run(["lock"], environment: environment) }
@@ -112,7 +100,7 @@ struct CLIFileUnlockTests {
     @Test("passwd forgets the unlocked key; the new passphrase opens the file, with every record")
     func passwdForgets() throws {
         let password = "record-pw-\(UUID().uuidString)"
-        let (sandbox, environment) = try fileWithRecord(password)
+        let (sandbox, environment) = try Sandbox.fileWithRecord(password)
         #expect(try CLI.run(["unlock"], stdin: sandbox.passphrase, environment: environment).status == 0)
         let name = try keyName(sandbox)
         let newPassphrase = "new-\(UUID().uuidString)"
@@ -128,7 +116,7 @@ struct CLIFileUnlockTests {
 
     @Test("The key is gone at its timeout")
     func expires() throws {
-        let (sandbox, environment) = try fileWithRecord("pw-\(UUID().uuidString)")
+        let (sandbox, environment) = try Sandbox.fileWithRecord("pw-\(UUID().uuidString)")
         #expect(try CLI.run(["unlock", "--for", "2s"], stdin: sandbox.passphrase, environment: environment).status == 0)
         let name = try keyName(sandbox)
         #expect(try probe(name) == "readable")
@@ -142,7 +130,7 @@ struct CLIFileUnlockTests {
         "A wrong passphrase keeps nothing; a bad --for is a usage error",
         arguments: [["--for", "0"], ["--for", "31d"], ["--for", "1x"]])
     func refusals(_ options: [String]) throws {
-        let (sandbox, environment) = try fileWithRecord("pw-\(UUID().uuidString)")
+        let (sandbox, environment) = try Sandbox.fileWithRecord("pw-\(UUID().uuidString)")
         let wrong = try CLI.run(["unlock"], stdin: "not-the-passphrase", environment: environment)
         #expect(wrong.status == 77)
         let name = try keyName(sandbox)
@@ -157,7 +145,7 @@ struct CLIFileUnlockTests {
         "A signal at a passphrase prompt leaves the terminal echoing",
         arguments: [(["unlock"], SIGINT), (["get", "gh"], SIGINT), (["unlock"], SIGTERM), (["get", "gh"], SIGHUP)])
     func signalRestoresEcho(_ arguments: [String], _ signal: Int32) throws {
-        let (sandbox, environment) = try fileWithRecord("pw-\(UUID().uuidString)")
+        let (sandbox, environment) = try Sandbox.fileWithRecord("pw-\(UUID().uuidString)")
         defer { withExtendedLifetime(sandbox) {} }
         let session = try TerminalSession(arguments, environment: environment)
         #expect(session.waitFor("Passphrase for "), "no prompt: \(String(decoding: session.output, as: UTF8.self))")

@@ -162,13 +162,17 @@ struct KernelKeyringStoreTests {
         #expect(try keyring.list().isEmpty)
     }
 
-    @Test("A kernel that refuses the calls says so, naming the seccomp profile and the encrypted file to use instead")
+    @Test("A kernel that refuses the calls, or lacks KEYCTL_MOVE, says so, naming the encrypted file to use instead")
     func refusedAndQuotaMessages() {
         let refused = KernelKeyFailure(operation: "add_key", errorNumber: EPERM).keyringError(
             fallback: "use the encrypted file instead (--backend file, SWIFT_KEYRING_BACKEND=file)")
         let text = "\(refused)"
         #expect(text.contains("the kernel refused add_key") && text.contains("seccomp") && text.contains("Docker"), "\(text)")
         #expect(text.contains("--backend file"), "\(text)")
+        let noMove = KernelKeyFailure(operation: "keyctl(KEYCTL_MOVE)", errorNumber: EOPNOTSUPP, since: "Linux 5.1")
+        let old = "\(noMove.keyringError(fallback: "use the encrypted file instead (--backend file)"))"
+        #expect(old.contains("does not offer keyctl(KEYCTL_MOVE)") && old.contains("Linux 5.1 or later"), "\(old)")
+        #expect(old.contains("--backend file"), "\(old)")
         let quota = "\(KernelKeyFailure(operation: "add_key", errorNumber: EDQUOT).keyringError)"
         let prefix = Self.isRoot ? "/proc/sys/kernel/keys/root_" : "/proc/sys/kernel/keys/"
         #expect(quota.contains("\(prefix)maxkeys ") && quota.contains("\(prefix)maxbytes "), "\(quota)")

@@ -51,6 +51,14 @@ extension EncryptedFileStore {
         }
     }
 
+    /// Fails as `unlock(for:)` would where the kernel refuses the key calls (a container's
+    /// seccomp profile), before a passphrase is asked for or a key derived: a person in a
+    /// container learns at once that unlocking cannot work there.
+    /// - Throws: `.backend` (domain `kernel keyring`), naming the fallback.
+    package static func requireUnlockPossible() throws {
+        try KeyringError.placing(in: .keyringFile) { try UnlockedKeyCache.requireReachable() }
+    }
+
     /// Drops the key `unlock(for:)` kept for this file; `false` when none was kept.
     @discardableResult
     public func lock() throws -> Bool {

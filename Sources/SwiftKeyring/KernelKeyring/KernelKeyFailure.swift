@@ -11,6 +11,8 @@ struct KernelKeyFailure: Error {
     /// `add_key` or `keyctl(KEYCTL_…)`.
     let operation: String
     let errorNumber: Int32
+    /// The first kernel that offers `operation`, where an older one answers `EOPNOTSUPP`.
+    var since: String?
 
     /// There is no such key any more: never added, expired, revoked or invalidated.
     var isAbsent: Bool {
@@ -23,11 +25,12 @@ struct KernelKeyFailure: Error {
         errorNumber == ENOSYS || errorNumber == EPERM
     }
 
-    /// The failure as a user reads it, for `unlock`: where the passphrase can come from instead.
+    /// The failure as a user reads it, for `unlock`: nothing can be kept, so each process needs its secret.
     var keyringError: KeyringError {
         keyringError(
             fallback:
-                "give the passphrase through SWIFT_KEYRING_PASSPHRASE_FILE or use a key file (SWIFT_KEYRING_KEY_FILE) instead")
+                "unlock cannot keep the file's key here, so give each command the passphrase "
+                + "(SWIFT_KEYRING_PASSPHRASE_FILE) or use a key file (SWIFT_KEYRING_KEY_FILE) instead")
     }
 
     /// The failure as a user reads it; never a key, only the call and the kernel's word.
@@ -35,10 +38,18 @@ struct KernelKeyFailure: Error {
     func keyringError(fallback: String) -> KeyringError {
         let word = String(cString: strerror(errorNumber))
         if isRefused {
+            // Inside a container this is the profile, not the kernel: say which calls it blocks.
             return .backend(
                 domain: "kernel keyring", code: Int(errorNumber),
-                message: "the kernel refused \(operation) (\(word)): a container's seccomp profile (Docker's default) "
-                    + "or a kernel without keys; \(fallback)")
+                message: "the kernel refused \(operation) (\(word)): the key calls are blocked here, as a container's "
+                    + "seccomp profile does (Docker's default blocks add_key and keyctl), or the kernel has no keys; "
+                    + "\(fallback)")
+        }
+        if errorNumber == EOPNOTSUPP {
+            let needed = since.map { ", new in \($0): the kernel store needs \($0) or later" } ?? ""
+            return .backend(
+                domain: "kernel keyring", code: Int(errorNumber),
+                message: "this kernel does not offer \(operation) (\(word))\(needed); \(fallback)")
         }
         if errorNumber == EDQUOT {
             return .backend(

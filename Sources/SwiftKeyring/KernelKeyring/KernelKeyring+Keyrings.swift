@@ -58,12 +58,7 @@ extension KernelKeyring {
             let keyring = Int32(truncatingIfNeeded: made)
             do {
                 try setPermissions(keyring, permissions)
-                _ = try call("keyctl(KEYCTL_MOVE)") {
-                    swift_keyring_keyctl(
-                        Int32(SWIFT_KEYRING_KEYCTL_MOVE), UInt(bitPattern: Int(keyring)),
-                        UInt(bitPattern: Int(process)), UInt(bitPattern: Int(parent)),
-                        UInt(SWIFT_KEYRING_KEYCTL_MOVE_EXCL))
-                }
+                try moveExclusively(keyring, from: process, to: parent)
                 return keyring
             } catch let failure as KernelKeyFailure where failure.errorNumber == EEXIST || failure.errorNumber == ENOENT {
                 // Another process's keyring came first (EEXIST), or another thread of this one
@@ -76,6 +71,29 @@ extension KernelKeyring {
             }
         }
         throw KernelKeyFailure(operation: "keyctl(KEYCTL_MOVE)", errorNumber: EEXIST)
+    }
+
+    /// Moves `keyring` from `source` into `destination`, unless `destination` holds one of the
+    /// same name already (then `EEXIST`).
+    /// - Throws: ``KernelKeyFailure``; on a kernel before Linux 5.1, which has no `KEYCTL_MOVE`,
+    ///   one that names the kernel needed.
+    private static func moveExclusively(_ keyring: Int32, from source: Int32, to destination: Int32) throws {
+        do {
+            _ = try call("keyctl(KEYCTL_MOVE)") {
+                swift_keyring_keyctl(
+                    Int32(SWIFT_KEYRING_KEYCTL_MOVE), UInt(bitPattern: Int(keyring)),
+                    UInt(bitPattern: Int(source)), UInt(bitPattern: Int(destination)),
+                    UInt(SWIFT_KEYRING_KEYCTL_MOVE_EXCL))
+            }
+        } catch var failure as KernelKeyFailure where failure.errorNumber == EOPNOTSUPP {
+            // No way around it on an older kernel. Linking the new keyring with KEYCTL_LINK (or
+            // making it in place with add_key) puts it in the place of any keyring of the same
+            // name: of two processes making a service's keyring at once, the second would
+            // replace the first's, and the records the first had just written into it would
+            // be gone. So the store fails, naming the kernel it needs, and writes nothing.
+            failure.since = "Linux 5.1"
+            throw failure
+        }
     }
 
     /// Adds (or replaces, in one step) the `user` key named `name` in `keyring` with `payload`,

@@ -20,7 +20,9 @@ import Foundation
 /// a service's keyring takes one more. A write past the quota fails with
 /// ``KeyringError/Code/backend`` naming those limits, and changes nothing.
 /// Where the kernel refuses the calls (Docker's default seccomp profile blocks `add_key` and
-/// `keyctl`), opening the store fails and names the fallback: the encrypted file.
+/// `keyctl`), opening the store fails and names the fallback: the encrypted file. A kernel
+/// before Linux 5.1 has no `KEYCTL_MOVE`: there the first write of a service fails, naming the
+/// kernel needed, and writes nothing.
 ///
 /// Never chosen by ``StoreChoice/auto``: ask for it with ``StoreChoice/kernel``,
 /// `SWIFT_KEYRING_BACKEND=kernel` or the tool's `--backend kernel`.

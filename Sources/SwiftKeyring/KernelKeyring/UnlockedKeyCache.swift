@@ -78,6 +78,17 @@ enum UnlockedKeyCache {
         }
     }
 
+    /// Fails as ``keep(_:for:duration:)`` would where the kernel refuses the key calls, before
+    /// anything is asked or derived.
+    /// - Throws: `.backend` (domain `kernel keyring`), naming the fallback.
+    static func requireReachable() throws {
+        do {
+            _ = try KernelKeyring.sessionKeyring()
+        } catch let failure as KernelKeyFailure {
+            throw failure.keyringError
+        }
+    }
+
     /// Drops the key kept for the file with `header`; `false` when none was kept (or the kernel refuses).
     @discardableResult
     static func drop(for header: KeyedHeader) -> Bool {

@@ -98,6 +98,8 @@ struct UnlockCommand: ParsableCommand {
                 message: "There is no encrypted file at \(PrintableField.escaped(url.path)); nothing to unlock.",
                 status: ExitStatus.usage)
         }
+        // Where nothing can be kept, say so before anyone types a passphrase or waits for Argon2id.
+        try EncryptedFileStore.requireUnlockPossible()
         let file: EncryptedFileStore
         do {
             let secret = try FileStoreSecret.resolve(explicit: configuration.fileSecret, environment: configuration.environment)

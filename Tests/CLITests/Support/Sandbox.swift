@@ -1,5 +1,6 @@
 import Foundation
 import KeyringTestSupport
+import Testing
 
 /// A throwaway folder and a clean environment for runs of the tool, so no test
 /// sees the developer's keyring or another test's file.
@@ -21,6 +22,19 @@ final class Sandbox: Sendable {
     }
 
     deinit { try? FileManager.default.removeItem(at: folder) }
+
+    /// A sandbox whose passphrase-protected file holds the record `gh` (alice at github.com) with
+    /// `password`, and the environment of a later shell: no passphrase anywhere.
+    static func fileWithRecord(_ password: String) throws -> (Sandbox, [String: String]) {
+        let sandbox = try Sandbox()
+        let set = try CLI.run(
+            ["set", "gh", "--username", "alice", "--url", "https://github.com"], stdin: password,
+            environment: sandbox.passphraseEnvironment())
+        #expect(set.status == 0, "set failed: \(set.stderr)")
+        var environment = sandbox.passphraseEnvironment()
+        environment["SWIFT_KEYRING_PASSPHRASE"] = nil
+        return (sandbox, environment)
+    }
 
     var keyringFile: URL { folder.appendingPathComponent("data/keyring.skr") }
 
