@@ -55,8 +55,8 @@ extension LibsecretFileStore {
             guard stored, !file.items.isEmpty else {
                 throw KeyringError.invalidConfiguration(
                     setting: "unlock",
-                    reason:
-                        "\(paths.file) holds no item yet, so its password cannot be checked; store a record with the password first")
+                    reason: "\(paths.file) holds no item yet, so its password cannot be checked; "
+                        + "store a record with the password first")
             }
             return try file.unlockedKeyCache.keep(key, duration: duration)
         }
