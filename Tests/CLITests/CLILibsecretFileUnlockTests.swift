@@ -40,12 +40,6 @@ struct CLILibsecretFileUnlockTests {
         try LibsecretKeyringFile.decode(Array(try Data(contentsOf: url)))
     }
 
-    /// The line of /proc/keys for `name`, or `nil` (this process possesses the same session keyring as the tool).
-    private func procLine(_ name: String) throws -> String? {
-        try String(contentsOfFile: "/proc/keys", encoding: .utf8).split(separator: "\n")
-            .first { $0.contains(" \(name): ") }.map(String.init)
-    }
-
     @Test("unlock once: get needs no passphrase; the kernel holds PBKDF2's key, not the passphrase; lock forgets it")
     func unlockOnce() throws {
         let password = "record-pw-\(UUID().uuidString)"
@@ -73,7 +67,7 @@ struct CLILibsecretFileUnlockTests {
         #expect(libsecret?["unlockedUntil"] is String, "doctor --json has no unlockedUntil for libsecret's file")
 
         // Possessor-only, and 24 bytes: the 16-byte PBKDF2 key and its expiry.
-        let line = try #require(try procLine(cache.name), "the key is not in the session keyring")
+        let line = try #require(try SessionKeys.procLine(cache.name), "the key is not in the session keyring")
         #expect(line.contains(" 3f000000 ") && line.hasSuffix(": 24"), "unexpected key: \(line)")
         let kept = try #require(cache.find(), "the kept key cannot be read")
         let derived = try PBKDF2.sha256(
@@ -88,7 +82,7 @@ struct CLILibsecretFileUnlockTests {
 
         let lock = try CLI.run(["lock"], environment: environment)
         #expect(lock.status == 0 && lock.stdout.hasPrefix("Locked "), "lock failed: \(lock.allOutput)")
-        #expect(try procLine(cache.name) == nil)
+        #expect(try SessionKeys.procLine(cache.name) == nil)
         let after = try CLI.run(["get", "gh"], environment: environment)
         #expect(after.status == 77 && after.stderr.contains("needs a passphrase"), "\(after.allOutput)")
         #expect(try CLI.run(["doctor"], environment: environment).stdout.contains("its unlocked key: none"))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import KeyringCommandLine
+import KeyringCrypto
 import SwiftKeyring
 
 #if canImport(FoundationEssentials)
@@ -114,15 +115,15 @@ struct UnlockCommand: ParsableCommand {
                 message: "There is no encrypted file at \(PrintableField.escaped(url.path)); nothing to unlock.",
                 status: ExitStatus.usage)
         }
-        let file: EncryptedFileStore
-        do {
-            let secret = try FileStoreSecret.resolve(explicit: configuration.fileSecret, environment: configuration.environment)
-            file = try EncryptedFileStore(
-                url: url, secret: secret, createIfMissing: false, lockTimeout: configuration.fileLockTimeout)
-        } catch let error as KeyringError where error.code == .passphraseRequired {
-            let typed = try PasswordInput.read(prompt: "Passphrase for \(PrintableField.escaped(url.path)): ")
-            file = try EncryptedFileStore(url: url, typedPassphrase: typed, lockTimeout: configuration.fileLockTimeout)
-        }
+        let file = try openAsking(
+            url,
+            fromSources: {
+                let secret = try FileStoreSecret.resolve(
+                    explicit: configuration.fileSecret, environment: configuration.environment)
+                return try EncryptedFileStore(
+                    url: url, secret: secret, createIfMissing: false, lockTimeout: configuration.fileLockTimeout)
+            },
+            typed: { try EncryptedFileStore(url: url, typedPassphrase: $0, lockTimeout: configuration.fileLockTimeout) })
         reportUnlocked(url, until: try file.unlock(for: duration.duration))
     }
 
@@ -142,16 +143,27 @@ struct UnlockCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw CommandFailure(message: "There is no libsecret file at \(path); nothing to unlock.", status: ExitStatus.usage)
         }
-        let file: LibsecretFileStore
-        do {
-            let key = try LibsecretFileKey.resolve(explicit: configuration.fileSecret, environment: configuration.environment)
-            file = try LibsecretFileStore(
-                url: url, key: key, createIfMissing: false, lockTimeout: configuration.fileLockTimeout)
-        } catch let error as KeyringError where error.code == .passphraseRequired {
-            let typed = try PasswordInput.read(prompt: "Passphrase for \(path): ")
-            file = try LibsecretFileStore(url: url, typedPassphrase: typed, lockTimeout: configuration.fileLockTimeout)
-        }
+        let file = try openAsking(
+            url,
+            fromSources: {
+                let key = try LibsecretFileKey.resolve(explicit: configuration.fileSecret, environment: configuration.environment)
+                return try LibsecretFileStore(
+                    url: url, key: key, createIfMissing: false, lockTimeout: configuration.fileLockTimeout)
+            },
+            typed: { try LibsecretFileStore(url: url, typedPassphrase: $0, lockTimeout: configuration.fileLockTimeout) })
         reportUnlocked(url, until: try file.unlock(for: duration.duration))
+    }
+
+    /// The file store at `url` opened with its passphrase from the usual sources, else with one
+    /// read once from standard input (echo off on a terminal) when no source gives one.
+    private func openAsking<Store>(
+        _ url: URL, fromSources: () throws -> Store, typed: (SecureBytes) throws -> Store
+    ) throws -> Store {
+        do {
+            return try fromSources()
+        } catch let error as KeyringError where error.code == .passphraseRequired {
+            return try typed(try PasswordInput.read(prompt: "Passphrase for \(PrintableField.escaped(url.path)): "))
+        }
     }
 
     private func reportUnlocked(_ url: URL, until: Date) {
