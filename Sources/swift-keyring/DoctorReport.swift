@@ -215,7 +215,9 @@ struct DoctorReport: Encodable {
             "libsecret file:   \(file.path)",
             "its permissions:  " + (file.exists ? "\(file.mode ?? "?") in a \(file.folderMode ?? "?") folder" : "no file yet")
                 + (file.problem.map { " — unsafe: \($0)" } ?? ""),
-            "its unlocked key: " + Self.unlockedKeyText(file.unlockedUntil),
+            "its unlocked key: "
+                + (keySource?.hasPrefix("the Secret portal") == true
+                    ? "none (the Secret portal gives the key; nothing to unlock)" : Self.unlockedKeyText(file.unlockedUntil)),
         ]
     }
 

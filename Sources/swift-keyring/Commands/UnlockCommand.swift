@@ -136,8 +136,8 @@ struct UnlockCommand: ParsableCommand {
         let path = PrintableField.escaped(url.path)
         guard !selection.keyedByPortal else {
             throw CommandFailure(
-                message: "\(path) is keyed by the Secret portal (\(selection.keySource ?? "its secret for this app")), "
-                    + "which gives its key with no passphrase; there is nothing to unlock.",
+                message: "\(path) is keyed by \(selection.keySource ?? "the Secret portal's secret for this app"); "
+                    + "the portal gives its key with no passphrase, so there is nothing to unlock.",
                 status: ExitStatus.usage)
         }
         guard FileManager.default.fileExists(atPath: url.path) else {
