@@ -139,9 +139,6 @@ package struct KeyedHeader: Sendable, Equatable {
     /// The first 8 bytes of SHA-256: catches accidental damage to the header,
     /// so a changed salt or parameter is reported as damage rather than as a wrong passphrase.
     private static func checksum(_ bytes: some Collection<UInt8>) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: 32)
-        let input = Array(bytes)
-        gcry_md_hash_buffer(Int32(GCRY_MD_SHA256.rawValue), &digest, input, input.count)
-        return Array(digest.prefix(checksumLength))
+        Array(SHA256.digest(bytes).prefix(checksumLength))
     }
 }

@@ -9,6 +9,9 @@ public struct StoreSelection: Sendable, Hashable {
     public var keySource: String? { libsecretKey?.description }
     /// The key source chosen for libsecret's file, which `open` uses.
     var libsecretKey: LibsecretKeySource?
+    /// Whether libsecret's file is keyed by the Secret portal: no person types its password,
+    /// so `swift-keyring unlock` has nothing to keep.
+    package var keyedByPortal: Bool { libsecretKey?.origin == .portal }
 
     /// Creates a selection record.
     public init(kind: StoreKind, reason: String) {

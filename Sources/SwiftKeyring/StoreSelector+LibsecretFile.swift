@@ -87,22 +87,31 @@ extension StoreSelector {
 
     /// Opens libsecret's file with the key source the decision chose (the encrypted file's
     /// sources when it chose none, for a selection made elsewhere).
+    ///
+    /// With the encrypted file's sources, a key unlocked for this file in the login session
+    /// comes first (no password, no PBKDF2); the sources are asked only when there is none
+    /// or it does not open the file, so with no source set an unlocked file still opens.
     static func openLibsecretFile(_ selection: StoreSelection, _ configuration: KeyringConfiguration) throws
         -> LibsecretFileStore
     {
         let url = libsecretFileURL(configuration)
         guard selection.libsecretKey?.origin == .portal else {
-            let key = try KeyringError.placing(in: .libsecretFile) {
-                try LibsecretFileKey.resolve(explicit: configuration.fileSecret, environment: configuration.environment)
-            }
-            return try LibsecretFileStore(url: url, key: key, lockTimeout: configuration.fileLockTimeout)
+            let (explicit, environment) = (configuration.fileSecret, configuration.environment)
+            return try LibsecretFileStore(
+                url: url,
+                unlockedOrElse: {
+                    try KeyringError.placing(in: .libsecretFile) {
+                        try LibsecretFileKey.resolve(explicit: explicit, environment: environment).password()
+                    }
+                }, lockTimeout: configuration.fileLockTimeout)
         }
         let password = try KeyringError.placing(in: .libsecretFile) {
             try LibsecretFileKey.portal.password(
                 environment: configuration.environment, timeout: configuration.timeout,
                 responseTimeout: configuration.requestedPromptTimeout())
         }
-        return try LibsecretFileStore(url: url, password: password, lockTimeout: configuration.fileLockTimeout)
+        return try LibsecretFileStore(
+            url: url, password: password, lockTimeout: configuration.fileLockTimeout, keyedByPortal: true)
     }
 
     private static func libsecretFileURL(_ configuration: KeyringConfiguration) -> URL {

@@ -45,7 +45,8 @@ struct DoctorReport: Encodable {
         /// Why that is a concern (weaker than the default, or a header that would be refused).
         var keyDerivationProblem: String?
         /// Until when (ISO 8601) the file's key, kept by `swift-keyring unlock` in the session's
-        /// kernel keyring, opens it without the passphrase; `nil` when no key is kept.
+        /// kernel keyring, opens it without the passphrase; `nil` when no key is kept. For
+        /// libsecret's file keyed by the Secret portal, always `nil`: the portal gives the key.
         var unlockedUntil: String?
     }
 
@@ -104,12 +105,15 @@ struct DoctorReport: Encodable {
             bus = Bus(answers: false, secretService: false, detail: probe.description)
         }
         let location = try EncryptedFileStore.inspect(configuration.fileURL)
-        // Its permissions are found as the encrypted file's are; its header is of another format, so not read.
+        // Its permissions are found as the encrypted file's are; its header (another format) only for the unlocked key.
         let libsecretFile = try (selection.kind == .libsecretFile ? Self.libsecretFileURL(configuration) : nil).map {
             let found = try EncryptedFileStore.inspect($0)
+            let unlocked =
+                found.exists && !selection.keyedByPortal ? (try? LibsecretFileStore.unlockedUntil(url: $0)) ?? nil : nil
             return File(
                 path: found.path, exists: found.exists, mode: found.filePermissions.map(octal),
-                folderMode: found.folderPermissions.map(octal), problem: found.permissionProblem)
+                folderMode: found.folderPermissions.map(octal), problem: found.permissionProblem,
+                unlockedUntil: unlocked?.ISO8601Format())
         }
         let health = etcd.map(EtcdHealth.check)
         var halves = Sync(enabled: sync.isOn, reason: sync.reason, store: sync.store?.rawValue)
@@ -174,7 +178,7 @@ struct DoctorReport: Encodable {
                     + (file.problem.map { " — unsafe: \($0)" } ?? ""),
                 "key derivation:   " + (file.keyDerivation ?? (file.exists ? "unknown" : "no file yet"))
                     + (file.keyDerivationProblem.map { " — warning: \($0)" } ?? ""),
-                "unlocked key:     " + unlockedKeyText,
+                "unlocked key:     " + Self.unlockedKeyText(file.unlockedUntil),
             ] + libsecretFileLines + [
                 "libgcrypt:        \(libgcrypt)"
             ] + etcdLines
@@ -199,9 +203,9 @@ struct DoctorReport: Encodable {
         return ["collection:       " + (sessionBus.collection ?? "none") + reason]
     }
 
-    /// Whether `swift-keyring unlock` kept the file's key in the session keyring, and until when.
-    private var unlockedKeyText: String {
-        guard let until = file.unlockedUntil else { return "none (each process needs the passphrase)" }
+    /// Whether `swift-keyring unlock` kept a file's key in the session keyring, and until when.
+    private static func unlockedKeyText(_ until: String?) -> String {
+        guard let until else { return "none (each process needs the passphrase)" }
         return "in use, kept in the session keyring until \(until) (swift-keyring lock forgets it)"
     }
 
@@ -211,6 +215,9 @@ struct DoctorReport: Encodable {
             "libsecret file:   \(file.path)",
             "its permissions:  " + (file.exists ? "\(file.mode ?? "?") in a \(file.folderMode ?? "?") folder" : "no file yet")
                 + (file.problem.map { " — unsafe: \($0)" } ?? ""),
+            "its unlocked key: "
+                + (keySource?.hasPrefix("the Secret portal") == true
+                    ? "none (the Secret portal gives the key; nothing to unlock)" : Self.unlockedKeyText(file.unlockedUntil)),
         ]
     }
 

@@ -22,12 +22,6 @@ struct CLIFileUnlockTests {
         return result.text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// The line of /proc/keys for `name`, or `nil` (this process possesses the same session keyring as the tool).
-    private func procLine(_ name: String) throws -> String? {
-        try String(contentsOfFile: "/proc/keys", encoding: .utf8).split(separator: "\n")
-            .first { $0.contains(" \(name): ") }.map(String.init)
-    }
-
     @Test("unlock once: fresh processes of the session read without the passphrase; others cannot; lock forgets the key")
     func unlockOnce() throws {
         let password = "record-pw-\(UUID().uuidString)"
@@ -47,7 +41,7 @@ struct CLIFileUnlockTests {
         #expect(doctor.stdout.contains("unlocked key:     in use, kept in the session keyring until "))
 
         // Possessor-only (no rights for the user, group or others), and 40 bytes: the 32-byte key and its expiry.
-        let line = try #require(try procLine(name), "the key is not in the session keyring")
+        let line = try #require(try SessionKeys.procLine(name), "the key is not in the session keyring")
         #expect(line.contains(" 3f000000 ") && line.hasSuffix(": 40"), "unexpected key: \(line)")
         #expect(try probe(name) == "readable")
         #expect(try probe(name, under: [Self.worker, "session-keyring", "new-session"]) == "absent")
@@ -73,7 +67,7 @@ struct CLIFileUnlockTests {
         let lock = try CLI.run(["lock"], environment: environment)
         #expect(lock.status == 0 && lock.stdout.hasPrefix("Locked "), "lock failed: \(lock.stderr)")
         #expect(try probe(name) == "absent")
-        #expect(try procLine(name) == nil)
+        #expect(try SessionKeys.procLine(name) == nil)
         #expect(try CLI.run(["get", "gh"], environment: environment).status == 77)
         let again = try CLI.run(["lock"], environment: environment)
         #expect(again.status == 0 && again.stdout.contains("was not unlocked"))

@@ -34,12 +34,12 @@ struct EncryptedFileUnlockTests {
         defer { _ = try? store.lock() }
         #expect(until > Date().addingTimeInterval(590) && until < Date().addingTimeInterval(610))
         let header = try header(url)
-        let entry = try #require(UnlockedKeyCache.find(for: header), "no key kept for the file")
+        let entry = try #require(EncryptedFileStore.cachedKey(for: header), "no key kept for the file")
         let derived = try KeyDerivation.argon2id(
             passphrase: try SecureBytes(copying: Array(passphrase.utf8)), salt: header.salt, parameters: cheap)
-        let keptIsDerived = entry.master.withBytes { kept in derived.withBytes { kept.elementsEqual($0) } }
+        let keptIsDerived = entry.key.withBytes { kept in derived.withBytes { kept.elementsEqual($0) } }
         #expect(keptIsDerived, "the key kept is not the one Argon2id derives")
-        let keptHoldsPassphrase = entry.master.withBytes { Data($0).range(of: Data(passphrase.utf8)) != nil }
+        let keptHoldsPassphrase = entry.key.withBytes { Data($0).range(of: Data(passphrase.utf8)) != nil }
         #expect(!keptHoldsPassphrase, "the passphrase is in the kernel keyring")
         #expect(try EncryptedFileStore.unlockedUntil(url: url) == until)
 
@@ -48,7 +48,7 @@ struct EncryptedFileUnlockTests {
         #expect(read, "the record bob read with the kept key differs")
 
         #expect(try store.lock())
-        #expect(UnlockedKeyCache.find(for: header) == nil)
+        #expect(EncryptedFileStore.cachedKey(for: header) == nil)
         #expect(try !EncryptedFileStore.lock(url: url))
         #expect(throws: KeyringError.passphraseRequired(sources: FileStoreSecret.sources)) {
             try Keyring(service: "s", configuration: configuration)
@@ -62,24 +62,24 @@ struct EncryptedFileUnlockTests {
         let before = try Data(contentsOf: url)
         let header = try header(url)
         let wrong = try SecureBytes(copying: Array(FileStoreFixture.randomKey()))
-        _ = try UnlockedKeyCache.keep(wrong, for: header, duration: .seconds(600))
-        defer { UnlockedKeyCache.drop(for: header) }
+        _ = try UnlockedKeyCache(header).keep(wrong, duration: .seconds(600))
+        defer { UnlockedKeyCache(header).drop() }
 
         var withPassphrase = configuration
         withPassphrase.fileSecret = .passphrase(passphrase)
         let keyring = try Keyring(service: "s", configuration: withPassphrase)
-        #expect(UnlockedKeyCache.find(for: header) == nil, "the wrong key is still kept")
+        #expect(EncryptedFileStore.cachedKey(for: header) == nil, "the wrong key is still kept")
         for name in ["alice", "bob", "carol"] {
             let same = try keyring.password(forKey: name) == "pw-of-\(name)"
             #expect(same, "the record \(name) differs after the wrong key")
         }
         #expect(try Data(contentsOf: url) == before, "the file was rewritten")
 
-        _ = try UnlockedKeyCache.keep(wrong, for: header, duration: .seconds(600))
+        _ = try UnlockedKeyCache(header).keep(wrong, duration: .seconds(600))
         #expect(throws: KeyringError.passphraseRequired(sources: FileStoreSecret.sources)) {
             try Keyring(service: "s", configuration: configuration)
         }
-        #expect(UnlockedKeyCache.find(for: header) == nil, "the wrong key is still kept")
+        #expect(EncryptedFileStore.cachedKey(for: header) == nil, "the wrong key is still kept")
         #expect(try Data(contentsOf: url) == before, "the file was rewritten")
     }
 
@@ -89,7 +89,7 @@ struct EncryptedFileUnlockTests {
         let old = try header(url)
         try store.unlock(for: .seconds(600))
         try store.changePassphrase(to: .passphrase("second-\(UUID().uuidString)"))
-        #expect(UnlockedKeyCache.find(for: old) == nil)
+        #expect(EncryptedFileStore.cachedKey(for: old) == nil)
         #expect(try EncryptedFileStore.unlockedUntil(url: url) == nil)
         #expect(throws: KeyringError.passphraseRequired(sources: FileStoreSecret.sources)) {
             try Keyring(service: "s", configuration: configuration)

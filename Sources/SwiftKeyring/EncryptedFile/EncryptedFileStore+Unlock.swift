@@ -47,7 +47,7 @@ extension EncryptedFileStore {
                     setting: "unlock",
                     reason: "\(paths.file) opens with a raw key, which needs no key derivation; there is nothing to unlock")
             }
-            return try UnlockedKeyCache.keep(master, for: header, duration: duration)
+            return try UnlockedKeyCache(header).keep(master, duration: duration)
         }
     }
 
@@ -68,7 +68,7 @@ extension EncryptedFileStore {
                 return state.header
             }
         }
-        return UnlockedKeyCache.drop(for: header)
+        return UnlockedKeyCache(header).drop()
     }
 
     /// Drops the key kept for the file at `url`, without opening it (no passphrase needed);
@@ -77,28 +77,21 @@ extension EncryptedFileStore {
     @discardableResult
     public static func lock(url: URL) throws -> Bool {
         guard let header = try header(at: PathName.path(of: url)) else { return false }
-        return UnlockedKeyCache.drop(for: header)
+        return UnlockedKeyCache(header).drop()
     }
 
     /// When the key kept for the file at `url` expires; `nil` when none is kept (or there is no file).
     /// The key is not checked against the file here; opening the file does that.
     public static func unlockedUntil(url: URL) throws -> Date? {
         guard let header = try header(at: PathName.path(of: url)) else { return nil }
-        return UnlockedKeyCache.find(for: header)?.expires
+        return cachedKey(for: header)?.expires
     }
 
     /// Opens the existing file at `url` with a passphrase typed into secure memory (`swift-keyring
     /// unlock` reads it so), which is never copied into a `String` when it is ASCII.
     /// - Throws: `.invalidConfiguration` when it is empty or not UTF-8, and what `init(url:secret:)` throws.
     package convenience init(url: URL, typedPassphrase: SecureBytes, lockTimeout: Duration) throws {
-        let passphrase = try typedPassphrase.withBytes { text in
-            guard !text.isEmpty else {
-                throw KeyringError.invalidConfiguration(setting: "passphrase", reason: "must not be empty")
-            }
-            return try FileStoreSecret.normalizedPassphrase(text) {
-                KeyringError.invalidConfiguration(setting: "passphrase", reason: "it is not UTF-8 text")
-            }
-        }
+        let passphrase = try FileStoreSecret.typedPassphrase(typedPassphrase)
         do {
             try self.init(opening: url, .passphrase(passphrase), false, lockTimeout, .recommended)
         } catch let error as KeyringError {
@@ -110,18 +103,23 @@ extension EncryptedFileStore {
     /// or a key that does not open the file, which is then dropped (nothing is written with it).
     static func openingUnlocked(url: URL, lockTimeout: Duration, logger: Logger) throws -> EncryptedFileStore? {
         let path = PathName.path(of: url)
-        guard let header = try? header(at: path), let entry = UnlockedKeyCache.find(for: header) else { return nil }
+        guard let header = try? header(at: path), let entry = cachedKey(for: header) else { return nil }
         do {
             let store = try EncryptedFileStore(
-                opening: url, .unlocked(entry.master, identity: header.identity), false, lockTimeout, .recommended)
+                opening: url, .unlocked(entry.key, identity: header.identity), false, lockTimeout, .recommended)
             logger.debug("encrypted file opened with the key unlocked in the session keyring", metadata: ["path": "\(path)"])
             return store
         } catch KeyringError.wrongPassphrase {
-            UnlockedKeyCache.drop(for: header)
+            UnlockedKeyCache(header).drop()
             logger.warning(
                 "the key kept in the session keyring does not open the file; dropped it", metadata: ["path": "\(path)"])
             return nil
         }
+    }
+
+    /// The key kept for the file with `header`; only a passphrase's file has one (a raw key derives nothing).
+    static func cachedKey(for header: KeyedHeader) -> UnlockedKeyCache.Entry? {
+        header.keySource == .argon2id ? UnlockedKeyCache(header).find() : nil
     }
 
     /// The header of the file at `path`, checked as opening checks it; `nil` when there is no file.

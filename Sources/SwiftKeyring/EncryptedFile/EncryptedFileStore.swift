@@ -260,7 +260,7 @@ public final class EncryptedFileStore: CredentialStore, ImmediateReads {
                 }
                 try next.write(&records, paths)
                 // The old passphrase's key opens nothing now: no process of the session may keep using it.
-                UnlockedKeyCache.drop(for: state.header)
+                UnlockedKeyCache(state.header).drop()
                 state = next
             }
         }

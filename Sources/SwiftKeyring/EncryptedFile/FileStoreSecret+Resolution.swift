@@ -107,6 +107,20 @@ extension FileStoreSecret {
         }
     }
 
+    /// A passphrase typed into secure memory (`swift-keyring unlock` reads it so), checked and
+    /// normalised as a passphrase from the other sources is, never copied into a `String` when it is ASCII.
+    /// - Throws: `.invalidConfiguration` when it is empty or not UTF-8.
+    package static func typedPassphrase(_ typed: SecureBytes) throws -> SecureBytes {
+        try typed.withBytes { text in
+            guard !text.isEmpty else {
+                throw KeyringError.invalidConfiguration(setting: "passphrase", reason: "must not be empty")
+            }
+            return try normalizedPassphrase(text) {
+                KeyringError.invalidConfiguration(setting: "passphrase", reason: "it is not UTF-8 text")
+            }
+        }
+    }
+
     /// `text` as the KDF sees a passphrase, in secure memory: in Unicode normalisation form C.
     /// ASCII text (normalised already) never leaves secure memory; other text is normalised
     /// through a `String`, which leaves a copy in ordinary memory.

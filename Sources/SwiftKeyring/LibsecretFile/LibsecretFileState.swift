@@ -8,12 +8,13 @@ import Glibc
 import Foundation
 #endif
 
-/// What a ``LibsecretFileStore`` knows: the password and the file's key, and the file
-/// version it last read or wrote, every item authenticated and its attributes
-/// decrypted, its secret still sealed. Only touched under the store's mutex.
+/// What a ``LibsecretFileStore`` knows: how it keys the file (the password, or the key
+/// unlocked in the session), the file's key, and the file version it last read or wrote,
+/// every item authenticated and its attributes decrypted, its secret still sealed.
+/// Only touched under the store's mutex.
 struct LibsecretFileState: Sendable {
-    /// Kept in secure memory so a file another writer gave a new salt can still be opened.
-    let password: SecureBytes
+    /// Kept (the password in secure memory) so a file another writer gave a new salt can still be opened.
+    var keying: LibsecretFileKeying
     var file: LibsecretKeyringFile
     /// PBKDF2's output for `file.salt` and `file.iterations`.
     var key: SecureBytes
@@ -36,15 +37,24 @@ struct LibsecretFileState: Sendable {
             salt: try PBKDF2.newSalt(length: LibsecretKeyringFile.saltLength), now: Self.now())
         file.iterations = iterations
         let key = try LibsecretItemSealing.key(password: password, salt: file.salt, iterations: file.iterations)
-        return LibsecretFileState(password: password, file: file, key: key, entries: [], identity: nil, pinned: nil)
+        return LibsecretFileState(
+            keying: .password(password), file: file, key: key, entries: [], identity: nil, pinned: nil)
     }
 
     /// Reads the file at `paths.file`, or returns `nil` when there is none.
     /// - Throws: `.insecurePermissions`, `.damaged`, `.wrongPassphrase`, or `.backend`; the file is never changed.
-    static func read(_ paths: StorePaths, password: SecureBytes) throws -> LibsecretFileState? {
+    static func read(_ paths: StorePaths, keying: LibsecretFileKeying) throws -> LibsecretFileState? {
         // Opened without waiting: a FIFO in the file's place is refused, never waited on.
         guard let (descriptor, _) = try POSIX.openRegularFileIfPresent(paths.file) else { return nil }
-        return try load(PinnedFile(descriptor), paths, password: password, known: nil)
+        return try load(PinnedFile(descriptor), paths, keying: keying, known: nil)
+    }
+
+    /// The file at `paths.file` as bytes, its items still sealed (no key needed: its salt and
+    /// iteration count are plain), or `nil` when there is none.
+    /// - Throws: `.insecurePermissions`, `.damaged`, or `.backend`.
+    static func plainFile(_ paths: StorePaths) throws -> LibsecretKeyringFile? {
+        guard let (descriptor, _) = try POSIX.openRegularFileIfPresent(paths.file) else { return nil }
+        return try decode(PinnedFile(descriptor), paths).0
     }
 
     /// Brings the state up to date with the file on disk: a `stat` when nothing changed,
@@ -64,7 +74,7 @@ struct LibsecretFileState: Sendable {
         guard let (descriptor, _) = try POSIX.openRegularFileIfPresent(paths.file) else {
             return try refresh(paths)
         }
-        self = try Self.load(PinnedFile(descriptor), paths, password: password, known: self)
+        self = try Self.load(PinnedFile(descriptor), paths, keying: keying, known: self)
     }
 
     /// Reads, authenticates and decrypts the version behind `pinned`.
@@ -72,8 +82,54 @@ struct LibsecretFileState: Sendable {
     ///   count are the same, and then so is every item whose bytes are unchanged, so a rewrite by
     ///   another writer costs the items it added, not every item.
     private static func load(
-        _ pinned: PinnedFile, _ paths: StorePaths, password: SecureBytes, known: LibsecretFileState?
+        _ pinned: PinnedFile, _ paths: StorePaths, keying: LibsecretFileKeying, known: LibsecretFileState?
     ) throws -> LibsecretFileState {
+        let (file, info) = try decode(pinned, paths)
+        if let known, known.file.salt == file.salt, known.file.iterations == file.iterations {
+            // Keyed by each blob's MAC; an item is reused only when all its bytes are the same.
+            var opened: [[UInt8]: (LibsecretKeyringFile.Item, Entry)] = [:]
+            for (item, entry) in zip(known.file.items, known.entries) {
+                opened[Array(item.blob.suffix(LibsecretItemSealing.macLength))] = (item, entry)
+            }
+            let entries = try KeyringError.translatingCrypto { try openAll(file, key: known.key, known: opened, paths) }
+            return LibsecretFileState(
+                keying: keying, file: file, key: known.key, entries: entries, identity: FileIdentity(info), pinned: pinned)
+        }
+        let password: SecureBytes
+        switch keying {
+        case .password(let known):
+            password = known
+        case .unlockedOrElse(let fallback):
+            let cache = file.unlockedKeyCache
+            if let kept = cache.find() {
+                // The name holds the salt and the iteration count, so this key was made for this
+                // file; it still has to open the items. A file with no item opens under any key,
+                // as libsecret takes any password for it: the key is used then, since `unlock`
+                // keeps one only after it opened the file's items (see `LibsecretFileStore.unlock`),
+                // and a write with it seals the new items under the key every item of this salt had.
+                do {
+                    let entries = try KeyringError.translatingCrypto { try openAll(file, key: kept.key, known: [:], paths) }
+                    return LibsecretFileState(
+                        keying: keying, file: file, key: kept.key, entries: entries, identity: FileIdentity(info),
+                        pinned: pinned)
+                } catch KeyringError.wrongPassphrase {
+                    // A key that opens none of the items (the file re-made with the same salt, a
+                    // planted key): never used, never written with; the usual sources are asked.
+                    cache.drop()
+                }
+            }
+            password = try fallback()
+        }
+        let key = try KeyringError.translatingCrypto {
+            try LibsecretItemSealing.key(password: password, salt: file.salt, iterations: file.iterations)
+        }
+        let entries = try KeyringError.translatingCrypto { try openAll(file, key: key, known: [:], paths) }
+        return LibsecretFileState(
+            keying: .password(password), file: file, key: key, entries: entries, identity: FileIdentity(info), pinned: pinned)
+    }
+
+    /// Reads and decodes the version behind `pinned`, checking its permissions and bounds; no key is needed.
+    private static func decode(_ pinned: PinnedFile, _ paths: StorePaths) throws -> (LibsecretKeyringFile, stat) {
         let info = try POSIX.fstat(pinned.descriptor, path: paths.file)
         try FilePermissions.require(paths.file, FilePermissions.fileProblem(info))
         let size = Int(info.st_size)
@@ -85,28 +141,11 @@ struct LibsecretFileState: Sendable {
         let count = try bytes.withUnsafeMutableBytes { try POSIX.read(pinned.descriptor, into: $0, path: paths.file) }
         guard count == size else { throw damaged(paths, "it changed size while it was read") }
         bytes.removeLast()
-        let file: LibsecretKeyringFile
         do {
-            file = try LibsecretKeyringFile.decode(bytes)
+            return (try LibsecretKeyringFile.decode(bytes), info)
         } catch let error as GVariantDecoder.Malformed {
             throw damaged(paths, error.reason)
         }
-        let key: SecureBytes
-        var opened: [[UInt8]: (LibsecretKeyringFile.Item, Entry)] = [:]
-        if let known, known.file.salt == file.salt, known.file.iterations == file.iterations {
-            key = known.key
-            // Keyed by each blob's MAC; an item is reused only when all its bytes are the same.
-            for (item, entry) in zip(known.file.items, known.entries) {
-                opened[Array(item.blob.suffix(LibsecretItemSealing.macLength))] = (item, entry)
-            }
-        } else {
-            key = try KeyringError.translatingCrypto {
-                try LibsecretItemSealing.key(password: password, salt: file.salt, iterations: file.iterations)
-            }
-        }
-        let entries = try KeyringError.translatingCrypto { try openAll(file, key: key, known: opened, paths) }
-        return LibsecretFileState(
-            password: password, file: file, key: key, entries: entries, identity: FileIdentity(info), pinned: pinned)
     }
 
     /// Every item authenticated and decrypted, its plaintext attribute hashes checked against its content.

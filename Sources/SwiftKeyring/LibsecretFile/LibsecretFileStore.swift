@@ -40,6 +40,8 @@ public final class LibsecretFileStore: CredentialStore {
 
     let paths: StorePaths
     let state: Mutex<LibsecretFileState>
+    /// Whether the password is the Secret portal's, which no person types: nothing to unlock then.
+    let keyedByPortal: Bool
 
     /// Opens libsecret's keyring file at `url`; a missing file is an empty keyring, written on the first change.
     ///
@@ -60,7 +62,9 @@ public final class LibsecretFileStore: CredentialStore {
         url: URL, key: LibsecretFileKey, createIfMissing: Bool = true, lockTimeout: Duration = .seconds(10)
     ) throws {
         let password = try KeyringError.placing(in: .libsecretFile) { try key.password() }
-        try self.init(url: url, password: password, createIfMissing: createIfMissing, lockTimeout: lockTimeout)
+        try self.init(
+            url: url, password: password, createIfMissing: createIfMissing, lockTimeout: lockTimeout,
+            keyedByPortal: key == .portal)
     }
 
     /// Opens the file with a key source; for tests, with the PBKDF2 cost of a file this store makes.
@@ -73,24 +77,48 @@ public final class LibsecretFileStore: CredentialStore {
     /// already (the Secret portal's).
     /// - Parameter newFileIterations: the PBKDF2 cost of a file this store makes; libsecret's
     ///   unless a test that opens files thousands of times asks for the lowest cost read.
-    package init(
+    package convenience init(
         url: URL, password: SecureBytes, createIfMissing: Bool = true, lockTimeout: Duration = .seconds(10),
-        newFileIterations: UInt32 = 100_000
+        newFileIterations: UInt32 = 100_000, keyedByPortal: Bool = false
     ) throws {
-        guard password.count > 0 else {
-            throw KeyringError.invalidConfiguration(setting: "password", reason: "must not be empty")
-                .placed(in: .libsecretFile)
-        }
+        try self.init(
+            url: url, keying: .password(try Self.checked(password)), createIfMissing: createIfMissing,
+            lockTimeout: lockTimeout, newFileIterations: newFileIterations, keyedByPortal: keyedByPortal)
+    }
+
+    /// Opens the file with the key `unlock(for:)` kept for it in the login session, skipping
+    /// PBKDF2 and the password, or with the password `fallback` finds (the usual sources) when
+    /// none is kept, it was kept for another file, or it opens none of the file's items (it is
+    /// then dropped, and nothing is written with it).
+    /// - Throws: what `init(url:key:)` throws, and what `fallback` throws when it is asked.
+    package convenience init(
+        url: URL, unlockedOrElse fallback: @escaping @Sendable () throws -> SecureBytes, lockTimeout: Duration
+    ) throws {
+        try self.init(
+            url: url, keying: .unlockedOrElse(fallback: { try Self.checked(fallback()) }), createIfMissing: true,
+            lockTimeout: lockTimeout, newFileIterations: LibsecretKeyringFile.defaultIterations, keyedByPortal: false)
+    }
+
+    private init(
+        url: URL, keying: LibsecretFileKeying, createIfMissing: Bool, lockTimeout: Duration, newFileIterations: UInt32,
+        keyedByPortal: Bool
+    ) throws {
         let paths = StorePaths(url)
         let initial = try KeyringError.placing(in: .libsecretFile) {
             try KeyringError.translatingCrypto {
                 try LibsecretFolderMode.closeIfOnlyReadable(paths.folder)
                 try FilePermissions.prepareFolder(paths.folder, create: createIfMissing)
-                if let existing = try LibsecretFileState.read(paths, password: password) {
+                if let existing = try LibsecretFileState.read(paths, keying: keying) {
                     return existing
                 }
                 guard createIfMissing else {
                     throw KeyringError.serviceUnavailable(reason: .noKeyringFile(path: paths.file))
+                }
+                // No file, so no key was kept for it: a new file's salt is new.
+                let password: SecureBytes
+                switch keying {
+                case .password(let given): password = given
+                case .unlockedOrElse(let fallback): password = try fallback()
                 }
                 return try LibsecretFileState.empty(password: password, iterations: newFileIterations)
             }
@@ -98,7 +126,17 @@ public final class LibsecretFileStore: CredentialStore {
         self.url = URL(fileURLWithPath: paths.file)
         self.paths = paths
         self.lockTimeout = lockTimeout
+        self.keyedByPortal = keyedByPortal
         self.state = Mutex(initial)
+    }
+
+    /// `password`, refused when empty.
+    private static func checked(_ password: SecureBytes) throws -> SecureBytes {
+        guard password.count > 0 else {
+            throw KeyringError.invalidConfiguration(setting: "password", reason: "must not be empty")
+                .placed(in: .libsecretFile)
+        }
+        return password
     }
 
     /// `libsecret-file`, with the file's path.

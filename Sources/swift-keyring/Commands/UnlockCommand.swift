@@ -1,5 +1,6 @@
 import ArgumentParser
 import KeyringCommandLine
+import KeyringCrypto
 import SwiftKeyring
 
 #if canImport(FoundationEssentials)
@@ -8,12 +9,12 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// `swift-keyring unlock [--collection NAME]`
+/// `swift-keyring unlock [--for DURATION] [--collection NAME]`
 struct UnlockCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "unlock",
         abstract:
-            "Unlock the encrypted file for this login session, or the Secret Service collection, with a password from standard input.",
+            "Unlock the encrypted file or libsecret's file for this login session, or the Secret Service collection, with a password from standard input.",
         discussion: """
             The encrypted file (--backend file, or the store auto chooses): its passphrase \
             is taken from the usual sources (a passphrase file and the others) or read once \
@@ -26,6 +27,16 @@ struct UnlockCommand: ParsableCommand {
             swift-keyring lock forgets the key; so does passwd.
 
               swift-keyring unlock --backend file --for 8h
+
+            libsecret's file (--backend libsecret-file) keyed by a passphrase: the same, with \
+            the file's key (PBKDF2's output, never the passphrase) kept under the file's salt \
+            and iteration count, so a moved file still opens and another file never does. The \
+            file must hold a record already: libsecret's format has no key check, so only its \
+            records can tell a right passphrase from a mistyped one. Keyed by the Secret portal \
+            (SWIFT_KEYRING_LIBSECRET_KEY=portal, or auto inside a sandbox), there is nothing to \
+            unlock: the portal gives the key (exit 64).
+
+              swift-keyring unlock --backend libsecret-file --for 8h
 
             The Secret Service: \
             For a terminal with no desktop (SSH, a container), where nobody sees the daemon's \
@@ -48,7 +59,8 @@ struct UnlockCommand: ParsableCommand {
 
     @Option(
         name: .customLong("for"),
-        help: ArgumentHelp("How long the encrypted file stays unlocked (90s, 30m, 8h, 1d).", valueName: "duration"))
+        help: ArgumentHelp(
+            "How long the encrypted file or libsecret's file stays unlocked (90s, 30m, 8h, 1d).", valueName: "duration"))
     var duration: UnlockDuration = .oneHour
 
     func run() throws {
@@ -58,10 +70,15 @@ struct UnlockCommand: ParsableCommand {
                 try unlockFile()
                 return
             }
+            if selection.kind == .libsecretFile {
+                try unlockLibsecretFile(selection)
+                return
+            }
             guard selection.kind == .secretService else {
                 throw CommandFailure(
-                    message: "unlock unlocks the encrypted file or a Secret Service collection, but the \(selection.kind) "
-                        + "store is in use (\(selection.reason)); use --backend file or --backend secret-service.",
+                    message: "unlock unlocks the encrypted file, libsecret's file or a Secret Service collection, but the "
+                        + "\(selection.kind) store is in use (\(selection.reason)); use --backend file, "
+                        + "--backend libsecret-file or --backend secret-service.",
                     status: ExitStatus.usage)
             }
             let keyring = try KeyringOpener.open(store)
@@ -100,16 +117,60 @@ struct UnlockCommand: ParsableCommand {
         }
         // Where nothing can be kept, say so before anyone types a passphrase or waits for Argon2id.
         try EncryptedFileStore.requireUnlockPossible()
-        let file: EncryptedFileStore
-        do {
-            let secret = try FileStoreSecret.resolve(explicit: configuration.fileSecret, environment: configuration.environment)
-            file = try EncryptedFileStore(
-                url: url, secret: secret, createIfMissing: false, lockTimeout: configuration.fileLockTimeout)
-        } catch let error as KeyringError where error.code == .passphraseRequired {
-            let typed = try PasswordInput.read(prompt: "Passphrase for \(PrintableField.escaped(url.path)): ")
-            file = try EncryptedFileStore(url: url, typedPassphrase: typed, lockTimeout: configuration.fileLockTimeout)
+        let file = try openAsking(
+            url,
+            fromSources: {
+                let secret = try FileStoreSecret.resolve(
+                    explicit: configuration.fileSecret, environment: configuration.environment)
+                return try EncryptedFileStore(
+                    url: url, secret: secret, createIfMissing: false, lockTimeout: configuration.fileLockTimeout)
+            },
+            typed: { try EncryptedFileStore(url: url, typedPassphrase: $0, lockTimeout: configuration.fileLockTimeout) })
+        reportUnlocked(url, until: try file.unlock(for: duration.duration))
+    }
+
+    /// libsecret's file keyed by a passphrase: derives its key from the passphrase (the usual
+    /// sources, else standard input), checks it against the file's items and keeps it in the
+    /// session keyring. Keyed by the Secret portal, there is nothing to unlock.
+    private func unlockLibsecretFile(_ selection: StoreSelection) throws {
+        let configuration = try store.configuration()
+        let url = configuration.libsecretFileURL ?? LibsecretFileStore.defaultURL(environment: configuration.environment)
+        let path = PrintableField.escaped(url.path)
+        guard !selection.keyedByPortal else {
+            throw CommandFailure(
+                message: "\(path) is keyed by \(selection.keySource ?? "the Secret portal's secret for this app"); "
+                    + "the portal gives its key with no passphrase, so there is nothing to unlock.",
+                status: ExitStatus.usage)
         }
-        let until = try file.unlock(for: duration.duration)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw CommandFailure(message: "There is no libsecret file at \(path); nothing to unlock.", status: ExitStatus.usage)
+        }
+        // Where nothing can be kept, say so before anyone types a passphrase or waits for PBKDF2.
+        try LibsecretFileStore.requireUnlockPossible()
+        let file = try openAsking(
+            url,
+            fromSources: {
+                let key = try LibsecretFileKey.resolve(explicit: configuration.fileSecret, environment: configuration.environment)
+                return try LibsecretFileStore(
+                    url: url, key: key, createIfMissing: false, lockTimeout: configuration.fileLockTimeout)
+            },
+            typed: { try LibsecretFileStore(url: url, typedPassphrase: $0, lockTimeout: configuration.fileLockTimeout) })
+        reportUnlocked(url, until: try file.unlock(for: duration.duration))
+    }
+
+    /// The file store at `url` opened with its passphrase from the usual sources, else with one
+    /// read once from standard input (echo off on a terminal) when no source gives one.
+    private func openAsking<Store>(
+        _ url: URL, fromSources: () throws -> Store, typed: (SecureBytes) throws -> Store
+    ) throws -> Store {
+        do {
+            return try fromSources()
+        } catch let error as KeyringError where error.code == .passphraseRequired {
+            return try typed(try PasswordInput.read(prompt: "Passphrase for \(PrintableField.escaped(url.path)): "))
+        }
+    }
+
+    private func reportUnlocked(_ url: URL, until: Date) {
         Console.output(
             "Unlocked \(PrintableField.escaped(url.path)) for this login session until \(until.ISO8601Format()) "
                 + "(\(duration)); swift-keyring lock forgets its key sooner.")
