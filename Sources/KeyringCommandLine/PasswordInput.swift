@@ -48,8 +48,9 @@ package enum PasswordInput {
     }
 
     /// Reads into `buffer` until it is full, the input ends, or (on a terminal) a newline
-    /// arrives; returns how many bytes it holds, the newline included.
-    private static func readInto(_ buffer: UnsafeMutableRawBufferPointer, stoppingAtNewline: Bool) -> Int {
+    /// arrives; returns how many bytes it holds, the newline included. A terminal's prompts
+    /// (``Terminal/readSecretBytes(prompt:field:)``) read their lines with it too.
+    static func readInto(_ buffer: UnsafeMutableRawBufferPointer, stoppingAtNewline: Bool) -> Int {
         var count = 0
         while count < buffer.count {
             // A byte at a time on a terminal, so nothing typed after the line is taken.

@@ -23,7 +23,7 @@ package enum SecretText {
 
     /// Checks that `bytes` are strict UTF-8, as `decode` does, without making a string of them.
     /// - Throws: `CommandFailure` with exit status 65 when they are not.
-    package static func check(_ bytes: [UInt8], field: String) throws {
+    package static func check(_ bytes: some Sequence<UInt8>, field: String) throws {
         guard Keyring.isUTF8(bytes) else {
             throw CommandFailure(message: "The \(field) is not UTF-8 text; nothing was changed.", status: ExitStatus.invalidInput)
         }

@@ -1,3 +1,6 @@
+package import KeyringCrypto
+import SwiftKeyring
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 import Glibc
@@ -14,41 +17,63 @@ package enum Terminal {
     /// Asks for a secret with echo off; `nil` at end of input.
     /// - Throws: `CommandFailure` (65) when the line is not UTF-8, exactly as for a piped secret.
     package static func readSecret(prompt: String, field: String) throws -> String? {
-        Console.write(prompt, to: STDERR_FILENO)
-        let line = EchoOff.during { readLineBytes() }
-        // The typed newline was not echoed: end the prompt's line for what is printed next.
-        if isatty(STDIN_FILENO) == 1 { Console.write("\n", to: STDERR_FILENO) }
-        return try line.map { try SecretText.decode($0, field: field) }
+        try readSecretBytes(prompt: prompt, field: field).map(text)
     }
 
-    /// One line of standard input as bytes, without its `\n`; `nil` at end of input.
-    ///
-    /// Read a byte at a time from the descriptor rather than with `readLine`, which
-    /// repairs invalid UTF-8 into U+FFFD and would change a password silently.
-    private static func readLineBytes() -> [UInt8]? {
-        var line: [UInt8] = []
-        var byte: UInt8 = 0
-        while true {
-            let count = read(STDIN_FILENO, &byte, 1)
-            if count < 0, errno == EINTR { continue }
-            guard count == 1 else { return line.isEmpty ? nil : line }
-            if byte == UInt8(ascii: "\n") { return line }
-            line.append(byte)
+    /// ``readSecret(prompt:field:)`` into secure memory, never a `String` (whose storage cannot
+    /// be wiped) nor an array that grows (whose outgrown copies are freed unwiped).
+    /// - Throws: `CommandFailure` (65) when the line is not UTF-8, or longer than
+    ///   `PasswordInput.maximumBytes` (a terminal's line holds at most 4095).
+    package static func readSecretBytes(prompt: String, field: String) throws -> SecureBytes? {
+        Console.write(prompt, to: STDERR_FILENO)
+        var tooLong = false
+        var atEnd = false
+        let line = try KeyringError.translatingCrypto {
+            try SecureBytes(capacity: PasswordInput.maximumBytes + 1) { buffer in
+                let count = EchoOff.during { PasswordInput.readInto(buffer, stoppingAtNewline: true) }
+                tooLong = count > PasswordInput.maximumBytes
+                atEnd = count == 0
+                // The newline ends the line; it is not part of the secret.
+                return count > 0 && buffer[count - 1] == UInt8(ascii: "\n") ? count - 1 : count
+            }
         }
+        // The typed newline was not echoed: end the prompt's line for what is printed next.
+        if isatty(STDIN_FILENO) == 1 { Console.write("\n", to: STDERR_FILENO) }
+        guard !tooLong else {
+            throw CommandFailure(
+                message: "The \(field) is longer than \(PasswordInput.maximumBytes) bytes; nothing was changed.",
+                status: ExitStatus.invalidInput)
+        }
+        // Nothing before the end of input: no line at all (an empty line still has its newline).
+        if atEnd { return nil }
+        try line.withBytes { try SecretText.check($0, field: field) }
+        return line
     }
 
     /// Asks for a new secret twice, and fails when the two differ.
     package static func readNewSecret(what: String) throws -> String {
+        text(try readNewSecretBytes(what: what))
+    }
+
+    /// ``readNewSecret(what:)`` into secure memory, as ``readSecretBytes(prompt:field:)`` reads.
+    package static func readNewSecretBytes(what: String) throws -> SecureBytes {
         let field = what.lowercased()
-        guard let first = try readSecret(prompt: "\(what): ", field: field),
-            let second = try readSecret(prompt: "Repeat \(field): ", field: field)
+        guard let first = try readSecretBytes(prompt: "\(what): ", field: field),
+            let second = try readSecretBytes(prompt: "Repeat \(field): ", field: field)
         else {
             throw CommandFailure(message: "No \(what.lowercased()) was entered.", status: ExitStatus.invalidInput)
         }
-        guard first == second else {
+        let same = first.withBytes { first in second.withBytes { first.elementsEqual($0) } }
+        guard same else {
             throw CommandFailure(message: "The two entries differ; nothing was changed.", status: ExitStatus.invalidInput)
         }
         return first
+    }
+
+    /// A secret read here as text, for the callers that need a `String` (a passphrase for the key derivation).
+    private static func text(_ secret: SecureBytes) -> String {
+        // Checked as UTF-8 when read.
+        secret.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Asks a yes/no question; only `y` or `yes` count as yes.

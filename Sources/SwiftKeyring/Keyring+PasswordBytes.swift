@@ -13,6 +13,30 @@ extension Keyring {
         return secret
     }
 
+    /// The credentials stored under `key` with their password as its UTF-8 bytes, beside it, and
+    /// an empty `password` in the credentials; `nil` when there are none: `credentials(forKey:)`
+    /// for a caller that writes the whole record out and wipes the bytes (the tool's `get --json`).
+    /// - Throws: as `credentials(forKey:)`, with the same refusals of a record that is not valid.
+    package func credentialsAndPasswordBytes(forKey key: String) throws -> (credentials: Credentials, password: [UInt8])? {
+        let id = try recordID(key, .credentials)
+        guard var record = try readRecord(id, call: startCall()) else { return nil }
+        // The bytes themselves are handed on (no copy), and the record is left an empty secret.
+        var password: [UInt8] = []
+        swap(&password, &record.secret)
+        do {
+            guard Self.isUTF8(password) else {
+                throw KeyringError.invalidRecord(field: "password", reason: "the stored bytes of \(id) are not UTF-8 text")
+            }
+            guard password.count <= RecordValidation.maximumPasswordBytes else {
+                throw KeyringError.invalidRecord(field: "password", reason: "is longer than 1 MiB")
+            }
+            return (try Credentials(record: record), password)
+        } catch {
+            password.wipe()
+            throw error
+        }
+    }
+
     /// Stores `credentials` under `key` with `password`'s bytes as the password, and wipes them:
     /// `set(_:forKey:)` for a caller that read the password as bytes (the tool's `set` from a pipe),
     /// so it never becomes a `String`. `credentials.password` is not used; give it empty.

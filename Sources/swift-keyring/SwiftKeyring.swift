@@ -1,5 +1,6 @@
 import ArgumentParser
 import KeyringCommandLine
+import KeyringCrypto
 import Logging
 import SwiftKeyring
 
@@ -70,16 +71,27 @@ struct SwiftKeyring: ParsableCommand {
         finish { try command.run() }
     }
 
-    /// Runs a command, and exits with the status of its failure, if any.
+    /// Runs a command, wipes the stack it used, and exits with the status of its failure, if any.
+    ///
+    /// Every command ends here, so every command ends wiped: each buffer that held a secret is
+    /// wiped where it was used, but the stack its calls ran on is not, and the dynamic linker
+    /// saves the vector registers there (``StackWipe``). `remove` of a git helper's record left
+    /// two copies of its password so.
     private static func finish(_ run: () throws -> Void) {
+        let failure: (any Error)?
         do {
             try run()
-        } catch let status as ExitCode {
+            failure = nil
+        } catch {
+            failure = error
+        }
+        StackWipe.belowCaller()
+        guard let failure else { return }
+        if let status = failure as? ExitCode {
             // The status of a failure `run` has already reported: ArgumentParser's
             // `exit(withError:)` would build the usage text first, only to print nothing.
             Glibc.exit(status.rawValue)
-        } catch {
-            exit(withError: error)
         }
+        exit(withError: failure)
     }
 }

@@ -13,6 +13,17 @@ struct CLISecretCoreTests {
     /// The debug git helper, built beside the tool.
     static let helper = CLI.binary.deletingLastPathComponent().appendingPathComponent("git-credential-swift-keyring")
 
+    /// gdb's command line that runs `binary ARGUMENTS…` and writes its core to `core` at its exit.
+    private static func gdbArguments(_ arguments: [String], of binary: URL, core: URL) -> [String] {
+        ["-batch", "-q", "-ex", "catch syscall exit_group", "-ex", "run", "-ex", "gcore \(core.path)", "--args", binary.path]
+            + arguments
+    }
+
+    /// Whether `core` holds `text`'s bytes anywhere.
+    private static func holds(_ core: Data, _ text: String) -> Bool {
+        core.range(of: Data(text.utf8)) != nil
+    }
+
     /// The core of `swift-keyring ARGUMENTS…` (or of `binary`) at its exit.
     private func core(
         _ arguments: [String], of binary: URL = CLI.binary, in folder: URL, environment: [String: String], stdin: String? = nil
@@ -26,18 +37,13 @@ struct CLISecretCoreTests {
         pthread_sigmask(SIG_SETMASK, &none, &kept)
         defer { pthread_sigmask(SIG_SETMASK, &kept, nil) }
         let gdb = try Command.run(
-            "gdb",
-            [
-                "-batch", "-q", "-ex", "catch syscall exit_group", "-ex", "run", "-ex", "gcore \(core.path)", "--args",
-                binary.path,
-            ]
-                + arguments, environment: environment, stdin: stdin, timeout: 120)
+            "gdb", Self.gdbArguments(arguments, of: binary, core: core), environment: environment, stdin: stdin, timeout: 120)
         #expect(FileManager.default.fileExists(atPath: core.path), "gdb made no core: \(gdb.stderr)")
         return try Data(contentsOf: core)
     }
 
     @Test(
-        "After get prints a password, the process's memory holds no copy of it; after get --json, it does",
+        "After get prints a password, or the whole record as JSON, the process's memory holds no copy of it",
         .enabled(if: canDump, "a core of the undumpable tool needs root's gdb"))
     func getLeavesNoCopy() throws {
         let folder = try TemporaryFolder.make()
@@ -46,20 +52,88 @@ struct CLISecretCoreTests {
         let service = TestStore.uniqueService("core")
         let store = ["--backend", "kernel", "--service", service]
         let password = "core-\(UUID().uuidString)"
+        let username = "alice-\(UUID().uuidString)"
         let set = try CLI.run(
-            ["set", "work"] + store + ["--username", "alice", "--url", "https://example.com"], stdin: password,
+            ["set", "work"] + store + ["--username", username, "--url", "https://example.com"], stdin: password,
             environment: environment)
         #expect(set.status == 0, "\(set.stderr)")
         defer { _ = try? CLI.run(["remove-all", "--yes"] + store, environment: environment) }
         let plain = try core(["get", "work"] + store, in: folder, environment: environment)
         // The core is the process's memory: the service name it was given is there.
-        #expect(plain.range(of: Data(service.utf8)) != nil, "the core does not hold the process's memory")
-        let copied = plain.range(of: Data(password.utf8)) != nil
+        #expect(Self.holds(plain, service), "the core does not hold the process's memory")
+        let copied = Self.holds(plain, password)
         #expect(!copied, "a copy of the password is left in the memory of get")
-        // The JSON answer is made of strings, which are freed unwiped: the same search finds them.
         let json = try core(["get", "work", "--json"] + store, in: folder, environment: environment)
-        let jsonCopied = json.range(of: Data(password.utf8)) != nil
-        #expect(jsonCopied, "the search did not find the password that get --json leaves")
+        // The username is read with the password and printed in the same line, but made a `String`:
+        // the same search finds it, so it would find the password had a copy been left.
+        #expect(Self.holds(json, username), "the search did not find the username get --json printed")
+        let jsonCopied = Self.holds(json, password)
+        #expect(!jsonCopied, "a copy of the password is left in the memory of get --json")
+    }
+
+    @Test(
+        "After the tool reads and removes a record git's helper stored, its memory holds no copy of the password or refresh token",
+        .enabled(if: canDump, "a core of the undumpable tool needs root's gdb"))
+    func toolLeavesNoCopyOfGitRecord() throws {
+        let folder = try TemporaryFolder.make()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let environment = try Sandbox().baseEnvironment().merging(["SWIFT_KEYRING_BACKEND": "kernel"]) { $1 }
+        let host = "core-\(UUID().uuidString.prefix(8).lowercased()).example.com"
+        let password = "git-tool-\(UUID().uuidString)"
+        let token = "refresh-tool-\(UUID().uuidString)"
+        defer {
+            _ = try? Command.run(
+                Self.helper.path, ["erase"], environment: environment, stdin: "protocol=https\nhost=\(host)\n\n")
+        }
+        let stored = try Command.run(
+            Self.helper.path, ["store"], environment: environment,
+            stdin: "protocol=https\nhost=\(host)\nusername=alice\npassword=\(password)\noauth_refresh_token=\(token)\n\n")
+        try #require(stored.status == 0, "the helper did not store the credential: \(stored.stderr)")
+        // The helper's record: its key names the remote, its password holds git's password and refresh token.
+        let record = ["https://alice@\(host)", "--service", "git-credential"]
+        let printed = try CLI.run(["get"] + record, environment: environment).stdout
+        let whole = printed == "\(password)\noauth_refresh_token=\(token)\n"
+        #expect(whole, "the tool's get does not print the record the helper stored")
+        for command in ["get", "remove"] {
+            let dump = try core([command] + record, in: folder, environment: environment)
+            #expect(Self.holds(dump, host), "the core does not hold the process's memory")
+            for (name, secret) in [("password", password), ("refresh token", token)] {
+                let copied = Self.holds(dump, secret)
+                #expect(!copied, "a copy of the \(name) is left in the memory of the tool's \(command)")
+            }
+        }
+        let gone = try CLI.run(["get"] + record, environment: environment)
+        #expect(gone.status == 1, "remove under gdb did not remove the record")
+    }
+
+    @Test(
+        "After set stores a password typed at a terminal, the process's memory holds no copy of it",
+        .enabled(if: canDump, "a core of the undumpable tool needs root's gdb"))
+    func setOnTerminalLeavesNoCopy() throws {
+        let folder = try TemporaryFolder.make()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let environment = try Sandbox().baseEnvironment()
+        let service = TestStore.uniqueService("core-tty")
+        let store = ["--backend", "kernel", "--service", service]
+        defer { _ = try? CLI.run(["remove-all", "--yes"] + store, environment: environment) }
+        let password = "core-tty-\(UUID().uuidString)"
+        let core = folder.appendingPathComponent("core")
+        // gdb and the tool share the terminal: the tool asks twice, with echo off, as for a person.
+        let arguments = ["set", "work"] + store + ["--username", "alice", "--url", "https://example.com"]
+        let terminal = try TerminalSession(
+            Self.gdbArguments(arguments, of: CLI.binary, core: core), environment: environment,
+            executable: URL(fileURLWithPath: "/usr/bin/gdb"))
+        try #require(terminal.waitFor("Password: ") && terminal.waitForEchoOff(), "no password prompt")
+        terminal.type(Array(password.utf8) + [0x0A])
+        try #require(terminal.waitFor("Repeat password: ") && terminal.waitForEchoOff(), "no second prompt")
+        terminal.type(Array(password.utf8) + [0x0A])
+        _ = terminal.exitStatus()
+        let dump = try Data(contentsOf: core)
+        #expect(Self.holds(dump, service), "the core does not hold the process's memory")
+        let copied = Self.holds(dump, password)
+        #expect(!copied, "a copy of the password typed is left in the memory of set")
+        let stored = try CLI.run(["get", "work"] + store, environment: environment).stdout == password + "\n"
+        #expect(stored, "set under gdb did not store the password typed")
     }
 
     @Test(
@@ -147,11 +221,24 @@ struct CLISecretCoreTests {
         #expect(gone.status == 0 && gone.text.isEmpty, "erase under gdb did not remove the credential")
 
         // A password given in a url= line (a person typing; git itself sends password=) is
-        // percent-decoded into a String, which is freed unwiped: the same search finds it.
+        // percent-decoded into a wiped buffer. The username beside it is decoded the same way
+        // into a `String`, which is freed unwiped: the search finds that one. Both hold an
+        // escape, so neither decoded form is in the input itself.
+        let username = "user-\(UUID().uuidString)"
+        let urlPassword = "git-url-\(UUID().uuidString)"
         let fromURL = try core(
             ["store"], of: Self.helper, in: folder, environment: environment,
-            stdin: "url=https://alice:\(password)@\(host)\n\n")
-        let urlCopied = fromURL.range(of: Data(password.utf8)) != nil
-        #expect(urlCopied, "the search did not find the password that a url= line leaves")
+            stdin: "url=https://\(username)%21:\(urlPassword)%21@\(host)\n\n")
+        #expect(Self.holds(fromURL, username + "!"), "the search did not find the username decoded from the url= line")
+        let urlCopied = Self.holds(fromURL, urlPassword + "!")
+        #expect(!urlCopied, "a copy of the password in a url= line is left in the memory of store")
+        let fromURLAnswer = try Command.run(
+            Self.helper.path, ["get"], environment: environment,
+            stdin: "protocol=https\nhost=\(host)\nusername=\(username)!\n\n")
+        let urlStored = fromURLAnswer.text == "username=\(username)!\npassword=\(urlPassword)!\n"
+        #expect(urlStored, "store under gdb did not keep the password of the url= line: \(fromURLAnswer.stderr)")
+        _ = try? Command.run(
+            Self.helper.path, ["erase"], environment: environment,
+            stdin: "protocol=https\nhost=\(host)\nusername=\(username)!\n\n")
     }
 }

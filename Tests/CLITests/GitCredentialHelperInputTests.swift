@@ -20,6 +20,7 @@ struct GitCredentialHelperInputTests {
         ),
         ("an empty name", Data("protocol=https\nhost=example.com\nusername=alice\n=new\n".utf8)),
         ("a url without a scheme", Data("url=example.com/repo\nusername=alice\npassword=new\n".utf8)),
+        ("a url whose password is not UTF-8 once decoded", Data("url=https://alice:new%FF@example.com\n".utf8)),
         ("a carriage return in the password", Data("protocol=https\nhost=example.com\nusername=alice\npassword=new\rpw\n".utf8)),
         ("a carriage return in the username", Data("protocol=https\nhost=example.com\nusername=alice\rnew\npassword=x\n".utf8)),
         ("a carriage return in the host", Data("protocol=https\nhost=example.com\rnew\nusername=alice\npassword=x\n".utf8)),
@@ -92,5 +93,32 @@ struct GitCredentialHelperInputTests {
         #expect(result.status == 64)
         #expect(result.stderr.contains("unknown option --colour"))
         #expect(!result.stderr.contains("secret-pw"))
+    }
+
+    @Test("A password in a url= line is stored percent-decoded, a password= line after it wins, and erase compares it decoded")
+    func passwordInURL() throws {
+        let sandbox = try Sandbox()
+        let git = GitClient(sandbox: sandbox, storeEnvironment: sandbox.fileEnvironment())
+        // %25 is a %, %3A a colon, %40 an @; a % without two hex digits after it stays, as git's url_decode leaves it.
+        let store = try git.helper("store", input: Data("url=https://alice:p%25w%3Ad%40x%zz%4@example.com/repo\n\n".utf8))
+        #expect(store.status == 0, "\(store.stderr)")
+        let get = try git.helper("get", input: Data("protocol=https\nhost=example.com\npath=repo\n\n".utf8))
+        let decoded = get.text == "username=alice\npassword=p%w:d@x%zz%4\n"
+        #expect(decoded, "the url='s password was not stored percent-decoded")
+        // A password= line after the url= is the one stored.
+        let later = try git.helper(
+            "store", input: Data("url=https://bob:from-url@example.com\npassword=from-line\n\n".utf8))
+        #expect(later.status == 0, "\(later.stderr)")
+        let bob = try git.helper("get", input: Data("protocol=https\nhost=example.com\nusername=bob\n\n".utf8))
+        #expect(bob.text == "username=bob\npassword=from-line\n", "the password= line after the url= did not win")
+        // erase with a url= password: the stale one removes nothing, the stored one (encoded otherwise) removes it.
+        let stale = try git.helper("erase", input: Data("url=https://alice:p%25w@example.com/repo\n\n".utf8))
+        #expect(stale.status == 0, "\(stale.stderr)")
+        let kept = try git.helper("get", input: Data("protocol=https\nhost=example.com\npath=repo\n\n".utf8))
+        #expect(kept.text.hasPrefix("username=alice\n"), "erase with another password removed the credential")
+        let erase = try git.helper("erase", input: Data("url=https://alice:p%25w:d%40x%zz%4@example.com/repo\n\n".utf8))
+        #expect(erase.status == 0, "\(erase.stderr)")
+        let gone = try git.helper("get", input: Data("protocol=https\nhost=example.com\npath=repo\n\n".utf8))
+        #expect(gone.status == 0 && gone.text.isEmpty, "erase with the url='s password left the credential")
     }
 }

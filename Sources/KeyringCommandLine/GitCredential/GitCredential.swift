@@ -79,8 +79,21 @@ package struct GitCredential: Sendable, Equatable {
     /// it into one `Character`, and a split by `Character`s would then pass over that `@`.
     /// - Returns: `false` when `url` has no `scheme://` or a part does not decode to UTF-8.
     package mutating func setURL(_ url: String) -> Bool {
-        self = GitCredential()
         let bytes = Array(url.utf8)
+        var secret: Range<Int>?
+        guard setURL(bytes[...], password: &secret) else { return false }
+        // Checked to decode to UTF-8 when split.
+        password = secret.flatMap { PercentEncoding.decode(bytes[$0]) }
+        return true
+    }
+
+    /// ``setURL(_:)`` of a `url=` line's bytes, but for the password, which is left where it is:
+    /// `password` is set to where it lies in `bytes` (their indices), still percent-encoded and
+    /// checked to decode to UTF-8, so git's helper decodes it into a buffer it wipes
+    /// (``GitCredentialRequest``) and never makes a `String` of it.
+    package mutating func setURL(_ bytes: ArraySlice<UInt8>, password: inout Range<Int>?) -> Bool {
+        self = GitCredential()
+        password = nil
         guard let schemeEnd = bytes.firstRange(of: Array("://".utf8)) else { return false }
         // Cut before an ASCII byte, so the protocol is whole UTF-8.
         `protocol` = String(decoding: bytes[..<schemeEnd.lowerBound], as: UTF8.self)
@@ -92,10 +105,10 @@ package struct GitCredential: Sendable, Equatable {
         if let at = bytes[start...].firstIndex(of: UInt8(ascii: "@")), at < slash {
             if let colon = bytes[start...].firstIndex(of: UInt8(ascii: ":")), colon < at {
                 guard let user = PercentEncoding.decode(bytes[start..<colon]),
-                    let secret = PercentEncoding.decode(bytes[(colon + 1)..<at])
+                    PercentEncoding.decodesToUTF8(bytes[(colon + 1)..<at])
                 else { return false }
                 username = user
-                password = secret
+                password = (colon + 1)..<at
             } else {
                 guard let user = PercentEncoding.decode(bytes[start..<at]) else { return false }
                 username = user

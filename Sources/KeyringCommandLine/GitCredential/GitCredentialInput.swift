@@ -55,10 +55,22 @@ package enum GitCredentialInput {
             case "password":
                 request.credential.password = nil
                 request.password = valueBytes.indices
+                request.passwordIsPercentEncoded = false
                 continue
             case "oauth_refresh_token":
                 request.credential.oauthRefreshToken = nil
                 request.refreshToken = valueBytes.indices
+                continue
+            case "url":
+                // Everything said before is cleared, the secrets left in the input too. A password
+                // in the URL stays there as well, percent-encoded (made text, the line would hold it).
+                request = GitCredentialRequest()
+                var password: Range<Int>?
+                guard request.credential.setURL(valueBytes, password: &password) else {
+                    throw refusal("the url of line \(lineNumber) has no scheme:// or a part that is not UTF-8")
+                }
+                request.password = password
+                request.passwordIsPercentEncoded = password != nil
                 continue
             default: break
             }
@@ -72,12 +84,6 @@ package enum GitCredentialInput {
                 request.credential.passwordExpiryUTC = value
                 guard request.credential.expiry != nil else {
                     throw refusal("the password_expiry_utc of line \(lineNumber) is not a number of seconds since 1970")
-                }
-            case "url":
-                // Everything said before is cleared, the secrets left in the input too.
-                request = GitCredentialRequest()
-                guard request.credential.setURL(value) else {
-                    throw refusal("the url of line \(lineNumber) has no scheme:// or a part that is not UTF-8")
                 }
             default: continue
             }

@@ -184,9 +184,7 @@ package enum GitCredentialRecords {
     /// `request` was read from), never made a `String`.
     @discardableResult
     package static func erase(_ request: GitCredentialRequest, from input: [UInt8], in keyring: Keyring) throws -> Int {
-        // A password in a `url=` is a `String` already; one in a `password=` line stays in `input`.
-        let password = request.password.map { input[$0] } ?? request.credential.password.map { ArraySlice($0.utf8) }
-        return try erase(request.credential, password: password, in: keyring)
+        try request.withPassword(in: input) { password in try erase(request.credential, password: password, in: keyring) }
     }
 
     /// Both `erase`s: `want`'s parts but its secrets, and the `password` git sent, if any.

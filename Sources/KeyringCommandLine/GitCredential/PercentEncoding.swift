@@ -1,4 +1,5 @@
 internal import KeyringCrypto
+import SwiftKeyring
 
 /// The percent-encoding of git credential names, in record keys and URLs.
 package enum PercentEncoding {
@@ -38,24 +39,41 @@ package enum PercentEncoding {
         String(validating: decodedBytes(bytes), as: UTF8.self)
     }
 
-    /// `bytes` with each `%HH` replaced by its byte, whatever the result.
+    /// `bytes` with each `%HH` replaced by its byte, whatever the result. Read where they are
+    /// (no copy of them is made) into one buffer of their size, which never grows: for a
+    /// password, the caller can wipe the one buffer that holds it decoded.
     package static func decodedBytes(_ bytes: some Collection<UInt8>) -> [UInt8] {
-        let utf8 = Array(bytes)
         var result: [UInt8] = []
-        result.reserveCapacity(utf8.count)
-        var index = 0
-        while index < utf8.count {
-            if utf8[index] == UInt8(ascii: "%"), index + 2 < utf8.count,
-                let high = utf8[index + 1].hexDigitValue, let low = utf8[index + 2].hexDigitValue
+        result.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let first = bytes.index(after: index)
+            if bytes[index] == UInt8(ascii: "%"), first != bytes.endIndex, bytes.index(after: first) != bytes.endIndex,
+                let high = bytes[first].hexDigitValue, let low = bytes[bytes.index(after: first)].hexDigitValue
             {
                 result.append(high << 4 | low)
-                index += 3
+                index = bytes.index(first, offsetBy: 2)
             } else {
-                result.append(utf8[index])
-                index += 1
+                result.append(bytes[index])
+                index = first
             }
         }
         return result
+    }
+
+    /// Calls `body` with `bytes` percent-decoded, in a buffer wiped when it returns: a password
+    /// in a URL, decoded without a `String` of it.
+    package static func withDecodedBytes<Result>(_ bytes: some Collection<UInt8>, _ body: ([UInt8]) throws -> Result) rethrows
+        -> Result
+    {
+        var decoded = decodedBytes(bytes)
+        defer { decoded.wipe() }
+        return try body(decoded)
+    }
+
+    /// Whether `bytes`, percent-decoded, are UTF-8, as ``decode(_:)`` judges, without a `String` of them.
+    package static func decodesToUTF8(_ bytes: some Collection<UInt8>) -> Bool {
+        withDecodedBytes(bytes) { Keyring.isUTF8($0) }
     }
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {

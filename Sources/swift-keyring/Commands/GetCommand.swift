@@ -47,8 +47,13 @@ struct GetRequest: Equatable {
             let key = key ?? Keyring.defaultKey
             let keyring = try KeyringOpener.open(store)
             if json {
-                guard let credentials = try keyring.credentials(forKey: key) else { throw KeyringError.notFound(key: key) }
-                Console.output(try JSONOutput.encode(RecordJSON(key: key, credentials: credentials)))
+                // Written from the password's bytes and wiped, as the password alone is below.
+                guard var record = try keyring.credentialsAndPasswordBytes(forKey: key) else {
+                    throw KeyringError.notFound(key: key)
+                }
+                var line = RecordJSON.line(key: key, credentials: record.credentials, password: record.password)
+                record.password.wipe()
+                Console.outputSecret(&line)
             } else {
                 // The password alone: on the Secret Service one D-Bus call fewer than the whole record.
                 // As bytes, written and wiped: a `String` would leave the password in freed memory.

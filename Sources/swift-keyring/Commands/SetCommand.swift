@@ -51,22 +51,16 @@ struct SetCommand: ParsableCommand {
                         "does not parse as a URL (look for spaces, unescaped characters, or a missing ] around an IPv6 address)"
                 )
             }
-            // Validate before asking for the password, so a typo costs no typing.
-            _ = try Credentials(username: username, password: "", url: parsed)
-            guard Terminal.isInteractive else {
-                // From a pipe, as bytes to the store and wiped: a `String` of the password would stay in freed memory.
-                let credentials = try Credentials(
-                    username: username, password: "", url: parsed, syncEnabled: sync, backgroundAccess: backgroundAccess)
-                let password = try StandardInput.readSecretBytes(field: "password")
-                try KeyringOpener.open(store).set(credentials, passwordBytes: consume password, forKey: key ?? Keyring.defaultKey)
-                return
-            }
-            let password = try Terminal.readNewSecret(what: "Password")
+            // Validated before the password is asked for, so a typo costs no typing.
             let credentials = try Credentials(
-                username: username, password: password, url: parsed,
-                syncEnabled: sync, backgroundAccess: backgroundAccess
-            )
-            try KeyringOpener.open(store).set(credentials, forKey: key ?? Keyring.defaultKey)
+                username: username, password: "", url: parsed, syncEnabled: sync, backgroundAccess: backgroundAccess)
+            // As bytes to the store, which wipes them, whether piped or typed: a `String` of the
+            // password would stay in freed memory. A typed one waits in secure memory till then.
+            let password =
+                Terminal.isInteractive
+                ? try Terminal.readNewSecretBytes(what: "Password").withBytes { Array($0) }
+                : try StandardInput.readSecretBytes(field: "password")
+            try KeyringOpener.open(store).set(credentials, passwordBytes: consume password, forKey: key ?? Keyring.defaultKey)
         }
     }
 }

@@ -17,7 +17,8 @@ final class TerminalSession {
     /// The longest any one wait may take; only a guard against a hung tool.
     static let bound: TimeInterval = 60
 
-    init(_ arguments: [String], environment: [String: String]) throws {
+    /// Starts `executable` (the tool, unless another program is to run it: gdb for a core) on a new terminal.
+    init(_ arguments: [String], environment: [String: String], executable: URL = CLI.binary) throws {
         // posix_openpt, unlockpt and ptsname are not in Swift's Glibc module, nor the _IOW macros:
         // these are the ioctls they make, with the numbers of asm-generic (x86_64 and aarch64).
         let TIOCSPTLCK: UInt = 0x4004_5431
@@ -33,7 +34,7 @@ final class TerminalSession {
         guard slave >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
         defer { close(slave) }
         let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
-        process.executableURL = CLI.binary
+        process.executableURL = executable
         process.arguments = arguments
         process.environment = environment
         process.standardInput = terminal
