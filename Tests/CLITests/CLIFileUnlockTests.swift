@@ -66,8 +66,8 @@ struct CLIFileUnlockTests {
 
         let lock = try CLI.run(["lock"], environment: environment)
         #expect(lock.status == 0 && lock.stdout.hasPrefix("Locked "), "lock failed: \(lock.stderr)")
+        // No search finds it, no read reads it; /proc/keys may list it until the kernel's collector runs.
         #expect(try probe(name) == "absent")
-        #expect(try SessionKeys.procLine(name) == nil)
         #expect(try CLI.run(["get", "gh"], environment: environment).status == 77)
         let again = try CLI.run(["lock"], environment: environment)
         #expect(again.status == 0 && again.stdout.contains("was not unlocked"))
@@ -91,15 +91,24 @@ struct CLIFileUnlockTests {
         #expect(fill.status == 0 && fill.text.contains("password=git-pw\n"), "the helper did not answer after unlock")
     }
 
-    @Test("passwd forgets the unlocked key; the new passphrase opens the file, with every record")
+    @Test("passwd asks the current passphrase though the file is unlocked, then forgets the key; the new one opens every record")
     func passwdForgets() throws {
         let password = "record-pw-\(UUID().uuidString)"
         let (sandbox, environment) = try Sandbox.fileWithRecord(password)
         #expect(try CLI.run(["unlock"], stdin: sandbox.passphrase, environment: environment).status == 0)
         let name = try keyName(sandbox)
         let newPassphrase = "new-\(UUID().uuidString)"
-        let passwd = try CLI.run(
-            ["passwd"], environment: environment.merging(["SWIFT_KEYRING_NEW_PASSPHRASE": newPassphrase]) { $1 })
+        let changing = environment.merging(["SWIFT_KEYRING_NEW_PASSPHRASE": newPassphrase]) { $1 }
+        // The kept key reads records, but changing the passphrase takes knowing it.
+        let before = try Data(contentsOf: sandbox.keyringFile)
+        for stdin in ["", "not-the-passphrase"] {
+            let refused = try CLI.run(["passwd"], stdin: stdin, environment: changing)
+            #expect(refused.status == (stdin.isEmpty ? 65 : 77), "passwd with only the kept key: \(refused.stderr)")
+            #expect(!refused.allOutput.contains(newPassphrase), "the new passphrase was printed")
+        }
+        #expect(try Data(contentsOf: sandbox.keyringFile) == before, "a refused passwd changed the file")
+        #expect(try probe(name) == "readable", "a refused passwd dropped the kept key")
+        let passwd = try CLI.run(["passwd"], stdin: sandbox.passphrase, environment: changing)
         #expect(passwd.status == 0, "passwd failed: \(passwd.stderr)")
         #expect(try probe(name) == "absent")
         #expect(try CLI.run(["get", "gh"], environment: environment).status == 77)

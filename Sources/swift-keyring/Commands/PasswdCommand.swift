@@ -16,7 +16,8 @@ struct PasswdCommand: ParsableCommand {
         discussion: """
             The current passphrase comes from the usual sources (SWIFT_KEYRING_PASSPHRASE, \
             SWIFT_KEYRING_PASSPHRASE_FILE, $CREDENTIALS_DIRECTORY/swift-keyring.passphrase, \
-            SWIFT_KEYRING_KEY_FILE) or a prompt; the new one from SWIFT_KEYRING_NEW_PASSPHRASE \
+            SWIFT_KEYRING_KEY_FILE) or a prompt (or standard input), even when the file is \
+            unlocked: changing it takes knowing it; the new one from SWIFT_KEYRING_NEW_PASSPHRASE \
             or a prompt, asked twice. The file is re-encrypted under the new passphrase with the \
             current default key-derivation cost.
 
@@ -30,14 +31,27 @@ struct PasswdCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let keyring = try KeyringOpener.open(store)
-            guard let file = keyring.store as? EncryptedFileStore else {
+            let selection = try store.selection()
+            guard selection.kind == .file else {
                 throw CommandFailure(
-                    message: "passwd changes the encrypted file's passphrase, but the \(keyring.selection.kind) "
-                        + "store is in use (\(keyring.selection.reason)); use --backend file.",
+                    message: "passwd changes the encrypted file's passphrase, but the \(selection.kind) "
+                        + "store is in use (\(selection.reason)); use --backend file.",
                     status: ExitStatus.usage
                 )
             }
+            // The current passphrase is asked for even when the file is unlocked: changing it takes
+            // knowing it, not only reaching the session's keyring (an unattended terminal).
+            let configuration = try store.configuration()
+            let url = configuration.fileURL
+            let file = try FileStoreOpening.openAsking(
+                url,
+                fromSources: {
+                    let secret = try FileStoreSecret.resolve(
+                        explicit: configuration.fileSecret, environment: configuration.environment)
+                    return try EncryptedFileStore(
+                        url: url, secret: secret, createIfMissing: false, lockTimeout: configuration.fileLockTimeout)
+                },
+                typed: { try EncryptedFileStore(url: url, typedPassphrase: $0, lockTimeout: configuration.fileLockTimeout) })
             try file.changePassphrase(to: .passphrase(try newPassphrase()))
             Console.output("Changed the passphrase of \(file.url.path).")
         }

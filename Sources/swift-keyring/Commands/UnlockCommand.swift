@@ -117,7 +117,7 @@ struct UnlockCommand: ParsableCommand {
         }
         // Where nothing can be kept, say so before anyone types a passphrase or waits for Argon2id.
         try EncryptedFileStore.requireUnlockPossible()
-        let file = try openAsking(
+        let file = try FileStoreOpening.openAsking(
             url,
             fromSources: {
                 let secret = try FileStoreSecret.resolve(
@@ -147,7 +147,7 @@ struct UnlockCommand: ParsableCommand {
         }
         // Where nothing can be kept, say so before anyone types a passphrase or waits for PBKDF2.
         try LibsecretFileStore.requireUnlockPossible()
-        let file = try openAsking(
+        let file = try FileStoreOpening.openAsking(
             url,
             fromSources: {
                 let key = try LibsecretFileKey.resolve(explicit: configuration.fileSecret, environment: configuration.environment)
@@ -156,18 +156,6 @@ struct UnlockCommand: ParsableCommand {
             },
             typed: { try LibsecretFileStore(url: url, typedPassphrase: $0, lockTimeout: configuration.fileLockTimeout) })
         reportUnlocked(url, until: try file.unlock(for: duration.duration))
-    }
-
-    /// The file store at `url` opened with its passphrase from the usual sources, else with one
-    /// read once from standard input (echo off on a terminal) when no source gives one.
-    private func openAsking<Store>(
-        _ url: URL, fromSources: () throws -> Store, typed: (SecureBytes) throws -> Store
-    ) throws -> Store {
-        do {
-            return try fromSources()
-        } catch let error as KeyringError where error.code == .passphraseRequired {
-            return try typed(try PasswordInput.read(prompt: "Passphrase for \(PrintableField.escaped(url.path)): "))
-        }
     }
 
     private func reportUnlocked(_ url: URL, until: Date) {

@@ -1,0 +1,26 @@
+import KeyringCommandLine
+import KeyringCrypto
+import SwiftKeyring
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Opening a file store with proof of its passphrase: the commands that act on the file's key
+/// (`unlock`, `passwd`) never take the key an earlier `unlock` kept, since whoever can reach the
+/// session's keyring would otherwise keep or change the file's key without knowing the passphrase.
+enum FileStoreOpening {
+    /// The file store at `url` opened with its passphrase from the usual sources, else with one
+    /// read once from standard input (echo off on a terminal) when no source gives one.
+    static func openAsking<Store>(
+        _ url: URL, fromSources: () throws -> Store, typed: (SecureBytes) throws -> Store
+    ) throws -> Store {
+        do {
+            return try fromSources()
+        } catch let error as KeyringError where error.code == .passphraseRequired {
+            return try typed(try PasswordInput.read(prompt: "Passphrase for \(PrintableField.escaped(url.path)): "))
+        }
+    }
+}
