@@ -23,4 +23,19 @@ enum FileStoreOpening {
             return try typed(try PasswordInput.read(prompt: "Passphrase for \(PrintableField.escaped(url.path)): "))
         }
     }
+
+    /// The encrypted file the configuration names, opened as ``openAsking(_:fromSources:typed:)``
+    /// opens it; never with a key an earlier `unlock` kept.
+    static func encryptedFile(_ configuration: KeyringConfiguration) throws -> EncryptedFileStore {
+        let url = configuration.fileURL
+        return try openAsking(
+            url,
+            fromSources: {
+                let secret = try FileStoreSecret.resolve(
+                    explicit: configuration.fileSecret, environment: configuration.environment)
+                return try EncryptedFileStore(
+                    url: url, secret: secret, createIfMissing: false, lockTimeout: configuration.fileLockTimeout)
+            },
+            typed: { try EncryptedFileStore(url: url, typedPassphrase: $0, lockTimeout: configuration.fileLockTimeout) })
+    }
 }

@@ -41,17 +41,7 @@ struct PasswdCommand: ParsableCommand {
             }
             // The current passphrase is asked for even when the file is unlocked: changing it takes
             // knowing it, not only reaching the session's keyring (an unattended terminal).
-            let configuration = try store.configuration()
-            let url = configuration.fileURL
-            let file = try FileStoreOpening.openAsking(
-                url,
-                fromSources: {
-                    let secret = try FileStoreSecret.resolve(
-                        explicit: configuration.fileSecret, environment: configuration.environment)
-                    return try EncryptedFileStore(
-                        url: url, secret: secret, createIfMissing: false, lockTimeout: configuration.fileLockTimeout)
-                },
-                typed: { try EncryptedFileStore(url: url, typedPassphrase: $0, lockTimeout: configuration.fileLockTimeout) })
+            let file = try FileStoreOpening.encryptedFile(try store.configuration())
             try file.changePassphrase(to: .passphrase(try newPassphrase()))
             Console.output("Changed the passphrase of \(file.url.path).")
         }

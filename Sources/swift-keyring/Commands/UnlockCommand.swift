@@ -117,15 +117,7 @@ struct UnlockCommand: ParsableCommand {
         }
         // Where nothing can be kept, say so before anyone types a passphrase or waits for Argon2id.
         try EncryptedFileStore.requireUnlockPossible()
-        let file = try FileStoreOpening.openAsking(
-            url,
-            fromSources: {
-                let secret = try FileStoreSecret.resolve(
-                    explicit: configuration.fileSecret, environment: configuration.environment)
-                return try EncryptedFileStore(
-                    url: url, secret: secret, createIfMissing: false, lockTimeout: configuration.fileLockTimeout)
-            },
-            typed: { try EncryptedFileStore(url: url, typedPassphrase: $0, lockTimeout: configuration.fileLockTimeout) })
+        let file = try FileStoreOpening.encryptedFile(configuration)
         reportUnlocked(url, until: try file.unlock(for: duration.duration))
     }
 
