@@ -37,7 +37,7 @@ package enum KeyringOpener {
             // The file whose passphrase is asked for: libsecret's, when that store is the one chosen.
             let file =
                 (try? configuration.requestedStore()) == .libsecretFile
-                ? configuration.libsecretFileURL ?? LibsecretFileStore.defaultURL(environment: configuration.environment)
+                ? configuration.resolvedLibsecretFileURL
                 : configuration.fileURL
             configuration.fileSecret = try askPassphrase(for: file, sources: error.sources ?? [])
             return try Keyring(

@@ -1,6 +1,18 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 extension KeyringConfiguration {
     /// The setting naming which secret keys libsecret's file: `auto`, `portal` or `passphrase`.
     public static let libsecretKeyVariable = "SWIFT_KEYRING_LIBSECRET_KEY"
+
+    /// libsecret's keyring file this configuration opens: ``libsecretFileURL``, else
+    /// `LibsecretFileStore.defaultURL(environment:)` of ``environment``.
+    package var resolvedLibsecretFileURL: URL {
+        libsecretFileURL ?? LibsecretFileStore.defaultURL(environment: environment)
+    }
 
     /// The key source asked for libsecret's file: ``libsecretKey``, else `SWIFT_KEYRING_LIBSECRET_KEY`, else `.auto`.
     /// - Throws: ``KeyringError/invalidConfiguration(setting:reason:)`` naming `SWIFT_KEYRING_LIBSECRET_KEY`

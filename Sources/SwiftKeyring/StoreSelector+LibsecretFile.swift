@@ -34,7 +34,7 @@ extension StoreSelector {
         _ configuration: KeyringConfiguration, reason: String, portal: SecretPortal.Availability? = nil,
         sandboxed: Bool = false
     ) throws -> StoreSelection {
-        let place = sandboxed ? ": libsecret's file at \(libsecretFileURL(configuration).path)" : ""
+        let place = sandboxed ? ": libsecret's file at \(configuration.resolvedLibsecretFileURL.path)" : ""
         var selection = StoreSelection(kind: .libsecretFile, reason: reason + place)
         selection.libsecretKey = try libsecretKeySource(configuration, portal: portal, sandboxed: sandboxed)
         return selection
@@ -94,7 +94,7 @@ extension StoreSelector {
     static func openLibsecretFile(_ selection: StoreSelection, _ configuration: KeyringConfiguration) throws
         -> LibsecretFileStore
     {
-        let url = libsecretFileURL(configuration)
+        let url = configuration.resolvedLibsecretFileURL
         guard selection.libsecretKey?.origin == .portal else {
             let (explicit, environment) = (configuration.fileSecret, configuration.environment)
             return try LibsecretFileStore(
@@ -112,9 +112,5 @@ extension StoreSelector {
         }
         return try LibsecretFileStore(
             url: url, password: password, lockTimeout: configuration.fileLockTimeout, keyedByPortal: true)
-    }
-
-    private static func libsecretFileURL(_ configuration: KeyringConfiguration) -> URL {
-        configuration.libsecretFileURL ?? LibsecretFileStore.defaultURL(environment: configuration.environment)
     }
 }

@@ -106,7 +106,7 @@ struct DoctorReport: Encodable {
         }
         let location = try EncryptedFileStore.inspect(configuration.fileURL)
         // Its permissions are found as the encrypted file's are; its header (another format) only for the unlocked key.
-        let libsecretFile = try (selection.kind == .libsecretFile ? Self.libsecretFileURL(configuration) : nil).map {
+        let libsecretFile = try (selection.kind == .libsecretFile ? configuration.resolvedLibsecretFileURL : nil).map {
             let found = try EncryptedFileStore.inspect($0)
             let unlocked =
                 found.exists && !selection.keyedByPortal ? (try? LibsecretFileStore.unlockedUntil(url: $0)) ?? nil : nil
@@ -219,10 +219,6 @@ struct DoctorReport: Encodable {
                 + (keySource?.hasPrefix("the Secret portal") == true
                     ? "none (the Secret portal gives the key; nothing to unlock)" : Self.unlockedKeyText(file.unlockedUntil)),
         ]
-    }
-
-    private static func libsecretFileURL(_ configuration: KeyringConfiguration) -> URL {
-        configuration.libsecretFileURL ?? LibsecretFileStore.defaultURL(environment: configuration.environment)
     }
 
     private var etcdLines: [String] {

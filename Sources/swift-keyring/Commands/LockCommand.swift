@@ -36,7 +36,7 @@ struct LockCommand: ParsableCommand {
                 url = configuration.fileURL
                 locked = try EncryptedFileStore.lock(url: url)
             case .libsecretFile:
-                url = configuration.libsecretFileURL ?? LibsecretFileStore.defaultURL(environment: configuration.environment)
+                url = configuration.resolvedLibsecretFileURL
                 locked = try LibsecretFileStore.lock(url: url)
             default:
                 throw CommandFailure(

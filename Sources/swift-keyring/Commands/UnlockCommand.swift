@@ -126,7 +126,7 @@ struct UnlockCommand: ParsableCommand {
     /// session keyring. Keyed by the Secret portal, there is nothing to unlock.
     private func unlockLibsecretFile(_ selection: StoreSelection) throws {
         let configuration = try store.configuration()
-        let url = configuration.libsecretFileURL ?? LibsecretFileStore.defaultURL(environment: configuration.environment)
+        let url = configuration.resolvedLibsecretFileURL
         let path = PrintableField.escaped(url.path)
         guard !selection.keyedByPortal else {
             throw CommandFailure(
