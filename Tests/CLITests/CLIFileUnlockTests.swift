@@ -79,16 +79,10 @@ struct CLIFileUnlockTests {
     @Test("The git helper finds the unlocked key too")
     func gitHelper() throws {
         let (sandbox, environment) = try Sandbox.fileWithRecord("pw-\(UUID().uuidString)")
-        let helper = CLI.binary.deletingLastPathComponent().appendingPathComponent("git-credential-swift-keyring").path
         let unlock = try CLI.run(["unlock"], stdin: sandbox.passphrase, environment: environment)
         defer { _ = try? CLI.run(["lock"], environment: environment) }
         #expect(unlock.status == 0, "unlock failed: \(unlock.stderr)")
-        let stored = try Command.run(
-            helper, ["store"], environment: environment,
-            stdin: "protocol=https\nhost=example.com\nusername=bob\npassword=git-pw\n\n")
-        #expect(stored.status == 0, "the helper could not store after unlock: \(stored.stderr)")
-        let fill = try Command.run(helper, ["get"], environment: environment, stdin: "protocol=https\nhost=example.com\n\n")
-        #expect(fill.status == 0 && fill.text.contains("password=git-pw\n"), "the helper did not answer after unlock")
+        try GitHelperRoundTrip.expectStoresAndFills(environment, when: "after unlock")
     }
 
     @Test("passwd asks the current passphrase though the file is unlocked, then forgets the key; the new one opens every record")

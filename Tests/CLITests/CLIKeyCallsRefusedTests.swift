@@ -95,7 +95,7 @@ struct CLIKeyCallsRefusedTests {
         let readBack = get.stdout == password + "\n"
         #expect(readBack, "the record gh read under the filter differs")
 
-        let helper = CLI.binary.deletingLastPathComponent().appendingPathComponent("git-credential-swift-keyring").path
+        let helper = GitClient.helper
         let gitPassword = "git-pw-\(UUID().uuidString)"
         let stored = try KeyCallFilter.run(
             .refuse, helper, ["store"], environment: sandbox.passphraseEnvironment(),

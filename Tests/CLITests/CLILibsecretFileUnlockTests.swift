@@ -101,20 +101,14 @@ struct CLILibsecretFileUnlockTests {
     @Test("The git helper opens the unlocked file too, and what it stores is sealed under the file's key")
     func gitHelper() throws {
         let (sandbox, url, environment) = try fileWithRecords("pw-\(UUID().uuidString)")
-        let helper = CLI.binary.deletingLastPathComponent().appendingPathComponent("git-credential-swift-keyring").path
         let unlock = try CLI.run(["unlock"], stdin: sandbox.passphrase, environment: environment)
         defer { _ = try? CLI.run(["lock"], environment: environment) }
         #expect(unlock.status == 0, "unlock failed: \(unlock.stderr)")
-        let stored = try Command.run(
-            helper, ["store"], environment: environment,
-            stdin: "protocol=https\nhost=example.com\nusername=bob\npassword=git-pw\n\n")
-        #expect(stored.status == 0, "the helper could not store after unlock: \(stored.stderr)")
-        let fill = try Command.run(helper, ["get"], environment: environment, stdin: "protocol=https\nhost=example.com\n\n")
-        #expect(fill.status == 0 && fill.text.contains("password=git-pw\n"), "the helper did not answer after unlock")
+        try GitHelperRoundTrip.expectStoresAndFills(environment, when: "after unlock")
         // The passphrase alone, with no key kept, reads what the helper wrote with the kept key.
         _ = try CLI.run(["lock"], environment: environment)
         let withPassphrase = environment.merging(["SWIFT_KEYRING_PASSPHRASE": sandbox.passphrase]) { $1 }
-        let again = try Command.run(helper, ["get"], environment: withPassphrase, stdin: "protocol=https\nhost=example.com\n\n")
+        let again = try GitHelperRoundTrip.fill(withPassphrase)
         #expect(again.status == 0 && again.text.contains("password=git-pw\n"), "the passphrase does not open the helper's record")
         #expect(try plainFile(url).items.count == 3)
     }
