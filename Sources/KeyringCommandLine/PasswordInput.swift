@@ -21,25 +21,7 @@ package enum PasswordInput {
     package static func read(prompt: String) throws -> SecureBytes {
         let onTerminal = Terminal.isInteractive
         if onTerminal { Console.write(prompt, to: STDERR_FILENO) }
-        var tooLong = false
-        // A secure pool with no room is a KeyringError the tool reports, as for any store.
-        let password = try KeyringError.translatingCrypto {
-            try SecureBytes(capacity: maximumBytes + 1) { buffer in
-                let count =
-                    onTerminal
-                    ? EchoOff.during { readInto(buffer, stoppingAtNewline: true) }
-                    : readInto(buffer, stoppingAtNewline: false)
-                tooLong = count > maximumBytes
-                // A final newline is the end of the line, not part of the password.
-                return count > 0 && buffer[count - 1] == UInt8(ascii: "\n") ? count - 1 : count
-            }
-        }
-        if onTerminal { Console.write("\n", to: STDERR_FILENO) }
-        guard !tooLong else {
-            throw CommandFailure(
-                message: "The password is longer than \(maximumBytes) bytes; nothing was changed.",
-                status: ExitStatus.invalidInput)
-        }
+        let (password, _) = try readBytes(line: onTerminal, field: "password")
         guard password.count > 0 else {
             throw CommandFailure(
                 message: "No password was given on standard input; nothing was changed.", status: ExitStatus.invalidInput)
@@ -47,10 +29,36 @@ package enum PasswordInput {
         return password
     }
 
+    /// Reads a secret into secure memory: one line typed with echo off (`line`), or all of
+    /// standard input; a final newline is the end of the line, not part of the secret. Both
+    /// this and ``Terminal/readSecretBytes(prompt:field:)`` read so.
+    /// - Returns: the secret, and how many bytes came (0: the input ended before any did).
+    /// - Throws: `CommandFailure` (65) naming `field` past `maximumBytes`.
+    static func readBytes(line: Bool, field: String) throws -> (secret: SecureBytes, read: Int) {
+        var read = 0
+        // A secure pool with no room is a KeyringError the tool reports, as for any store.
+        let secret = try KeyringError.translatingCrypto {
+            try SecureBytes(capacity: maximumBytes + 1) { buffer in
+                read =
+                    line
+                    ? EchoOff.during { readInto(buffer, stoppingAtNewline: true) }
+                    : readInto(buffer, stoppingAtNewline: false)
+                return read > 0 && buffer[read - 1] == UInt8(ascii: "\n") ? read - 1 : read
+            }
+        }
+        // The typed newline was not echoed: end the prompt's line for what is printed next.
+        if line, isatty(STDIN_FILENO) == 1 { Console.write("\n", to: STDERR_FILENO) }
+        guard read <= maximumBytes else {
+            throw CommandFailure(
+                message: "The \(field) is longer than \(maximumBytes) bytes; nothing was changed.",
+                status: ExitStatus.invalidInput)
+        }
+        return (secret, read)
+    }
+
     /// Reads into `buffer` until it is full, the input ends, or (on a terminal) a newline
-    /// arrives; returns how many bytes it holds, the newline included. A terminal's prompts
-    /// (``Terminal/readSecretBytes(prompt:field:)``) read their lines with it too.
-    static func readInto(_ buffer: UnsafeMutableRawBufferPointer, stoppingAtNewline: Bool) -> Int {
+    /// arrives; returns how many bytes it holds, the newline included.
+    private static func readInto(_ buffer: UnsafeMutableRawBufferPointer, stoppingAtNewline: Bool) -> Int {
         var count = 0
         while count < buffer.count {
             // A byte at a time on a terminal, so nothing typed after the line is taken.

@@ -26,26 +26,9 @@ package enum Terminal {
     ///   `PasswordInput.maximumBytes` (a terminal's line holds at most 4095).
     package static func readSecretBytes(prompt: String, field: String) throws -> SecureBytes? {
         Console.write(prompt, to: STDERR_FILENO)
-        var tooLong = false
-        var atEnd = false
-        let line = try KeyringError.translatingCrypto {
-            try SecureBytes(capacity: PasswordInput.maximumBytes + 1) { buffer in
-                let count = EchoOff.during { PasswordInput.readInto(buffer, stoppingAtNewline: true) }
-                tooLong = count > PasswordInput.maximumBytes
-                atEnd = count == 0
-                // The newline ends the line; it is not part of the secret.
-                return count > 0 && buffer[count - 1] == UInt8(ascii: "\n") ? count - 1 : count
-            }
-        }
-        // The typed newline was not echoed: end the prompt's line for what is printed next.
-        if isatty(STDIN_FILENO) == 1 { Console.write("\n", to: STDERR_FILENO) }
-        guard !tooLong else {
-            throw CommandFailure(
-                message: "The \(field) is longer than \(PasswordInput.maximumBytes) bytes; nothing was changed.",
-                status: ExitStatus.invalidInput)
-        }
+        let (line, read) = try PasswordInput.readBytes(line: true, field: field)
         // Nothing before the end of input: no line at all (an empty line still has its newline).
-        if atEnd { return nil }
+        if read == 0 { return nil }
         try line.withBytes { try SecretText.check($0, field: field) }
         return line
     }
