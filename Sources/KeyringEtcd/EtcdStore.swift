@@ -467,7 +467,8 @@ public final class EtcdStore: CredentialStore {
         guard let user = configuration.user, let passwordFile = configuration.passwordFile else { return nil }
         // etcd's login takes the password as JSON text, so it becomes a String here at the
         // latest; the bytes read into secure memory are trimmed without another copy.
-        let file = try SecretFile.read(passwordFile.path, field: EtcdConfiguration.passwordFileVariable)
+        let file = try SecretFile.read(
+            passwordFile.path, field: EtcdConfiguration.passwordFileVariable, what: "the etcd password file")
         let text = file.withBytes { raw -> String? in
             var bytes = raw[...]
             if bytes.last == UInt8(ascii: "\n") { bytes = bytes.dropLast() }

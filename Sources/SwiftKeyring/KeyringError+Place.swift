@@ -59,6 +59,12 @@ extension KeyringError {
         public static let sessionStateFile = Place(
             name: "session-state-file", store: "the session state file", item: "session state file")
 
+        /// A file a secret is read from (a key, passphrase or password file), named as a
+        /// message names it, so "Refusing to use PATH (the key file)" says which file to fix.
+        package static func secretFile(_ what: String) -> Place {
+            Place(name: "secret-file", store: what, item: what)
+        }
+
         /// Equal names.
         public static func == (lhs: Place, rhs: Place) -> Bool { lhs.name == rhs.name }
 

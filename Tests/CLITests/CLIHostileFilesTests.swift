@@ -56,7 +56,7 @@ struct CLIHostileFilesTests {
         environment["SWIFT_KEYRING_PASSPHRASE"] = nil
         let result = try CLI.run(["get"], environment: environment)
         #expect(result.status == 77)
-        #expect(result.stderr.contains("lets its group write it"))
+        #expect(result.stderr.contains("lets its group read and write it"))
         #expect(!FileManager.default.fileExists(atPath: sandbox.keyringFile.path))
     }
 

@@ -126,19 +126,22 @@ struct EncryptedFileHostileFilesTests {
     }
 
     @Test(
-        "A key or passphrase file its group can write is refused; one its group can only read is used",
+        "A key or passphrase file its group can write or read is refused; one only its owner can read is used",
         arguments: SecretSource.allCases)
     func groupWritable(source: SecretSource) throws {
         let url = try TemporaryFolder.make().appendingPathComponent("secret")
         try source.write(to: url)
-        #expect(chmod(url.path, 0o660) == 0)
-        #expect(
-            throws: KeyringError.insecurePermissions(
-                path: url.path, reason: "its mode 0660 lets its group write it; chmod g-w it")
-        ) {
-            try source.open(url)
+        let fix = "a key or passphrase file must be readable by its owner only; chmod 600 it"
+        for (mode, access) in [(0o660, "read and write"), (0o640, "read")] {
+            #expect(chmod(url.path, mode_t(mode)) == 0)
+            #expect(
+                throws: KeyringError.insecurePermissions(
+                    path: url.path, reason: "its mode 0\(String(mode, radix: 8)) lets its group \(access) it; \(fix)")
+            ) {
+                try source.open(url)
+            }
         }
-        #expect(chmod(url.path, 0o640) == 0)
+        #expect(chmod(url.path, 0o400) == 0)
         try source.open(url)
     }
 

@@ -144,7 +144,10 @@ struct EncryptedFileSecretTests {
         #expect(chmod(openKey.path, 0o644) == 0)
         #expect(
             throws: KeyringError.insecurePermissions(
-                path: openKey.path, reason: "its mode 0644 lets other users read or write it; chmod o-rw it")
+                path: openKey.path,
+                reason:
+                    "its mode 0644 lets other users read it; a key or passphrase file must be readable by its owner only; chmod 600 it"
+            )
         ) {
             try store(url, .keyFile(openKey))
         }

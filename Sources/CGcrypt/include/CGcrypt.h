@@ -78,6 +78,15 @@ void swift_keyring_clear_vector_registers(void);
  */
 int swift_keyring_process_forbid_dumps(void);
 
+/*
+ * The POSIX access ACL of the open file `descriptor` (the `system.posix_acl_access`
+ * attribute, in the kernel's format), read into `buffer`: the number of bytes, 0 when the
+ * file has no ACL (or its file system keeps none), or -errno. A file's group mode bits are
+ * its ACL's mask when it has one, so they alone cannot say who may read it. Swift's Glibc
+ * module does not export <sys/xattr.h>, hence this shim. Needs no library.
+ */
+long swift_keyring_file_acl(int descriptor, void *buffer, size_t size);
+
 #endif /* __linux__ */
 
 #endif

@@ -89,7 +89,7 @@ extension FileStoreSecret {
     /// - Throws: `.invalidConfiguration` naming `field` when the file is empty or not UTF-8, or what `SecretFile.read` throws.
     static func passphrase(inFile path: String, field: String) throws -> SecureBytes {
         return try KeyringError.translatingCrypto {
-            let content = try SecretFile.read(path, field: field)
+            let content = try SecretFile.read(path, field: field, what: "the passphrase file")
             let length = content.withBytes { bytes in
                 var length = bytes.count
                 if length > 0, bytes[length - 1] == UInt8(ascii: "\n") { length -= 1 }

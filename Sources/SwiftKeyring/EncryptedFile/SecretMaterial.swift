@@ -31,7 +31,7 @@ package enum SecretMaterial: Sendable {
             self = .key(try Self.checkedKey(bytes, field: "key", origin: "the key"))
         case .keyFile(let url):
             let path = PathName.path(of: url)
-            let key = try SecretFile.read(path, field: "key file")
+            let key = try SecretFile.read(path, field: "key file", what: "the key file")
             try Self.checkLength(key.count, field: "key file", origin: path)
             self = .key(key)
         }

@@ -35,12 +35,14 @@ package enum FilePermissions {
     }
 
     /// Why a key or passphrase file cannot be trusted, or `nil`: it must belong to
-    /// this user or to root, and only its owner may write it; other users must not
-    /// read it. Its group may read it, as services share keys that way.
+    /// this user or to root, and no other user or group may read or write it (mode 0600 or 0400).
     ///
     /// Root counts as an owner because root can read everything anyway, and because
     /// systemd hands a service its credentials as root-owned files it may read through an ACL.
-    package static func secretSourceProblem(_ info: stat) -> String? {
+    /// With an ACL the group mode bits are the ACL's mask, not the group's access, so such a
+    /// file is judged by its ACL's entries instead: only this user's may grant anything.
+    /// - Parameter descriptor: the open file, for its ACL.
+    package static func secretSourceProblem(_ info: stat, descriptor: Int32) -> String? {
         if info.st_mode & S_IFMT != S_IFREG {
             return "it is not a regular file"
         }
@@ -48,13 +50,25 @@ package enum FilePermissions {
         if info.st_uid != me && info.st_uid != 0 {
             return "it belongs to user \(info.st_uid), not to this user (\(me)) or root"
         }
-        if info.st_mode & 0o006 != 0 {
-            return "its mode \(octal(info.st_mode)) lets other users read or write it; chmod o-rw it"
+        let fix = "a key or passphrase file must be readable by its owner only; chmod 600 it"
+        if let access = accessWords(info.st_mode & 0o007) {
+            return "its mode \(octal(info.st_mode)) lets other users \(access) it; \(fix)"
         }
-        if info.st_mode & 0o020 != 0 {
-            return "its mode \(octal(info.st_mode)) lets its group write it; chmod g-w it"
+        guard let access = accessWords((info.st_mode & 0o070) >> 3) else { return nil }
+        if let acl = FileACL(descriptor: descriptor) {
+            return acl.problem(me: me)
         }
-        return nil
+        return "its mode \(octal(info.st_mode)) lets its group \(access) it; \(fix)"
+    }
+
+    /// "read", "write" or "read and write" for the `rw` bits of one class, `nil` for neither.
+    static func accessWords(_ bits: mode_t) -> String? {
+        switch (bits & 0o4 != 0, bits & 0o2 != 0) {
+        case (true, true): return "read and write"
+        case (true, false): return "read"
+        case (false, true): return "write"
+        case (false, false): return nil
+        }
     }
 
     /// Throws `.insecurePermissions` when `problem` found one.

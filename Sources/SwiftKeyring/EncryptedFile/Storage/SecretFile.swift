@@ -15,25 +15,36 @@ package enum SecretFile {
     static let maximumBytes = 64 * 1024
 
     /// The file's bytes, in secure memory; no copy is left in ordinary memory.
-    /// - Parameter field: the setting that named the file, for the error.
+    ///
+    /// Symbolic links on the way are followed only where ``TrustedPath`` finds every folder
+    /// safe (a Kubernetes Secret volume), so nobody else can have swapped the file.
+    /// - Parameters:
+    ///   - field: the setting that named the file, for the error.
+    ///   - what: the file as a message names it ("the key file"), so a person knows which to `chmod`.
     /// - Throws: `.invalidConfiguration` naming `field` when the file is missing, unreadable, too large
-    ///   or changing while read; `.insecurePermissions` when it is not a regular file (a FIFO
-    ///   is refused, not waited on), belongs to another user, is writable by its group, or
-    ///   other users can read or write it.
-    package static func read(_ path: String, field: String) throws -> SecureBytes {
+    ///   or changing while read; `.insecurePermissions` (placed at `what`) when a folder or link on the
+    ///   way is unsafe, or the file is not a regular file (a FIFO is refused, not waited on), belongs
+    ///   to another user, or any other user or group may read or write it.
+    package static func read(_ path: String, field: String, what: String) throws -> SecureBytes {
         return try KeyringError.translatingCrypto {
-            let opened: (descriptor: Int32, info: stat)
+            let found: (resolved: String, opened: (descriptor: Int32, info: stat))?
             do {
-                guard let found = try POSIX.openRegularFileIfPresent(path) else {
-                    throw KeyringError.invalidConfiguration(setting: field, reason: "there is no file at \(path)")
+                found = try KeyringError.placing(in: .secretFile(what)) {
+                    guard let real = try TrustedPath.resolve(path) else { return nil }
+                    return try POSIX.openRegularFileIfPresent(real).map { (real, $0) }
                 }
-                opened = found
             } catch let error as KeyringError where error.code == .backend {
                 throw KeyringError.invalidConfiguration(
                     setting: field, reason: "cannot open \(path): \(String(cString: strerror(Int32(error.backendCode ?? 0))))")
             }
+            guard let (resolved, opened) = found else {
+                throw KeyringError.invalidConfiguration(setting: field, reason: "there is no file at \(path)")
+            }
             defer { close(opened.descriptor) }
-            try FilePermissions.require(path, FilePermissions.secretSourceProblem(opened.info))
+            try KeyringError.placing(in: .secretFile(what)) {
+                try FilePermissions.require(
+                    resolved, FilePermissions.secretSourceProblem(opened.info, descriptor: opened.descriptor))
+            }
             let size = Int(opened.info.st_size)
             guard size <= maximumBytes else {
                 throw KeyringError.invalidConfiguration(
