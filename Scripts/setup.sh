@@ -24,6 +24,9 @@ packages+=(git)
 # xdg-desktop-portal: the Secret portal that keys libsecret's file store in a sandbox; the portal tests start it
 # inside the private gnome-keyring session (gnome-keyring ships its backend). Its recommends are not needed.
 packages+=(xdg-desktop-portal)
+# time: the bounded-read tests measure a child's peak memory with /usr/bin/time; man-db and groff-base check
+# that the manual page renders with no warning (Tests/CLITests/CLIManualPageTests).
+packages+=(time man-db groff-base)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

@@ -88,6 +88,7 @@ enum StoreSelector {
             if let unlocked = try EncryptedFileStore.openingUnlocked(
                 url: configuration.fileURL, lockTimeout: configuration.fileLockTimeout, logger: logger)
             {
+                warnOfUnusedPassphrase(configuration.environment, logger: logger)
                 return unlocked
             }
             let secret = try KeyringError.placing(in: .keyringFile) {
@@ -103,6 +104,21 @@ enum StoreSelector {
             throw KeyringError.invalidConfiguration(
                 setting: "SWIFT_KEYRING_BACKEND", reason: "\(selection.kind) is not a store Keyring opens itself")
         }
+    }
+
+    /// A passphrase source that is set while a kept key opened the file was neither used nor
+    /// checked (checking it would cost the Argon2id the unlock saves): said, so a wrong one is not
+    /// silently ignored until the key expires and every call fails at once.
+    private static func warnOfUnusedPassphrase(_ environment: [String: String], logger: Logger) {
+        let set = [FileStoreSecret.passphraseVariable, FileStoreSecret.passphraseFileVariable].filter {
+            !(environment[$0] ?? "").isEmpty
+        }
+        guard let variable = set.first else { return }
+        logger.warning(
+            """
+            the file is unlocked in this login session and its kept key opened it; \(variable) is set but was \
+            neither used nor checked (run swift-keyring lock to use and check it)
+            """)
     }
 
     static func select(_ configuration: KeyringConfiguration, logger: Logger) throws -> (any CredentialStore, StoreSelection) {

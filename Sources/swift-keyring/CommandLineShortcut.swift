@@ -47,7 +47,7 @@ enum CommandLineShortcut {
     private static func subcommand(_ name: String, _ rest: ArraySlice<String>) -> (any ParsableCommand)? {
         switch name {
         case "set":
-            let flags = ["--sync", "--background-access"]
+            let flags = ["--sync", "--background-access", "--allow-empty-password"]
             guard let words = Words(rest, takesKey: true, flags: flags, required: ["--username", "--url"]),
                 let username = words.value("--username"), let url = words.value("--url")
             else { return nil }
@@ -57,6 +57,7 @@ enum CommandLineShortcut {
             command.url = url
             command.sync = words.has("--sync")
             command.backgroundAccess = words.has("--background-access")
+            command.allowEmptyPassword = words.has("--allow-empty-password")
             command.store = words.store
             return command
         case "remove":

@@ -19,8 +19,9 @@ struct SwiftKeyring: ParsableCommand {
         abstract: "Store and read credentials in the Secret Service or an encrypted file.",
         discussion: """
             KEY left out means the default record. Every subcommand takes --service, --backend and \
-            --file, or the environment variables SWIFT_KEYRING_SERVICE, SWIFT_KEYRING_BACKEND and \
-            SWIFT_KEYRING_FILE. --backend etcd uses a shared etcd cluster (--etcd-endpoints or \
+            --file, after the subcommand or before it, or the environment variables \
+            SWIFT_KEYRING_SERVICE, SWIFT_KEYRING_BACKEND and SWIFT_KEYRING_FILE; the service is \
+            "default" unless one of them names another. --backend etcd uses a shared etcd cluster (--etcd-endpoints or \
             SWIFT_KEYRING_ETCD_ENDPOINTS; see docs/CLI.md, "Fleets on etcd"). --sync-store etcd (or \
             SWIFT_KEYRING_SYNC_STORE=etcd) keeps the records with the sync flag in that cluster and the \
             others in the local store (the README's "Sync across hosts"). --collection (or \
@@ -31,6 +32,7 @@ struct SwiftKeyring: ParsableCommand {
             Exit status: 0 success, 1 no such record, 64 usage error (an option or a SWIFT_KEYRING_* \
             setting), 65 invalid input, \
             69 store unavailable, locked, a prompt dismissed, or timed out, 74 damaged stored data, \
+            75 partial (list could not reach the shared store), \
             77 wrong or missing passphrase, or unsafe file permissions.
             """,
         version: version,
@@ -52,7 +54,8 @@ struct SwiftKeyring: ParsableCommand {
             Glibc.exit(ExitStatus.usage.rawValue)
         }
         var command: any ParsableCommand
-        switch CommandLineShortcut.parse(Array(CommandLine.arguments.dropFirst())) {
+        let arguments = LeadingStoreOptions.moved(Array(CommandLine.arguments.dropFirst()))
+        switch CommandLineShortcut.parse(arguments) {
         case .version:
             Console.output(version)
             return
@@ -63,8 +66,9 @@ struct SwiftKeyring: ParsableCommand {
             command = parsed
         case nil:
             do {
-                command = try parseAsRoot()
+                command = try parseAsRoot(arguments)
             } catch {
+                UsageMessage.exitIfItWouldRepeatAnArgument(error, of: Self.self)
                 exit(withError: error)
             }
         }

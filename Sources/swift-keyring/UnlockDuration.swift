@@ -7,6 +7,9 @@ struct UnlockDuration: ExpressibleByArgument, CustomStringConvertible {
     /// The words it was given as, echoed back in messages.
     let description: String
 
+    /// The longest a key is kept, as the session keyring's timeout allows it.
+    static let longest = UnlockDuration(duration: .seconds(30 * 86_400), description: "30d")
+
     /// The default: one hour.
     static let oneHour = UnlockDuration(duration: .seconds(3600), description: "1h")
 

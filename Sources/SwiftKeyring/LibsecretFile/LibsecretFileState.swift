@@ -188,10 +188,18 @@ struct LibsecretFileState: Sendable {
             if unauthenticated.count == file.items.count { throw KeyringError.wrongPassphrase }
             throw damaged(
                 paths,
-                "item \(unauthenticated[0]) (of \(unauthenticated.count) items in all) does not authenticate under the key that opens the others"
+                "\(unauthenticated.count == 1 ? "item \(unauthenticated[0])" : "items \(Self.listed(unauthenticated))") "
+                    + "(of \(file.items.count) items in the file) \(unauthenticated.count == 1 ? "does" : "do") not authenticate "
+                    + "under the key that opens the others"
             )
         }
         return entries
+    }
+
+    /// `3, 7, 49`, or the first ten and how many more.
+    private static func listed(_ indexes: [Int]) -> String {
+        let shown = indexes.prefix(10).map(String.init).joined(separator: ", ")
+        return indexes.count > 10 ? "\(shown) and \(indexes.count - 10) more" : shown
     }
 
     /// Writes `next` (with `nextEntries`, one per item) as the new version of the file, and

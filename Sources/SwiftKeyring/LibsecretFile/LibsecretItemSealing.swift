@@ -90,12 +90,19 @@ struct LibsecretItemSealing: ~Copyable {
         return ciphertext + iv + (try mac.finish())
     }
 
+    /// Why a sealed item of `count` bytes cannot be one, or `nil`: checked while the file is
+    /// parsed too, so a file of millions of tiny items is refused at its first, not after all.
+    static func blobProblem(count: Int) -> String? {
+        let overhead = ivLength + macLength
+        guard count >= overhead + AESCBC.blockLength, (count - overhead) % AESCBC.blockLength == 0 else {
+            return "its sealed item is \(count) bytes, which AES-CBC with an IV and a MAC cannot make"
+        }
+        return nil
+    }
+
     /// Opens a blob: checks its MAC, decrypts it, and reads its content; the secret too when `withSecret`.
     func open(_ blob: [UInt8], withSecret: Bool) throws -> (Content, [UInt8]?) {
-        let overhead = Self.ivLength + Self.macLength
-        guard blob.count >= overhead + AESCBC.blockLength, (blob.count - overhead) % AESCBC.blockLength == 0 else {
-            throw Failure.malformed("its sealed item is \(blob.count) bytes, which AES-CBC with an IV and a MAC cannot make")
-        }
+        if let problem = Self.blobProblem(count: blob.count) { throw Failure.malformed(problem) }
         let macStart = blob.count - Self.macLength
         let mac = try HMACSHA256(key: key)
         try mac.update(blob[..<macStart])

@@ -140,6 +140,10 @@ struct LibsecretKeyringFile: Sendable, Equatable {
             }
             attributes.append((name, mac))
         }
+        // Checked before the blob is copied, so a file of tiny items stops at its first.
+        if let problem = LibsecretItemSealing.blobProblem(count: parts[1].count) {
+            throw GVariantDecoder.Malformed(reason: problem)
+        }
         return Item(hashedAttributes: attributes, blob: decoder.byteArray(parts[1]))
     }
 }

@@ -15,9 +15,12 @@ struct SetCommand: ParsableCommand {
         abstract: "Store credentials; the password comes from standard input or a prompt, never from the arguments.",
         discussion: """
             With standard input from a pipe or file, the password is all of it, less one trailing \
-            newline. On a terminal the tool asks twice without echo.
+            newline, and at most 1 MiB (reading stops there). An empty password is refused \
+            (exit 65): an empty pipe is nearly always an unset variable. Give \
+            --allow-empty-password to store one on purpose. On a terminal the tool asks twice \
+            without echo.
 
-              printf '%s' "$PASSWORD" | swift-keyring set github --username alice --url https://github.com
+              printf %s "$PW" | swift-keyring set gh --username bob --url https://github.com
             """
     )
 
@@ -38,6 +41,11 @@ struct SetCommand: ParsableCommand {
 
     @Flag(name: .customLong("background-access"), help: "Set the record's background-access flag (stored as given).")
     var backgroundAccess = false
+
+    @Flag(
+        name: .customLong("allow-empty-password"),
+        help: "Store an empty password when standard input is empty (refused otherwise, exit 65).")
+    var allowEmptyPassword = false
 
     @OptionGroup var store: StoreOptions
 
@@ -60,6 +68,13 @@ struct SetCommand: ParsableCommand {
                 Terminal.isInteractive
                 ? try Terminal.readNewSecretBytes(what: "Password").withBytes { Array($0) }
                 : try StandardInput.readSecretBytes(field: "password")
+            // An empty pipe is nearly always an unset variable (`printf %s "$TOKEN" |`), not a choice.
+            guard !password.isEmpty || allowEmptyPassword else {
+                throw CommandFailure(
+                    message: "The password on standard input is empty (an unset variable?); nothing was stored. "
+                        + "Give --allow-empty-password to store an empty password on purpose.",
+                    status: ExitStatus.invalidInput)
+            }
             try KeyringOpener.open(store).set(credentials, passwordBytes: consume password, forKey: key ?? Keyring.defaultKey)
         }
     }

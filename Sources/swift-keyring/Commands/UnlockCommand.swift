@@ -63,6 +63,15 @@ struct UnlockCommand: ParsableCommand {
             "How long the encrypted file or libsecret's file stays unlocked (90s, 30m, 8h, 1d).", valueName: "duration"))
     var duration: UnlockDuration = .oneHour
 
+    /// Checked while the command line is parsed, so a duration out of range is refused before
+    /// anyone is asked for a passphrase, and said as it was written.
+    func validate() throws {
+        guard duration.duration >= .seconds(1), duration.duration <= UnlockDuration.longest.duration else {
+            throw ValidationError(
+                "--for \(duration) is out of range: a key is kept at least 1s and at most \(UnlockDuration.longest) (30 days).")
+        }
+    }
+
     func run() throws {
         try reportingFailures {
             let selection = try store.selection()
