@@ -61,11 +61,30 @@ package enum CommandFailures {
         do {
             try body()
         } catch let error as KeyringError {
-            Console.error(error.description + advice(for: error))
+            Console.error(sentence(for: error) + advice(for: error))
             throw ExitStatus.of(error)
         } catch let failure as CommandFailure {
             Console.error(failure.message)
             throw failure.status
+        }
+    }
+
+    /// The error as a person at a shell reads it: the library's description, except where
+    /// that speaks to a program (an "explicit passphrase or key" is an argument of the API) or
+    /// suggests what the advice says better.
+    private static func sentence(for error: KeyringError) -> String {
+        switch error.code {
+        case .locked where error.place == .secretService:
+            return "The Secret Service collection is locked."
+        case .locked where error.place == nil:
+            return "The keyring is locked."
+        case .passphraseRequired:
+            let sources = (error.sources ?? []).filter { $0.hasPrefix("SWIFT_") || $0.hasPrefix("$") }
+            let store = error.place == .libsecretFile ? "libsecret's keyring file" : "The keyring file"
+            return "\(store) needs a passphrase or key, and none of \(sources.joined(separator: ", ")) gives one. "
+                + "Set one of them (a file readable by you only is safest), or run `swift-keyring unlock` first."
+        default:
+            return error.description
         }
     }
 
@@ -77,15 +96,48 @@ package enum CommandFailures {
             return ""
         case .serviceUnavailable:
             return " Run `swift-keyring doctor` to see why, or use --backend file."
+        case .locked where error.place == .secretService || error.place == nil:
+            // Without a display the daemon's prompt cannot be shown, so only a typed or piped password unlocks it.
+            return hasDisplay
+                ? " Unlock it at the desktop's prompt, or run `swift-keyring unlock`."
+                : " No unlock prompt can be shown here (neither DISPLAY nor WAYLAND_DISPLAY is set): "
+                    + "run `swift-keyring unlock`, which reads its password from standard input."
         case .promptTimedOut:
             return " Unlock the keyring, or wait longer with --prompt-timeout or SWIFT_KEYRING_PROMPT_TIMEOUT."
         case .wrongPassphrase where error.place == .secretService:
             // Only `unlock` sends the Secret Service a password; the environment played no part.
             return ""
         case .wrongPassphrase:
-            return " Check SWIFT_KEYRING_PASSPHRASE, SWIFT_KEYRING_PASSPHRASE_FILE or SWIFT_KEYRING_KEY_FILE."
+            let set = setPassphraseSources
+            guard !set.isEmpty else { return " The passphrase typed or piped on standard input is not the file's." }
+            return
+                " Check \(set.joined(separator: " and ")): \(set.count == 1 ? "it is" : "they are") set, and used before standard input."
+        case .damaged where error.place == .keyringFile || error.place == .libsecretFile:
+            return " Put back a backup of the file, or move the file aside (its records are then lost; "
+                + "the next `set` starts a new file); see the README's Troubleshooting."
+        case .damaged:
+            return " Nothing was changed; see the README's Troubleshooting."
         default:
             return ""
         }
+    }
+
+    /// Whether the daemon's unlock prompt has a display to be shown on.
+    private static var hasDisplay: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
+    }
+
+    /// The passphrase sources that are set, as a person names them to check.
+    private static var setPassphraseSources: [String] {
+        let environment = ProcessInfo.processInfo.environment
+        var set = ["SWIFT_KEYRING_PASSPHRASE", "SWIFT_KEYRING_PASSPHRASE_FILE"].filter { !(environment[$0] ?? "").isEmpty }
+        if let folder = environment["CREDENTIALS_DIRECTORY"], !folder.isEmpty,
+            FileManager.default.fileExists(atPath: folder + "/swift-keyring.passphrase")
+        {
+            set.append("$CREDENTIALS_DIRECTORY/swift-keyring.passphrase")
+        }
+        if !(environment["SWIFT_KEYRING_KEY_FILE"] ?? "").isEmpty { set.append("SWIFT_KEYRING_KEY_FILE") }
+        return set
     }
 }

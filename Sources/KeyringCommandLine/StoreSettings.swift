@@ -64,6 +64,13 @@ package struct StoreSettings: Sendable, Equatable {
                 throw ValidationError("--backend must be one of \(words), not \"\(backend)\"")
             }
             environment["SWIFT_KEYRING_BACKEND"] = backend
+        } else if let word = environment["SWIFT_KEYRING_BACKEND"], !word.isEmpty, word != Self.etcdBackend,
+            StoreChoice(rawValue: word) == nil
+        {
+            // The library's own list leaves out etcd, which it does not open but the tool does.
+            let words = (StoreChoice.allCases.map(\.rawValue) + [Self.etcdBackend]).joined(separator: ", ")
+            throw KeyringError.invalidConfiguration(
+                setting: "SWIFT_KEYRING_BACKEND", reason: "must be one of \(words), not \"\(word)\"")
         }
         if let file {
             // The file of the file store chosen: libsecret's, when that is the one.

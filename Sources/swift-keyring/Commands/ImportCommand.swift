@@ -41,8 +41,17 @@ struct ImportCommand: ParsableCommand {
         try reportingFailures {
             let timeout = try store.configuration().timeout
             var items: [ForeignSecretServiceItems.Item] = []
-            for schema in Self.libsecretSchemas {
-                items += try ForeignSecretServiceItems.search(["xdg:schema": schema], timeout: timeout)
+            do {
+                for schema in Self.libsecretSchemas {
+                    items += try ForeignSecretServiceItems.search(["xdg:schema": schema], timeout: timeout)
+                }
+            } catch let error as KeyringError where error.code == .serviceUnavailable {
+                // Another store (--backend file) cannot help: the credentials to copy are in the Secret Service.
+                throw CommandFailure(
+                    message: "\(error.description) git-credential-libsecret keeps its credentials in the Secret Service, "
+                        + "so run the import in the session where that Secret Service runs (your desktop's); "
+                        + "`swift-keyring doctor` says why it is not reachable here.",
+                    status: ExitStatus.unavailable)
             }
             var target = store
             target.service = store.service ?? GitCredentialRecords.service
