@@ -8,8 +8,8 @@ struct SyncPushCommand: ParsableCommand {
         commandName: "push",
         abstract: "Move this machine's records that carry the sync flag into the shared store.",
         discussion: """
-            Records stored with the sync flag before a shared store was set stay on this machine \\
-            until this command moves them: each is written to the shared store, then removed here. \\
+            Records stored with the sync flag before a shared store was set stay on this machine \
+            until this command moves them: each is written to the shared store, then removed here. \
             Records without the flag are not touched. Running it again after a failure finishes the move.
 
               swift-keyring sync push --sync-store etcd --service com.example.mail
