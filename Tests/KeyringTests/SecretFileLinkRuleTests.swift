@@ -98,4 +98,42 @@ struct SecretFileLinkRuleTests {
             #expect(!FileManager.default.fileExists(atPath: url.path))
         }
     }
+
+    /// Gives `path` a POSIX access ACL of `entries` (tag, permissions, id) with python3's setxattr
+    /// (Debian's base has no setfacl): USER_OBJ 0x01, USER 0x02, GROUP_OBJ 0x04, MASK 0x10, OTHER 0x20.
+    private func setACL(_ path: String, _ entries: [(Int, Int, Int)]) throws {
+        let listed = entries.map { "(\($0.0),\($0.1),\($0.2))" }.joined(separator: ",")
+        let script = """
+            import os, struct, sys
+            data = struct.pack('<I', 2) + b''.join(struct.pack('<HHI', t, p, i) for t, p, i in [\(listed)])
+            os.setxattr(sys.argv[1], 'system.posix_acl_access', data)
+            """
+        let result = try Command.run("python3", ["-c", script, path])
+        #expect(result.status == 0, "setxattr: \(result.stderr)")
+    }
+
+    @Test(
+        "A root-owned key file read through an ACL is judged by its entries: this user's alone is taken, another's refused",
+        .enabled(if: geteuid() == 0, "the file must be root's"))
+    func systemdCredentialACL() throws {
+        let none: Int = 0xFFFF_FFFF
+        let key = try FileStoreFixture.keyFile()
+        // Mode 0400 plus `user:<me>:r`: `ls -l` shows 0440, the group bits being the ACL's mask.
+        try setACL(key.path, [(0x01, 4, none), (0x02, 4, Int(geteuid())), (0x04, 0, none), (0x10, 4, none), (0x20, 0, none)])
+        var info = stat()
+        #expect(stat(key.path, &info) == 0 && info.st_mode & 0o777 == 0o440)
+        _ = try store(.keyFile(key), at: try FileStoreFixture.newFileURL())
+        // The same with `user:65534:r` besides: refused, naming that user.
+        try setACL(
+            key.path,
+            [(0x01, 4, none), (0x02, 4, Int(geteuid())), (0x02, 4, 65534), (0x04, 0, none), (0x10, 4, none), (0x20, 0, none)])
+        let url = try FileStoreFixture.newFileURL()
+        let error = try #require(throws: KeyringError.self) { try store(.keyFile(key), at: url) }
+        #expect(error.code == .insecurePermissions && error.reason == "its ACL lets user 65534 read it; setfacl -x u:65534 it")
+        // And `group::r` (the file's group may read): refused as well.
+        try setACL(key.path, [(0x01, 4, none), (0x02, 4, Int(geteuid())), (0x04, 4, none), (0x10, 4, none), (0x20, 0, none)])
+        let group = try #require(throws: KeyringError.self) { try store(.keyFile(key), at: url) }
+        #expect(group.reason == "its ACL lets its group read it; setfacl -m g::- it")
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
 }
