@@ -63,10 +63,9 @@ printf %s "$token" | env -i PATH="$path" "${pod[@]}" swift-keyring set ci --user
 [ "$(env -i PATH="$path" "${pod[@]}" swift-keyring get ci)" = "$token" ]
 
 echo "== git in CI (up to git credential approve, then fill)"
-project=$(mktemp -d /var/lib/project.XXXX)
 sed '/^git clone/d' "$work/git.sh" > "$work/git-approve.sh"
 printf 'protocol=https\nhost=git.example.com\nusername=ci\n\n' > "$work/fill"
-filled=$(env -i PATH="$path" CI_PROJECT_DIR="$project" CI_TOKEN="$token" \
+filled=$(env -i PATH="$path" CI_TOKEN="$token" \
     bash -euo pipefail -c ". '$work/git-approve.sh'; git credential fill < '$work/fill'")
 grep -qx "password=$token" <<<"$filled" || { echo "git: fill gave no token"; exit 1; }
 echo "all recipes ran as written"
