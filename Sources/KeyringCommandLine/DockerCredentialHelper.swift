@@ -38,6 +38,8 @@ package enum DockerCredentialHelper {
                 return 0
             case "store", "get", "erase", "list":
                 return try perform(arguments)
+            case "import":
+                return try DockerLoginImport.run(arguments)
             default:
                 throw CommandFailure(
                     message: "docker-credential-swift-keyring: unknown action: \(arguments.action)", status: ExitStatus.usage)
@@ -132,17 +134,8 @@ package enum DockerCredentialHelper {
     /// All of standard input, at most ``maximumInputBytes``, in one buffer sized once (it may hold
     /// a secret, which the caller wipes). Past the bound, refused, naming the member the cut fell in.
     private static func readInput() throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        bytes.reserveCapacity(maximumInputBytes + chunk.count)
-        defer { chunk.wipe() }
-        while bytes.count <= maximumInputBytes {
-            let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes.append(contentsOf: chunk[..<count])
-        }
-        guard bytes.count <= maximumInputBytes else {
+        var (bytes, overflowed) = DockerBoundedRead.all(from: STDIN_FILENO, bound: maximumInputBytes)
+        guard !overflowed else {
             let field = DockerStoreRequest.memberCut(in: bytes)
             bytes.wipe()
             throw refusal(

@@ -23,8 +23,8 @@ package enum DockerCredentialJSON {
     /// bytes of its own (the caller wipes them), keyed by the name as given in `names`.
     /// - Throws: ``Refusal`` naming the member, or the byte where the input stops being JSON;
     ///   no decoded value outlives a refusal.
-    package static func strings(named names: [String], in input: [UInt8]) throws -> [String: [UInt8]] {
-        var reader = Reader(bytes: input)
+    package static func strings(named names: [String], in input: [UInt8], range: Range<Int>? = nil) throws -> [String: [UInt8]] {
+        var reader = Reader(bytes: input, range: range)
         var found: [String: [UInt8]] = [:]
         do {
             try reader.object { member, reader in
@@ -38,12 +38,28 @@ package enum DockerCredentialJSON {
                 found[name] = value
             }
             reader.skipSpace()
-            guard reader.index == input.count else { throw reader.refusal("there is more after the JSON object") }
+            guard reader.index == reader.end else { throw reader.refusal("there is more after the JSON object") }
         } catch {
             for name in found.keys { found[name]?.wipe() }
             throw error
         }
         return found
+    }
+
+    /// The members of the JSON object in `input` (or in `range` of it): each name, and where its
+    /// value lies in `input`, in the order written. Values are not decoded, so no secret is copied.
+    /// - Throws: ``Refusal`` where the input stops being JSON.
+    package static func members(in input: [UInt8], range: Range<Int>? = nil) throws -> [(name: String, value: Range<Int>)] {
+        var reader = Reader(bytes: input, range: range)
+        var members: [(String, Range<Int>)] = []
+        try reader.object { name, reader in
+            let start = reader.index
+            try reader.skipValue()
+            members.append((String(decoding: name, as: UTF8.self), start..<reader.index))
+        }
+        reader.skipSpace()
+        guard reader.index == reader.end else { throw reader.refusal("there is more after the JSON object") }
+        return members
     }
 
     /// Go's rule: the member name exactly, else the one equal to it without regard to ASCII case.
@@ -93,22 +109,28 @@ package enum DockerCredentialJSON {
     /// A cursor over JSON bytes.
     private struct Reader {
         let bytes: [UInt8]
-        var index = 0
+        var index: Int
+        /// Where the value read ends: the end of `bytes`, or of a member's value within them.
+        let end: Int
 
-        init(bytes: [UInt8]) { self.bytes = bytes }
+        init(bytes: [UInt8], range: Range<Int>? = nil) {
+            self.bytes = bytes
+            index = range?.lowerBound ?? 0
+            end = range?.upperBound ?? bytes.count
+        }
 
         func refusal(_ reason: String) -> Refusal {
             Refusal(reason: "the input is not the JSON object the protocol sends (\(reason), at byte \(index + 1))")
         }
 
         mutating func skipSpace() {
-            while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+            while index < end, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
         }
 
         mutating func expect(_ byte: UInt8, _ what: String) throws {
             skipSpace()
-            guard index < bytes.count, bytes[index] == byte else {
-                throw refusal(index < bytes.count ? "expected \(what)" : "it ends before \(what)")
+            guard index < end, bytes[index] == byte else {
+                throw refusal(index < end ? "expected \(what)" : "it ends before \(what)")
             }
             index += 1
         }
@@ -117,19 +139,19 @@ package enum DockerCredentialJSON {
         mutating func object(_ member: ([UInt8], inout Reader) throws -> Void) throws {
             try expect(UInt8(ascii: "{"), "an object's {")
             skipSpace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            if index < end, bytes[index] == UInt8(ascii: "}") {
                 index += 1
                 return
             }
             while true {
                 skipSpace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw refusal("expected a member's name") }
+                guard index < end, bytes[index] == UInt8(ascii: "\"") else { throw refusal("expected a member's name") }
                 let name = try string(field: nil)
                 try expect(UInt8(ascii: ":"), "a :")
                 skipSpace()
                 try member(name, &self)
                 skipSpace()
-                guard index < bytes.count else { throw refusal("it ends inside the object") }
+                guard index < end else { throw refusal("it ends inside the object") }
                 if bytes[index] == UInt8(ascii: ",") {
                     index += 1
                     continue
@@ -142,7 +164,7 @@ package enum DockerCredentialJSON {
 
         /// A string's decoded bytes, or `nil` for `null`; any other value is refused, naming `field`.
         mutating func stringOrNull(field: String) throws -> [UInt8]? {
-            guard index < bytes.count else { throw Refusal(reason: "\(field) has no value") }
+            guard index < end else { throw Refusal(reason: "\(field) has no value") }
             if bytes[index...].starts(with: Array("null".utf8)) {
                 index += 4
                 return nil
@@ -156,10 +178,10 @@ package enum DockerCredentialJSON {
         mutating func string(field: String?) throws -> [UInt8] {
             index += 1
             var value: [UInt8] = []
-            value.reserveCapacity(bytes.count - index)
+            value.reserveCapacity(end - index)
             do {
                 while true {
-                    guard index < bytes.count else {
+                    guard index < end else {
                         throw Refusal(
                             reason: field.map { "\($0) ends before its closing quote" } ?? "it ends inside a name",
                             unterminatedField: field)
@@ -188,7 +210,7 @@ package enum DockerCredentialJSON {
 
         private mutating func escape(into value: inout [UInt8], field: String?) throws {
             let what = field ?? "a member's name"
-            guard index < bytes.count else { throw Refusal(reason: "\(what) ends inside an escape") }
+            guard index < end else { throw Refusal(reason: "\(what) ends inside an escape") }
             let byte = bytes[index]
             index += 1
             let simple: [UInt8: UInt8] = [
@@ -203,7 +225,7 @@ package enum DockerCredentialJSON {
             if (0xD800..<0xDC00).contains(scalar) {
                 // A surrogate pair; a lone half becomes U+FFFD, as Go decodes it.
                 let save = index
-                if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                if index + 1 < end, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
                     index += 2
                     if let low = hex4(), (0xDC00..<0xE000).contains(low) {
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
@@ -221,7 +243,7 @@ package enum DockerCredentialJSON {
         }
 
         private mutating func hex4() -> UInt32? {
-            guard index + 4 <= bytes.count else { return nil }
+            guard index + 4 <= end else { return nil }
             var result: UInt32 = 0
             for byte in bytes[index..<(index + 4)] {
                 guard let digit = hexValue(byte) else { return nil }
@@ -244,7 +266,7 @@ package enum DockerCredentialJSON {
         mutating func skipValue(depth: Int = 0) throws {
             guard depth < 64 else { throw refusal("it nests too deeply") }
             skipSpace()
-            guard index < bytes.count else { throw refusal("it ends before a value") }
+            guard index < end else { throw refusal("it ends before a value") }
             switch bytes[index] {
             case UInt8(ascii: "\""):
                 var skipped = try string(field: nil)
@@ -254,14 +276,14 @@ package enum DockerCredentialJSON {
             case UInt8(ascii: "["):
                 index += 1
                 skipSpace()
-                if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                if index < end, bytes[index] == UInt8(ascii: "]") {
                     index += 1
                     return
                 }
                 while true {
                     try skipValue(depth: depth + 1)
                     skipSpace()
-                    guard index < bytes.count else { throw refusal("it ends inside an array") }
+                    guard index < end else { throw refusal("it ends inside an array") }
                     index += 1
                     if bytes[index - 1] == UInt8(ascii: "]") { return }
                     guard bytes[index - 1] == UInt8(ascii: ",") else { throw refusal("expected , or ]") }
@@ -269,7 +291,7 @@ package enum DockerCredentialJSON {
             default:
                 // A number, true, false or null: its characters, checked loosely (the value is not used).
                 let start = index
-                while index < bytes.count, Array("+-.0123456789eEtrufalsn".utf8).contains(bytes[index]) { index += 1 }
+                while index < end, Array("+-.0123456789eEtrufalsn".utf8).contains(bytes[index]) { index += 1 }
                 let word = Array(bytes[start..<index])
                 guard !word.isEmpty,
                     [Array("true".utf8), Array("false".utf8), Array("null".utf8)].contains(word)

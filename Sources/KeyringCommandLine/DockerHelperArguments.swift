@@ -10,6 +10,8 @@ package struct DockerHelperArguments: Sendable, Equatable {
     /// Whether `store` marks the record for the fleet's shared store (`--sync-store etcd`).
     package var sync: Bool
     package var action: String
+    /// The words after the action: only `import` takes any.
+    package var actionArguments: [String] = []
 
     /// The helper's own flag, beside the store options.
     package static let syncFlag = "--sync"
@@ -28,14 +30,15 @@ package struct DockerHelperArguments: Sendable, Equatable {
         var settings = StoreSettings()
         settings.service = DockerCredentialRecords.service
         var sync = false
-        guard let action = words.last, !action.hasPrefix("-") || ["--version", "-v", "--help", "-h"].contains(action) else {
-            throw usageFailure("no action (store, get, erase, list or version) was given")
-        }
         var index = 0
-        let optionWords = words.dropLast()
-        while index < optionWords.count {
-            let word = optionWords[index]
+        while index < words.count {
+            let word = words[index]
             index += 1
+            if !word.hasPrefix("-") || ["--version", "-v", "--help", "-h"].contains(word) {
+                let rest = Array(words[index...])
+                guard rest.isEmpty || word == "import" else { throw usageFailure("\(word) takes no arguments") }
+                return DockerHelperArguments(settings: settings, sync: sync, action: word, actionArguments: rest)
+            }
             // Split at the first "=" byte, as bytes: "=" and a combining mark after it are one Character.
             let equals = word.utf8.firstIndex(of: UInt8(ascii: "="))
             let name = equals.map { String(decoding: word.utf8[..<$0], as: UTF8.self) } ?? word
@@ -49,13 +52,13 @@ package struct DockerHelperArguments: Sendable, Equatable {
             if let equals {
                 value = String(decoding: word.utf8[word.utf8.index(after: equals)...], as: UTF8.self)
             } else {
-                guard index < optionWords.count else { throw usageFailure("\(word) needs a value") }
-                value = optionWords[index]
+                guard index < words.count else { throw usageFailure("\(word) needs a value") }
+                value = words[index]
                 index += 1
             }
             _ = settings.set(name, to: value)
         }
-        return DockerHelperArguments(settings: settings, sync: sync, action: action)
+        throw usageFailure("no action (store, get, erase, list or version) was given")
     }
 
     private static func usageFailure(_ reason: String) -> CommandFailure {

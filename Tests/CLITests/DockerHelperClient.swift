@@ -18,8 +18,10 @@ struct DockerHelperClient {
     var options: [String] = []
 
     /// One run of `action` with `input` on standard input.
-    func run(_ action: String, input: String? = nil, inputBytes: Data? = nil) throws -> CommandResult {
-        try Command.run(program, options + [action], environment: environment, stdin: input, stdinBytes: inputBytes)
+    func run(_ action: String, arguments: [String] = [], input: String? = nil, inputBytes: Data? = nil) throws
+        -> CommandResult
+    {
+        try Command.run(program, options + [action] + arguments, environment: environment, stdin: input, stdinBytes: inputBytes)
     }
 
     /// `store` of a login; the result.

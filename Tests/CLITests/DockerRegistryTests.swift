@@ -110,4 +110,38 @@ struct DockerRegistryTests {
         let after = try clients.listTags(registry.server, authFile: clients.authFile)
         #expect(after.status != 0 && after.stderr.contains("unauthorized"), "\(after.stderr)")
     }
+
+    @Test(
+        "A plain podman login (base64 in auth.json) moved in by import --rewrite lets skopeo in through the helper",
+        arguments: DockerHelperStore.allCases)
+    func importedLogin(store: DockerHelperStore) throws {
+        let registry = try Registry()
+        let sandbox = try Sandbox()
+        let storeEnvironment = try store.environment(sandbox)
+        let clients = try Clients(sandbox: sandbox, storeEnvironment: storeEnvironment, server: registry.server)
+        let helper = DockerHelperClient(environment: storeEnvironment)
+        defer {
+            _ = try? helper.run("erase", input: registry.server)
+            try? FileManager.default.removeItem(at: clients.runRoot)
+        }
+        // podman's own file store: the password base64-encoded in auths.
+        let plain = clients.folder.appendingPathComponent("plain.json")
+        try Data("{}\n".utf8).write(to: plain)
+        let login = try clients.podman(
+            ["login", "--authfile", plain.path, "--tls-verify=false", "-u", registry.user, "--password-stdin", registry.server],
+            stdin: registry.password)
+        try #require(login.status == 0, "podman login: \(login.stderr)")
+        #expect(try String(contentsOf: plain, encoding: .utf8).contains("\"auth\""))
+
+        let imported = try helper.run("import", arguments: ["--rewrite", plain.path])
+        #expect(imported.status == 0, "\(imported.text)")
+        let rewritten = try String(contentsOf: plain, encoding: .utf8)
+        #expect(!rewritten.contains("\"auth\"") && rewritten.contains("\"credHelpers\""))
+        let letIn = try clients.listTags(registry.server, authFile: plain)
+        #expect(letIn.status != 0 && letIn.stderr.contains("404"), "skopeo was not let in: \(letIn.stderr)")
+        // The control: the login is the helper's now; erased, skopeo is refused.
+        _ = try helper.run("erase", input: registry.server)
+        let refused = try clients.listTags(registry.server, authFile: plain)
+        #expect(refused.stderr.contains("unauthorized"), "\(refused.stderr)")
+    }
 }
