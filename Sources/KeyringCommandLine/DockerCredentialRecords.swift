@@ -54,10 +54,15 @@ package enum DockerCredentialRecords {
     package static func store(
         server: String, username: String, secret: consuming [UInt8], sync: Bool, in keyring: Keyring
     ) throws {
-        var secret = consume secret
-        defer { secret.wipe() }
-        let record = try Credentials(username: username, password: "", url: url(ofServer: server), syncEnabled: sync)
-        try keyring.set(record, passwordBytes: secret, forKey: server)
+        let record: Credentials
+        do {
+            record = try Credentials(username: username, password: "", url: url(ofServer: server), syncEnabled: sync)
+        } catch {
+            secret.wipe()
+            throw error
+        }
+        // Handed over, not copied: the keyring wipes the one buffer once it is written.
+        try keyring.set(record, passwordBytes: consume secret, forKey: server)
     }
 
     /// `get`: the username and the secret's bytes (the caller wipes them) of the helper's record for

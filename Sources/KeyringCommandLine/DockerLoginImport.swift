@@ -60,10 +60,12 @@ enum DockerLoginImport {
             var (logins, passedOver) = config.file.logins()
             defer { for index in logins.indices { logins[index].secret.wipe() } }
             for index in logins.indices {
-                let login = logins[index]
+                // Taken out of the list, so the store's wipe reaches the one buffer (a shared one would be copied first).
+                var secret: [UInt8] = []
+                swap(&secret, &logins[index].secret)
                 try DockerCredentialRecords.store(
-                    server: login.server, username: login.username, secret: login.secret, sync: arguments.sync, in: keyring)
-                logins[index].secret = []
+                    server: logins[index].server, username: logins[index].username, secret: consume secret, sync: arguments.sync,
+                    in: keyring)
             }
             report(copied: logins.count, from: config.path, passedOver: passedOver, service: arguments.settings.resolvedService)
             if rewrite, !logins.isEmpty {
@@ -109,7 +111,7 @@ enum DockerLoginImport {
             }
             items[index].secret = nil
             try DockerCredentialRecords.store(
-                server: server, username: username, secret: secret, sync: arguments.sync, in: keyring)
+                server: server, username: username, secret: consume secret, sync: arguments.sync, in: keyring)
             copied += 1
         }
         report(
