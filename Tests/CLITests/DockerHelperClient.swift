@@ -73,16 +73,9 @@ enum DockerHelperStore: String, CaseIterable, CustomStringConvertible, Sendable 
 
     var description: String { rawValue }
 
-    /// The store's environment; the Secret Service one fails, never skips, outside with-secret-service.sh.
+    /// The store's environment, as the git helper's tests make it; the Secret Service one fails,
+    /// never skips, outside with-secret-service.sh.
     func environment(_ sandbox: Sandbox) throws -> [String: String] {
-        switch self {
-        case .file:
-            return sandbox.fileEnvironment()
-        case .secretService:
-            try #require(
-                ProcessInfo.processInfo.environment["SWIFT_KEYRING_PRIVATE_SECRET_SERVICE"] == "1",
-                "run the tests through Scripts/with-secret-service.sh (Scripts/test.sh does)")
-            return sandbox.secretServiceEnvironment()
-        }
+        try (self == .file ? GitHelperStore.file : GitHelperStore.secretService).environment(sandbox)
     }
 }

@@ -67,10 +67,9 @@ struct DockerRegistryTests {
         }
     }
 
-    @Test(
-        "podman login stores through the helper, skopeo is let in (404, not 401), podman logout erases",
-        arguments: DockerHelperStore.allCases)
-    func loginUseLogout(store: DockerHelperStore) throws {
+    /// Runs `body` with the run's registry, the clients and the helper on `store` in a new sandbox;
+    /// the login is erased and podman's run root removed afterwards.
+    static func withClients(_ store: DockerHelperStore, _ body: (Registry, Clients, DockerHelperClient) throws -> Void) throws {
         let registry = try Registry()
         let sandbox = try Sandbox()
         let storeEnvironment = try store.environment(sandbox)
@@ -81,6 +80,17 @@ struct DockerRegistryTests {
             _ = try? helper.run("erase", input: registry.server)
             try? FileManager.default.removeItem(at: clients.runRoot)
         }
+        try body(registry, clients, helper)
+    }
+
+    @Test(
+        "podman login stores through the helper, skopeo is let in (404, not 401), podman logout erases",
+        arguments: DockerHelperStore.allCases)
+    func loginUseLogout(store: DockerHelperStore) throws {
+        try Self.withClients(store) { registry, clients, helper in try Self.loginUseLogout(registry, clients, helper) }
+    }
+
+    private static func loginUseLogout(_ registry: Registry, _ clients: Clients, _ helper: DockerHelperClient) throws {
         let noLogin = clients.folder.appendingPathComponent("empty.json")
         try Data("{}\n".utf8).write(to: noLogin)
 
@@ -115,15 +125,10 @@ struct DockerRegistryTests {
         "A plain podman login (base64 in auth.json) moved in by import --rewrite lets skopeo in through the helper",
         arguments: DockerHelperStore.allCases)
     func importedLogin(store: DockerHelperStore) throws {
-        let registry = try Registry()
-        let sandbox = try Sandbox()
-        let storeEnvironment = try store.environment(sandbox)
-        let clients = try Clients(sandbox: sandbox, storeEnvironment: storeEnvironment, server: registry.server)
-        let helper = DockerHelperClient(environment: storeEnvironment)
-        defer {
-            _ = try? helper.run("erase", input: registry.server)
-            try? FileManager.default.removeItem(at: clients.runRoot)
-        }
+        try Self.withClients(store) { registry, clients, helper in try Self.importedLogin(registry, clients, helper) }
+    }
+
+    private static func importedLogin(_ registry: Registry, _ clients: Clients, _ helper: DockerHelperClient) throws {
         // podman's own file store: the password base64-encoded in auths.
         let plain = clients.folder.appendingPathComponent("plain.json")
         try Data("{}\n".utf8).write(to: plain)
