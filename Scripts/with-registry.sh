@@ -22,6 +22,8 @@ for tool in docker-registry htpasswd openssl curl python3; do
     fi
 done
 
+# Any step of the set-up that fails is the registry not starting: 70, never another status.
+trap 'echo "$0: setting up the registry failed (line $LINENO)" >&2; exit 70' ERR
 root=$(mktemp -d "${TMPDIR:-/tmp}/swift-keyring-registry.XXXXXX")
 registry_pid=
 cleanup() {
@@ -69,6 +71,7 @@ if [ -z "$ready" ]; then
     exit 70
 fi
 
+trap - ERR
 export SWIFT_KEYRING_TEST_REGISTRY="127.0.0.1:$port"
 export SWIFT_KEYRING_TEST_REGISTRY_USER="$user"
 export SWIFT_KEYRING_TEST_REGISTRY_PASSWORD="$password"
