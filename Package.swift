@@ -20,6 +20,9 @@ let package = Package(
         .executable(name: "swift-keyring", targets: ["swift-keyring"]),
         // git runs `git-credential-swift-keyring ACTION` for `credential.helper = swift-keyring`.
         .executable(name: "git-credential-swift-keyring", targets: ["git-credential-swift-keyring"]),
+        // docker, podman, skopeo and buildah run `docker-credential-swift-keyring ACTION` for a
+        // `credsStore` or `credHelpers` entry naming `swift-keyring`.
+        .executable(name: "docker-credential-swift-keyring", targets: ["docker-credential-swift-keyring"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -110,6 +113,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .executableTarget(
+            name: "docker-credential-swift-keyring",
+            // KeyringCrypto: StackWipe, after the secret's buffers are wiped.
+            dependencies: ["KeyringCommandLine", "KeyringCrypto"]
+        ),
         // What every test target shares: the stores under test (the Secret Service only
         // the private one of Scripts/with-secret-service.sh, never the developer's own),
         // real files in private folders, child processes.
@@ -139,7 +147,8 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "swift-keyring", "git-credential-swift-keyring", "KeyringCommandLine", "KeyringTestSupport", "KeyringTestKit",
+                "swift-keyring", "git-credential-swift-keyring", "docker-credential-swift-keyring",
+                "KeyringCommandLine", "KeyringTestSupport", "KeyringTestKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

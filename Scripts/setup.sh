@@ -24,6 +24,10 @@ packages+=(git)
 # xdg-desktop-portal: the Secret portal that keys libsecret's file store in a sandbox; the portal tests start it
 # inside the private gnome-keyring session (gnome-keyring ships its backend). Its recommends are not needed.
 packages+=(xdg-desktop-portal)
+# Container registry logins (docker-credential-swift-keyring): a private registry on loopback with htpasswd logins
+# (Scripts/with-registry.sh), the real clients that run the helper (podman login/logout, skopeo), and the reference
+# helper the protocol is compared with (docker-credential-secretservice).
+packages+=(docker-registry podman skopeo apache2-utils golang-docker-credential-helpers)
 # time: the bounded-read tests measure a child's peak memory with /usr/bin/time; man-db and groff-base check
 # that the manual page renders with no warning (Tests/CLITests/CLIManualPageTests).
 packages+=(time man-db groff-base)

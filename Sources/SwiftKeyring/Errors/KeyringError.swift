@@ -1,3 +1,4 @@
+import KeyringValidation
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -166,4 +167,14 @@ public struct KeyringError: Error, Sendable, Hashable {
 extension KeyringError: LocalizedError {
     /// The same sentence as `description`, so `error.localizedDescription` reads as one.
     public var errorDescription: String? { description }
+}
+
+extension KeyringError {
+    /// The error ``Keyring`` throws for a failed rule: the field's identifier and the reason.
+    ///
+    /// An app that checks a form with the `KeyringValidation` rules can throw its failures
+    /// as the same error ``Keyring`` throws for a record it refuses.
+    public init(_ failure: ValidationFailure) {
+        self = .invalidRecord(field: failure.field, reason: failure.reason)
+    }
 }
