@@ -55,7 +55,7 @@ struct WireFrameFuzzTests {
     /// first (nil: wait for more), then the reply in exactly that many bytes.
     private static func read(_ bytes: [UInt8]) -> Outcome {
         do {
-            guard let total = try WireFrame.length(of: bytes, maximum: maximum) else { return .needsMore }
+            guard let total = try WireFrame.lengths(in: bytes, maximum: maximum)?.total else { return .needsMore }
             guard total <= bytes.count else { return .needsMore }
             let message = try WireFrame.message(in: Array(bytes[0..<total]))
             return .read(answered: message.replySerial, reply: message)
@@ -124,7 +124,7 @@ struct WireFrameFuzzTests {
         var bytes = Self.secretsReply()
         // The body's length: 4 GiB less one, far past the cap.
         for index in 4..<8 { bytes[index] = 0xFF }
-        #expect(throws: (any Error).self) { _ = try WireFrame.length(of: Array(bytes[0..<16]), maximum: Self.maximum) }
+        #expect(throws: (any Error).self) { _ = try WireFrame.lengths(in: Array(bytes[0..<16]), maximum: Self.maximum) }
     }
 
     @Test("Random messages: refused or read, never a crash")

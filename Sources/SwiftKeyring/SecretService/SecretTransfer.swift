@@ -59,7 +59,7 @@ final class SecretTransfer: Sendable {
         ) throws -> UInt32 {
             try bus.send(
                 destination: daemon, path: SecretServiceNames.servicePath, interface: SecretServiceNames.service,
-                member: "OpenSession", signature: "sv", deadline: deadline
+                member: "OpenSession", signature: "sv", reply: "vo", deadline: deadline
             ) {
                 $0.string(algorithm)
                 input(&$0)
@@ -168,6 +168,11 @@ final class SecretTransfer: Sendable {
         guard secret.count == 4, let parameters = secret[1].bytes, var value = secret[2].bytes else {
             throw failure("the Secret Service sent a secret that is not a (oayays) struct")
         }
+        // A secret is ours only when it was encoded for the session we opened.
+        guard secret[0].string == path else {
+            value.wipe()
+            throw failure("the Secret Service sent a secret for another session than the one opened (\(path))")
+        }
         guard let key else { return value }
         defer { value.wipe() }
         do {
@@ -181,8 +186,7 @@ final class SecretTransfer: Sendable {
     }
 }
 
-/// The error a transfer that cannot be made or read gives: the one it gave when the client
-/// was GIO's and the failure a `G_IO_ERROR_FAILED`, so programs see no change.
+/// The error a transfer that cannot be made or read gives: the client's own, named by what it is.
 private func failure(_ message: String) -> KeyringError {
-    .backend(domain: "g-io-error-quark", code: 0, message: message)
+    BusFailure.invalidReply(message)
 }
