@@ -185,6 +185,26 @@ struct HostileBusTests {
         #expect(unread > 0, "the client read the whole frame past its deadline")
     }
 
+    @Test("A path that is no object path is an error naming the reply, at once, never a path called or quoted")
+    func badPathIsAnError() throws {
+        let bus = try HostileBus { call, connection in
+            guard call.member == "ReadAlias" else { return false }
+            // A quote would end a match rule's value: `o` is checked where it is read.
+            connection.send(HostileBus.reply(to: call.serial, signature: "o") { $0.string("/a'b") })
+            return true
+        }
+        let connection = try BusConnection(address: bus.address(), deadline: Deadline(.seconds(10)))
+        #expect {
+            _ = try connection.call(
+                "read an alias", destination: BusConnection.busName, path: "/org/freedesktop/secrets",
+                interface: SecretServiceNames.service, method: "ReadAlias", signature: "s", reply: "o",
+                deadline: Deadline(.seconds(30))
+            ) { $0.string("default") }
+        } throws: { error in
+            String(describing: error).contains(BusFailure.invalidReplyDomain) && (error as? KeyringError)?.code != .timedOut
+        }
+    }
+
     @Test("An OK without the guid the address names, or with another, is refused; the same guid is taken")
     func guidChecked() throws {
         for (okGuid, accepted) in [(nil, false), ("fedcba9876543210fedcba9876543210", false), (HostileBus.guid, true)] {

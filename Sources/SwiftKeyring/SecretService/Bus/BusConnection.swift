@@ -464,13 +464,35 @@ final class BusConnection: @unchecked Sendable {
         var message = header.message
         defer { consume(lengths.total) }
         if wanted == .body {
-            guard let values = try? WireFrame.body(of: header, in: buffer, at: bufferStart) else { return .skipped }
-            message.values = values
-            message.bodyRead = true
+            do {
+                message.values = try WireFrame.body(of: header, in: buffer, at: bufferStart)
+                message.bodyRead = true
+            } catch {
+                // A signal that breaks the wire format is dropped; a reply becomes the caller's
+                // error at once, rather than a wait to its deadline.
+                guard message.kind == .methodReturn else { return .skipped }
+                message = Self.invalidReply(to: message)
+            }
         } else {
             message.values = WireFrame.errorMessage(of: header, in: buffer, at: bufferStart)
         }
         return .message(message)
+    }
+
+    /// The error its caller gets for a reply whose body breaks the wire format (a length, a
+    /// padding byte, UTF-8, an object path or a signature the specification forbids).
+    private static func invalidReply(to reply: BusMessage) -> BusMessage {
+        var error = BusMessage(kind: .error, serial: reply.serial)
+        error.replySerial = reply.replySerial
+        error.sender = reply.sender
+        error.errorName = BusFailure.invalidReplyDomain
+        error.signature = "s"
+        error.values = [
+            .string(
+                "a reply of type (\(reply.signature)) that breaks the D-Bus wire format (a length, padding, "
+                    + "UTF-8 text, an object path or a signature)")
+        ]
+        return error
     }
 
     /// How much of a message its taker reads.
