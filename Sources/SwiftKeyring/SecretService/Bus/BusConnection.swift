@@ -244,7 +244,7 @@ final class BusConnection: @unchecked Sendable {
         guard destination == Self.busName || BusNames.isUniqueName(destination) else {
             throw BusFailure.invalidReply("\(member) was not sent: \"\(destination.prefix(64))\" is no unique name on the bus")
         }
-        guard BusNames.isObjectPath(path.utf8) else {
+        guard BusNames.isObjectPath(Array(path.utf8)[...]) else {
             throw BusFailure.invalidReply("\(member) was not sent: \"\(path.prefix(64))\" is no object path")
         }
         var arguments = WireWriter()

@@ -19,11 +19,11 @@ enum BusNames {
 
     /// Whether `path` is an object path: `/`, or `/`-separated non-empty elements of
     /// `[A-Za-z0-9_]` with no `/` at the end.
-    static func isObjectPath<Bytes: Collection<UInt8>>(_ path: Bytes) -> Bool {
+    static func isObjectPath(_ path: ArraySlice<UInt8>) -> Bool {
         guard path.first == UInt8(ascii: "/") else { return false }
         guard path.count > 1 else { return true }
         var previous = UInt8(ascii: "/")
-        for byte in path.dropFirst() {
+        for byte in path[(path.startIndex + 1)...] {
             if byte == UInt8(ascii: "/") {
                 guard previous != UInt8(ascii: "/") else { return false }
             } else if !isNameByte(byte) {

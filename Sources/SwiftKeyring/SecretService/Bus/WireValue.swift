@@ -138,9 +138,7 @@ struct WireReader {
         case UInt8(ascii: "s"): return .string(try text(length: Int(try number(4))))
         case UInt8(ascii: "o"):
             // A path is checked here, before anyone calls it or quotes it in a match rule.
-            let path = try text(length: Int(try number(4)))
-            guard BusNames.isObjectPath(path.utf8) else { throw Malformed() }
-            return .string(path)
+            return .string(try text(length: Int(try number(4)), isPath: true))
         case UInt8(ascii: "g"):
             let signature = try text(length: Int(try byte()))
             try Self.check(signature)
@@ -212,7 +210,14 @@ struct WireReader {
             types.removeFirst()
             guard fields > 0 else { throw Malformed() }
         default:
-            guard Array("ybnqiuxtdhsogv".utf8).contains(code) else { throw Malformed() }
+            switch code {
+            case UInt8(ascii: "y"), UInt8(ascii: "b"), UInt8(ascii: "n"), UInt8(ascii: "q"), UInt8(ascii: "i"),
+                UInt8(ascii: "u"), UInt8(ascii: "x"), UInt8(ascii: "t"), UInt8(ascii: "d"), UInt8(ascii: "h"),
+                UInt8(ascii: "s"), UInt8(ascii: "o"), UInt8(ascii: "g"), UInt8(ascii: "v"):
+                break
+            default:
+                throw Malformed()
+            }
         }
     }
 
@@ -277,9 +282,11 @@ struct WireReader {
     }
 
     /// `length` bytes of UTF-8 text and the NUL after them.
-    private mutating func text(length: Int) throws -> String {
+    /// With `isPath`, the bytes must be an object path (checked before any text is made of them).
+    private mutating func text(length: Int, isPath: Bool = false) throws -> String {
         guard length >= 0, offset + length < end, bytes[offset + length] == 0 else { throw Malformed() }
         let slice = bytes[offset..<offset + length]
+        guard !isPath || BusNames.isObjectPath(slice) else { throw Malformed() }
         guard !slice.contains(0), let text = String(validating: slice, as: UTF8.self) else { throw Malformed() }
         offset += length + 1
         return text
