@@ -170,10 +170,17 @@ final class SecretTransfer: Sendable {
         }
         // A secret is ours only when it was encoded for the session we opened.
         guard secret[0].string == path else {
-            value.wipe()
+            Self.wipeShared(value)
             throw failure("the Secret Service sent a secret for another session than the one opened (\(path))")
         }
-        guard let key else { return value }
+        guard let key else {
+            // A plain transfer: the value is the secret, and its bytes are the reply's own (an
+            // array's copy shares them). The caller gets a copy of its own to wipe; the bytes
+            // the reply was read into are wiped here, where they were received.
+            let secret = value.withUnsafeBytes { Array($0) }
+            Self.wipeShared(value)
+            return secret
+        }
         defer { value.wipe() }
         do {
             let plain = try parameters.withUnsafeBytes { iv in
@@ -182,6 +189,18 @@ final class SecretTransfer: Sendable {
             return plain.withBytes { Array($0) }
         } catch {
             throw failure("the Secret Service sent a secret this session cannot decrypt")
+        }
+    }
+}
+
+extension SecretTransfer {
+    /// Overwrites the bytes `value` and every copy of it share (the reply's value, read once
+    /// from the receive buffer), which `wipe()` would copy first rather than overwrite while
+    /// the reply still holds them.
+    fileprivate static func wipeShared(_ value: [UInt8]) {
+        value.withUnsafeBytes { shared in
+            guard let start = shared.baseAddress else { return }
+            UnsafeMutableRawPointer(mutating: start).initializeMemory(as: UInt8.self, repeating: 0, count: shared.count)
         }
     }
 }

@@ -38,40 +38,16 @@ final class HostileBus: @unchecked Sendable {
         /// Writes `bytes` whole (the descriptors with their first byte); `false` once the client is gone.
         @discardableResult
         func send(_ bytes: [UInt8], descriptors: [Int32] = []) -> Bool {
-            var sent = 0
-            while sent < bytes.count {
-                let count = bytes.withUnsafeBytes { raw -> Int in
-                    var vector = iovec(
-                        iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + sent), iov_len: raw.count - sent)
-                    var header = msghdr()
-                    let space = MemoryLayout<cmsghdr>.size + 4 * descriptors.count
-                    var control = [UInt8](repeating: 0, count: (space + 7) & ~7)
-                    return control.withUnsafeMutableBytes { control in
-                        if sent == 0 && !descriptors.isEmpty {
-                            var entry = cmsghdr()
-                            entry.cmsg_len = space
-                            entry.cmsg_level = SOL_SOCKET
-                            entry.cmsg_type = Int32(SCM_RIGHTS)
-                            control.storeBytes(of: entry, as: cmsghdr.self)
-                            for (index, descriptor) in descriptors.enumerated() {
-                                control.storeBytes(
-                                    of: descriptor, toByteOffset: MemoryLayout<cmsghdr>.size + 4 * index, as: Int32.self)
-                            }
-                            header.msg_control = control.baseAddress
-                            header.msg_controllen = control.count
-                        }
-                        return withUnsafeMutablePointer(to: &vector) { vector in
-                            header.msg_iov = vector
-                            header.msg_iovlen = 1
-                            return sendmsg(descriptor, &header, Int32(MSG_NOSIGNAL))
-                        }
-                    }
+            DescriptorPassing.withControl(descriptors) { control in
+                var sent = 0
+                while sent < bytes.count {
+                    let count = DescriptorPassing.send(descriptor, bytes, from: sent, control: control)
+                    if count < 0 && errno == EINTR { continue }
+                    guard count > 0 else { return false }
+                    sent += count
                 }
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return false }
-                sent += count
+                return true
             }
-            return true
         }
 
         /// How many bytes written the client has not read yet (`SIOCOUTQ`; 0 once closed).

@@ -598,6 +598,8 @@ final class BusConnection: @unchecked Sendable {
         closeDescriptors(in: header)
         guard count > 0 else { throw closed("the bus closed it") }
         buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+        // The scratch held what was read (secrets among it): only the buffer keeps it, wiped when consumed.
+        UnsafeMutableRawBufferPointer(rebasing: chunk[0..<count]).initializeMemory(as: UInt8.self, repeating: 0)
         return true
     }
 
@@ -624,49 +626,21 @@ final class BusConnection: @unchecked Sendable {
 
     /// Writes `bytes`, with `descriptors` on its first byte, waiting for room until `deadline`.
     private func write(_ bytes: [UInt8], descriptors: [Int32], deadline: Deadline) throws {
-        // The descriptors' control message, made once and only when there are any (a call
-        // that passes none, nearly every one, allocates nothing for it).
-        let space = MemoryLayout<cmsghdr>.size + 4 * descriptors.count
-        let passing: UnsafeMutableRawBufferPointer? =
-            descriptors.isEmpty ? nil : UnsafeMutableRawBufferPointer.allocate(byteCount: (space + 7) & ~7, alignment: 8)
-        defer { passing?.deallocate() }
-        if let control = passing {
-            control.initializeMemory(as: UInt8.self, repeating: 0)
-            var entry = cmsghdr()
-            entry.cmsg_len = space
-            entry.cmsg_level = SOL_SOCKET
-            entry.cmsg_type = Int32(SCM_RIGHTS)
-            control.storeBytes(of: entry, as: cmsghdr.self)
-            for (index, descriptor) in descriptors.enumerated() {
-                control.storeBytes(of: descriptor, toByteOffset: MemoryLayout<cmsghdr>.size + 4 * index, as: Int32.self)
-            }
-        }
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes.withUnsafeBytes { raw -> Int in
-                var vector = iovec(
-                    iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + sent), iov_len: raw.count - sent)
-                var header = msghdr()
-                // The descriptors travel with the message's first byte only.
-                if sent == 0, let control = passing {
-                    header.msg_control = control.baseAddress
-                    header.msg_controllen = control.count
+        try DescriptorPassing.withControl(descriptors) { passing in
+            var sent = 0
+            while sent < bytes.count {
+                let count = DescriptorPassing.send(descriptor, bytes, from: sent, control: passing)
+                if count < 0 {
+                    guard errno == EAGAIN || errno == EINTR else { throw closed(String(cString: strerror(errno))) }
+                    var watched = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                    guard !deadline.hasPassed, poll(&watched, 1, deadline.remainingMilliseconds) >= 0 || errno == EINTR
+                    else {
+                        throw deadline.timedOut("write to the session bus")
+                    }
+                    continue
                 }
-                return withUnsafeMutablePointer(to: &vector) { vector in
-                    header.msg_iov = vector
-                    header.msg_iovlen = 1
-                    return sendmsg(descriptor, &header, Int32(MSG_NOSIGNAL))
-                }
+                sent += count
             }
-            if count < 0 {
-                guard errno == EAGAIN || errno == EINTR else { throw closed(String(cString: strerror(errno))) }
-                var watched = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                guard !deadline.hasPassed, poll(&watched, 1, deadline.remainingMilliseconds) >= 0 || errno == EINTR else {
-                    throw deadline.timedOut("write to the session bus")
-                }
-                continue
-            }
-            sent += count
         }
     }
 
