@@ -91,8 +91,24 @@ final class HostileBus: @unchecked Sendable {
         socket = folder + "/bus"
         okLine = guid.map { "OK \($0)\r\n" } ?? "OK\r\n"
         self.script = script
+        let listening = try Self.listeningSocket(at: folder + "/bus")
+        listener = listening
+        Thread.detachNewThread { [self] in
+            while true {
+                let accepted = accept(listening, nil, nil)
+                if accepted < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                Thread.detachNewThread { self.serve(Connection(descriptor: accepted)) }
+            }
+        }
+    }
+
+    /// A Unix stream socket listening at `path` (a new file).
+    /// - Throws: `POSIXError` when it cannot be bound or listen.
+    static func listeningSocket(at path: String) throws -> Int32 {
         let listening = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        let path = folder + "/bus"
         var name = sockaddr_un()
         name.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &name.sun_path) { bytes in
@@ -107,17 +123,7 @@ final class HostileBus: @unchecked Sendable {
             close(listening)
             throw POSIXError(.EADDRINUSE)
         }
-        listener = listening
-        Thread.detachNewThread { [self] in
-            while true {
-                let accepted = accept(listening, nil, nil)
-                if accepted < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                Thread.detachNewThread { self.serve(Connection(descriptor: accepted)) }
-            }
-        }
+        return listening
     }
 
     deinit {
