@@ -90,18 +90,7 @@ struct SessionBusOwnerTests {
         let folder = "/tmp/swift-keyring-foreign-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         let socket = folder + "/bus"
-        let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var name = sockaddr_un()
-        name.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &name.sun_path) { path in
-            for (index, byte) in socket.utf8.enumerated() { path[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &name) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        try #require(bound == 0 && listen(descriptor, 4) == 0)
+        let descriptor = try HostileBus.listeningSocket(at: socket)
         try #require(chown(socket, 65534, 65534) == 0 && chown(folder, 65534, 65534) == 0 && chmod(folder, 0o700) == 0)
         return (folder, socket, descriptor)
     }

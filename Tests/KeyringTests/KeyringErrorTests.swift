@@ -27,7 +27,7 @@ struct KeyringErrorTests {
         .wrongPassphrase,
         .damaged(reason: "the file MAC does not match"),
         .insecurePermissions(path: "/tmp/k.skr", reason: "its mode 0644 lets other users read it"),
-        .backend(domain: "g-io-error-quark", code: 1, message: "no such file"),
+        .backend(domain: "org.freedesktop.DBus.Error.FileNotFound", code: 1, message: "no such file"),
     ]
 
     @Test(

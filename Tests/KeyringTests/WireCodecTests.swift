@@ -76,4 +76,44 @@ struct WireCodecTests {
         let signature = String(repeating: "a", count: 70) + "y"
         #expect(throws: WireReader.Malformed.self) { _ = try Self.read([0, 0, 0, 0], signature) }
     }
+
+    /// An object path or a signature written as a string, as a peer could send it.
+    private static func text(_ value: String, signature: Bool = false) -> [UInt8] {
+        var writer = WireWriter()
+        if signature { writer.signature(value) } else { writer.string(value) }
+        return writer.bytes
+    }
+
+    @Test(
+        "Object paths the spec forbids are refused where they are read",
+        arguments: ["", "a/b", "/a/", "//a", "/a'b", "/a b", "/a-b", "/é"])
+    func badPathRefused(_ path: String) {
+        #expect(throws: WireReader.Malformed.self, "\"\(path)\"") { _ = try Self.read(Self.text(path), "o") }
+        // The same text as a string is no path, and reads.
+        #expect(throws: Never.self) { _ = try Self.read(Self.text(path), "s") }
+    }
+
+    @Test("Valid object paths read")
+    func goodPathsRead() throws {
+        for path in ["/", "/org/freedesktop/secrets/collection/login/1", "/a_B/9"] {
+            #expect(try Self.read(Self.text(path), "o") == [.string(path)])
+        }
+    }
+
+    @Test("A signature value that is no signature is refused")
+    func badSignatureRefused() {
+        for signature in ["(", "z", "a", "()"] {
+            #expect(throws: WireReader.Malformed.self, "\(signature)") {
+                _ = try Self.read(Self.text(signature, signature: true), "g")
+            }
+        }
+    }
+
+    @Test("Unique names: only ':' and two or more elements of the allowed bytes")
+    func uniqueNames() {
+        for name in [":1.42", ":1.0", ":abc.d-e_f.9"] { #expect(BusNames.isUniqueName(name), "\(name)") }
+        for name in ["", ":", ":1", ":1.", ":.1", ";1.7", "org.freedesktop.secrets", ":1..2", ":1.4 2"] {
+            #expect(!BusNames.isUniqueName(name), "\(name)")
+        }
+    }
 }

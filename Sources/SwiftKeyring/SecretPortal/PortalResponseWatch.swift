@@ -21,7 +21,10 @@ final class PortalResponseWatch {
     init(on bus: BusConnection, portal: String, deadline: Deadline) throws {
         self.bus = bus
         let state = state
-        handler = bus.addHandler { message in
+        let interests = [
+            SignalInterest(sender: portal, member: "Response", signature: "ua{sv}"), SignalInterest.nameOwnerChanged,
+        ]
+        handler = bus.addHandler(for: interests) { message in
             if message.sender == portal, message.interface == "org.freedesktop.portal.Request",
                 message.member == "Response", message.signature == "ua{sv}", let path = message.path,
                 let response = message.values[0].number

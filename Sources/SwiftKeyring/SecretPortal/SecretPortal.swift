@@ -144,7 +144,7 @@ enum SecretPortal {
         let operation = "ask \(name) for the app's secret"
         let serial = try bus.send(
             destination: portal, path: objectPath, interface: interface, member: "RetrieveSecret", signature: "ha{sv}",
-            descriptors: [writeEnd], deadline: deadline
+            reply: "o", descriptors: [writeEnd], deadline: deadline
         ) {
             // The descriptor's index among those the message carries.
             $0.uint32(0)
@@ -153,7 +153,7 @@ enum SecretPortal {
         let reply = try bus.reply(to: serial, operation, deadline: deadline)
         let values = try BusConnection.values(of: reply, interface: interface, method: "RetrieveSecret", expected: "o")!
         guard let request = values[0].string else {
-            throw KeyringError.backend(domain: interface, code: 0, message: "RetrieveSecret gave no request")
+            throw BusFailure.invalidReply("RetrieveSecret gave no request")
         }
         return request
     }

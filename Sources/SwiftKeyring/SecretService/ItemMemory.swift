@@ -212,7 +212,9 @@ final class ItemMemory: @unchecked Sendable {
         let daemon = daemon
         // The handler is in place before the rules: no signal is delivered uncounted. It holds
         // the watch weakly: this memory removes it when it goes.
-        let handler = bus.addHandler { [weak watch] message in watch?.count(message, daemon: daemon) }
+        // Any signal of the daemon's counts, its header is enough; the bus's NameOwnerChanged is read.
+        let interests = [SignalInterest(sender: daemon), SignalInterest.nameOwnerChanged]
+        let handler = bus.addHandler(for: interests) { [weak watch] message in watch?.count(message, daemon: daemon) }
         watch.handler.store(handler, ordering: .relaxed)
         do {
             try bus.addMatch("type='signal',sender='\(daemon)'", deadline: deadline)

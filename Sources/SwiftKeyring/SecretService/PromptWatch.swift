@@ -29,7 +29,10 @@ final class PromptWatch {
     init(_ prompt: String, on bus: BusConnection, daemon: String, deadline: Deadline) throws {
         self.bus = bus
         let state = state
-        handler = bus.addHandler { message in
+        let interests = [
+            SignalInterest(sender: daemon, member: "Completed", signature: "bv"), SignalInterest.nameOwnerChanged,
+        ]
+        handler = bus.addHandler(for: interests) { message in
             if message.sender == daemon, message.path == prompt, message.interface == SecretServiceNames.prompt,
                 message.member == "Completed", !state.completed, message.signature == "bv"
             {

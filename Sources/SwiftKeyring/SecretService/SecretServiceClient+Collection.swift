@@ -134,8 +134,7 @@ extension SecretServiceClient {
             SecretServiceNames.service, "Collections", of: SecretServiceNames.servicePath, "list the collections",
             deadline: deadline)
         guard let paths = value.variant("ao")?.strings else {
-            throw KeyringError.backend(
-                domain: SecretServiceNames.service, code: 0, message: "the Collections property is not a list of paths")
+            throw BusFailure.invalidReply("the Collections property is not a list of paths")
         }
         return paths
     }

@@ -16,9 +16,7 @@ extension SecretServiceClient {
         guard let reply = read else { return nil }
         guard let attributes = reply[0].entry("Attributes")?.stringTable else {
             // Missing, or of another type: not readable, which is no proof that the item is foreign.
-            throw KeyringError.backend(
-                domain: "org.freedesktop.DBus.Error.InvalidSignature", code: 0,
-                message: "the Secret Service sent no attributes of type a{ss} for \(path)")
+            throw BusFailure.invalidReply("the Secret Service sent no attributes of type a{ss} for \(path)")
         }
         return ItemState(label: reply[0].entry("Label")?.string ?? "", attributes: attributes)
     }

@@ -148,7 +148,7 @@ final class SecretServiceClient: Sendable {
         let scope = try searchScope(deadline: deadline).map { $0 + "/" }
         let search = try bus.send(
             destination: destination, path: SecretServiceNames.servicePath, interface: SecretServiceNames.service,
-            member: "SearchItems", signature: "a{ss}", deadline: deadline
+            member: "SearchItems", signature: "a{ss}", reply: "aoao", deadline: deadline
         ) { $0.stringTable(attributes.values) }
         if openingSession { startSession(deadline: deadline) }
         let reply = try BusConnection.values(
@@ -184,7 +184,7 @@ final class SecretServiceClient: Sendable {
     func sendAttributesRead(_ path: String, deadline: Deadline) throws -> UInt32 {
         try bus.send(
             destination: destination, path: path, interface: SecretServiceNames.properties, member: "Get",
-            signature: "ss", deadline: deadline
+            signature: "ss", reply: "v", deadline: deadline
         ) {
             $0.string(SecretServiceNames.item)
             $0.string("Attributes")
@@ -210,7 +210,7 @@ final class SecretServiceClient: Sendable {
     private func sendSecretsRead(_ paths: [String], transfer: SecretTransfer, deadline: Deadline) throws -> UInt32 {
         try bus.send(
             destination: destination, path: SecretServiceNames.servicePath, interface: SecretServiceNames.service,
-            member: "GetSecrets", signature: "aoo", deadline: deadline
+            member: "GetSecrets", signature: "aoo", reply: "a{o(oayays)}", deadline: deadline
         ) {
             $0.strings(paths)
             $0.string(transfer.path)
@@ -348,9 +348,7 @@ final class SecretServiceClient: Sendable {
     static func wrongType(_ what: String, _ value: WireValue, _ expected: String) -> KeyringError {
         let type: String
         if case .variant(let signature, _) = value { type = signature } else { type = "?" }
-        return .backend(
-            domain: "org.freedesktop.DBus.Error.InvalidSignature", code: 0,
-            message: "the Secret Service sent \(what) of type \(type), not \(expected)")
+        return BusFailure.invalidReply("the Secret Service sent \(what) of type \(type), not \(expected)")
     }
 
     /// Creates an item for `record` in the collection in use (never replacing
@@ -382,7 +380,7 @@ final class SecretServiceClient: Sendable {
         let promptToShow = reply[1].string ?? SecretServiceNames.none
         if promptToShow == SecretServiceNames.none {
             guard item != SecretServiceNames.none else {
-                throw KeyringError.backend(domain: SecretServiceNames.service, code: 0, message: "CreateItem returned no item")
+                throw BusFailure.invalidReply("CreateItem returned no item")
             }
             return item
         }
@@ -390,8 +388,7 @@ final class SecretServiceClient: Sendable {
             throw KeyringError.confirmationDismissed
         }
         guard let path = created.first else {
-            throw KeyringError.backend(
-                domain: SecretServiceNames.service, code: 0, message: "CreateItem's prompt gave no item")
+            throw BusFailure.invalidReply("CreateItem's prompt gave no item")
         }
         return path
     }

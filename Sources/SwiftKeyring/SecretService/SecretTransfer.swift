@@ -59,7 +59,7 @@ final class SecretTransfer: Sendable {
         ) throws -> UInt32 {
             try bus.send(
                 destination: daemon, path: SecretServiceNames.servicePath, interface: SecretServiceNames.service,
-                member: "OpenSession", signature: "sv", deadline: deadline
+                member: "OpenSession", signature: "sv", reply: "vo", deadline: deadline
             ) {
                 $0.string(algorithm)
                 input(&$0)
@@ -168,7 +168,19 @@ final class SecretTransfer: Sendable {
         guard secret.count == 4, let parameters = secret[1].bytes, var value = secret[2].bytes else {
             throw failure("the Secret Service sent a secret that is not a (oayays) struct")
         }
-        guard let key else { return value }
+        // A secret is ours only when it was encoded for the session we opened.
+        guard secret[0].string == path else {
+            Self.wipeShared(value)
+            throw failure("the Secret Service sent a secret for another session than the one opened (\(path))")
+        }
+        guard let key else {
+            // A plain transfer: the value is the secret, and its bytes are the reply's own (an
+            // array's copy shares them). The caller gets a copy of its own to wipe; the bytes
+            // the reply was read into are wiped here, where they were received.
+            let secret = value.withUnsafeBytes { Array($0) }
+            Self.wipeShared(value)
+            return secret
+        }
         defer { value.wipe() }
         do {
             let plain = try parameters.withUnsafeBytes { iv in
@@ -181,8 +193,19 @@ final class SecretTransfer: Sendable {
     }
 }
 
-/// The error a transfer that cannot be made or read gives: the one it gave when the client
-/// was GIO's and the failure a `G_IO_ERROR_FAILED`, so programs see no change.
+extension SecretTransfer {
+    /// Overwrites the bytes `value` and every copy of it share (the reply's value, read once
+    /// from the receive buffer), which `wipe()` would copy first rather than overwrite while
+    /// the reply still holds them.
+    fileprivate static func wipeShared(_ value: [UInt8]) {
+        value.withUnsafeBytes { shared in
+            guard let start = shared.baseAddress else { return }
+            UnsafeMutableRawPointer(mutating: start).initializeMemory(as: UInt8.self, repeating: 0, count: shared.count)
+        }
+    }
+}
+
+/// The error a transfer that cannot be made or read gives: the client's own, named by what it is.
 private func failure(_ message: String) -> KeyringError {
-    .backend(domain: "g-io-error-quark", code: 0, message: message)
+    BusFailure.invalidReply(message)
 }

@@ -13,7 +13,7 @@ extension BusConnection {
     ) throws -> [WireValue] {
         let serial = try send(
             destination: destination, path: path, interface: interface, member: method, signature: signature,
-            autoStart: autoStart, deadline: deadline, arguments: arguments)
+            reply: expected, autoStart: autoStart, deadline: deadline, arguments: arguments)
         let reply = try reply(to: serial, operation, deadline: deadline)
         return try Self.values(of: reply, interface: interface, method: method, expected: expected)!
     }
@@ -27,14 +27,14 @@ extension BusConnection {
     ) throws -> [WireValue]? {
         let serial = try send(
             destination: destination, path: path, interface: interface, member: method, signature: signature,
-            deadline: deadline, arguments: arguments)
+            reply: expected, deadline: deadline, arguments: arguments)
         let reply = try reply(to: serial, operation, deadline: deadline)
         return try Self.values(of: reply, interface: interface, method: method, expected: expected, vanishing: true)
     }
 
     /// A reply's values when it is a method return of signature `expected`; `nil` for a
     /// vanished object when `vanishing`.
-    /// - Throws: the error it is (`BusFailure`), or `.backend` naming the method for another type.
+    /// - Throws: the error it is (`BusFailure`), or `BusFailure.invalidReply` naming the method for another type.
     static func values(
         of reply: BusMessage, interface: String, method: String, expected: String, vanishing: Bool = false
     ) throws -> [WireValue]? {
@@ -43,9 +43,8 @@ extension BusConnection {
             throw BusFailure.keyringError(reply)
         }
         guard reply.signature == expected else {
-            throw KeyringError.backend(
-                domain: interface, code: 0,
-                message: "\(method) answered with a value of type (\(reply.signature)), not (\(expected))")
+            throw BusFailure.invalidReply(
+                "\(interface).\(method) answered with a value of type (\(reply.signature)), not (\(expected))")
         }
         return reply.values
     }
@@ -61,10 +60,15 @@ extension BusConnection {
     }
 
     /// The unique name of the connection that owns `name` now, such as `:1.4`; `nil` when none does.
+    /// - Throws: `.serviceUnavailable(reason: .noSessionBus)` for an answer that is no unique
+    ///   name (calls go to it), or the call's errors.
     func nameOwner(_ name: String, deadline: Deadline) throws -> String? {
         do {
             let owner = try callBus("GetNameOwner", signature: "s", reply: "s", deadline: deadline) { $0.string(name) }
-            return owner[0].string
+            let answer = owner[0].string ?? ""
+            // The bus owns its own name; any other name is owned by a connection, known by its unique name.
+            if name == Self.busName && answer == Self.busName { return answer }
+            return try BusNames.uniqueName(answer, "GetNameOwner(\(name))")
         } catch KeyringError.Unavailability.Kind.noDaemon {
             // The bus answers NameHasNoOwner.
             return nil
@@ -93,7 +97,7 @@ extension BusConnection {
         forget(
             try send(
                 destination: Self.busName, path: Self.busPath, interface: Self.busName, member: member, signature: "s",
-                deadline: deadline
+                reply: "", deadline: deadline
             ) { $0.string(rule) })
     }
 

@@ -14,7 +14,14 @@ internal import KeyringCrypto
 ///   never to a well-known name that whoever owns it at the moment would answer. Anything
 ///   else (any program on the bus may send replies nobody asked for: a stock dbus-daemon
 ///   lets it) is dropped at once, never kept for a call made later;
-/// - a message longer than `maximumMessage` ends the connection before its body is read.
+/// - a message longer than `maximumMessage` ends the connection before its body is read;
+/// - a message's header is read first, and a message that is no reply to an outstanding
+///   call from its destination, nor a signal a handler asked for (`SignalInterest`), is
+///   skipped as its bytes arrive, its body never kept nor read; a reply whose type is not
+///   the one its call expects is handed over with its body unread. So whatever arrives, the
+///   client holds at most about one message's bytes and the values of a wanted one;
+/// - every name and path a peer gives is checked where it is read (`BusNames`), and the
+///   deadline is looked at before every read of the socket.
 ///
 /// Safe to share between threads: any number of calls may be outstanding at once. Whoever
 /// waits reads the socket for everyone (one reader at a time, the others wait on a
@@ -48,20 +55,25 @@ final class BusConnection: @unchecked Sendable {
     /// Held while a message is numbered and written, so serials go out in order.
     private let writing = MonotonicCondition()
     private var lastSerial: UInt32 = 0
-    /// What the reader has read and not yet made into messages; only the reader touches it.
+    /// What the reader has read and not yet made into messages, from `bufferStart` on (read
+    /// by index: consumed bytes are dropped when the buffer empties or grows); only the reader touches it.
     private var buffer: [UInt8] = []
+    private var bufferStart = 0
+    /// Bytes of a dropped message still to come, skipped as they arrive; only the reader touches it.
+    private var skipping = 0
     private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
     /// Room for the control messages a read may carry (descriptors a peer passed); only the reader touches it.
     private let control = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 8)
 
     private struct State {
-        /// The calls sent and not yet taken: who must answer, and the answer once it came.
-        var pending: [UInt32: (destination: String, reply: BusMessage?)] = [:]
+        /// The calls sent and not yet taken: who must answer, the reply's signature its
+        /// caller reads, and the answer once it came.
+        var pending: [UInt32: (destination: String, expected: String, reply: BusMessage?)] = [:]
         /// Whether a thread is reading the socket now.
         var reading = false
         /// Why the connection can no longer be used, once it cannot.
         var failure: KeyringError?
-        var handlers: [Int: (BusMessage) -> Void] = [:]
+        var handlers: [Int: (interests: [SignalInterest], handler: (BusMessage) -> Void)] = [:]
         var lastHandler = 0
     }
 
@@ -167,17 +179,17 @@ final class BusConnection: @unchecked Sendable {
             serial: 1, destination: Self.busName, path: Self.busPath, interface: Self.busName, member: "Hello",
             signature: "", arguments: [], descriptors: 0, autoStart: true)
         lastSerial = 1
-        state.pending[1] = (Self.busName, nil)
+        state.pending[1] = (Self.busName, "s", nil)
         hello = [0] + Array(lines.utf8) + hello
         try write(hello, descriptors: [], deadline: deadline)
         try readLine(expecting: "OK", guid: guid, deadline: deadline)
         if passingDescriptors { try readLine(expecting: "AGREE_UNIX_FD", guid: nil, deadline: deadline) }
         let reply = try reply(to: 1, "connect to the session bus", deadline: deadline)
-        guard reply.kind == .methodReturn, let name = reply.values.first?.string, name.hasPrefix(":") else {
+        guard reply.kind == .methodReturn, reply.signature == "s", let name = reply.values.first?.string else {
             throw KeyringError.serviceUnavailable(
                 reason: .noSessionBus(detail: "the bus answered Hello with \(reply.errorName ?? "no name")"))
         }
-        uniqueName = name
+        uniqueName = try BusNames.uniqueName(name, "Hello")
     }
 
     /// Reads one line of the authentication exchange, which must start with `expecting`.
@@ -190,7 +202,9 @@ final class BusConnection: @unchecked Sendable {
                 break
             }
             guard buffer.count < 512 else { throw authenticationFailure("an answer line longer than 512 bytes") }
-            guard try fill(deadline: deadline) else { throw deadline.timedOut("connect to the session bus") }
+            guard !deadline.hasPassed, try fill(deadline: deadline) else {
+                throw deadline.timedOut("connect to the session bus")
+            }
         }
         if line.last == UInt8(ascii: "\r") { line.removeLast() }
         let text = String(decoding: line, as: UTF8.self)
@@ -198,8 +212,12 @@ final class BusConnection: @unchecked Sendable {
         guard words.first.map(String.init) == expecting else {
             throw authenticationFailure("the bus answered \"\(text.prefix(80))\" where \(expecting) was due")
         }
-        if let guid, words.count > 1, String(words[1]) != guid {
-            throw authenticationFailure("the server's guid \(words[1]) is not the address's \(guid)")
+        // The address names the server it means: an OK without that guid is another server's.
+        if let guid {
+            guard words.count > 1 else { throw authenticationFailure("the server gave no guid, where the address names \(guid)") }
+            guard String(words[1]) == guid else {
+                throw authenticationFailure("the server's guid \(words[1].prefix(64)) is not the address's \(guid)")
+            }
         }
     }
 
@@ -213,14 +231,22 @@ final class BusConnection: @unchecked Sendable {
     ///
     /// `destination` is the bus or a unique name (`:1.42`): the reply is taken only from it.
     /// `arguments` are written by `body` in `signature`'s order; `descriptors` travel with
-    /// the message (the caller keeps and closes its own copies).
-    /// - Throws: the connection's failure, or `.timedOut` when the socket takes no more by `deadline`.
+    /// the message (the caller keeps and closes its own copies). `reply` is the signature
+    /// the caller reads: a reply of another type is handed over with its body unread.
+    /// - Throws: the connection's failure, `.timedOut` when the socket takes no more by
+    ///   `deadline`, or `.backend` for a destination that is no unique name (never a trap:
+    ///   destinations come from the bus's answers).
     func send(
         destination: String, path: String, interface: String, member: String, signature: String = "",
-        descriptors: [Int32] = [], autoStart: Bool = true, deadline: Deadline,
+        reply expected: String, descriptors: [Int32] = [], autoStart: Bool = true, deadline: Deadline,
         arguments body: (inout WireWriter) -> Void = { _ in }
     ) throws -> UInt32 {
-        precondition(destination == Self.busName || destination.hasPrefix(":"), "calls go to unique names")
+        guard destination == Self.busName || BusNames.isUniqueName(destination) else {
+            throw BusFailure.invalidReply("\(member) was not sent: \"\(destination.prefix(64))\" is no unique name on the bus")
+        }
+        guard BusNames.isObjectPath(Array(path.utf8)[...]) else {
+            throw BusFailure.invalidReply("\(member) was not sent: \"\(path.prefix(64))\" is no object path")
+        }
         var arguments = WireWriter()
         body(&arguments)
         defer { arguments.wipe() }
@@ -233,7 +259,7 @@ final class BusConnection: @unchecked Sendable {
             condition.unlock()
             throw failure
         }
-        state.pending[serial] = (destination, nil)
+        state.pending[serial] = (destination, expected, nil)
         condition.unlock()
         var bytes = message(
             serial: serial, destination: destination, path: path, interface: interface, member: member,
@@ -271,12 +297,13 @@ final class BusConnection: @unchecked Sendable {
     }
 
     /// Calls `handler`, with the connection's lock held, for every signal read from now
-    /// on, in the order they came; it must not call the connection. Returns its id.
-    func addHandler(_ handler: @escaping (BusMessage) -> Void) -> Int {
+    /// on that matches one of `interests`, in the order they came; it must not call the
+    /// connection. A signal no handler is interested in is never read past its header. Returns its id.
+    func addHandler(for interests: [SignalInterest], _ handler: @escaping (BusMessage) -> Void) -> Int {
         condition.lock()
         defer { condition.unlock() }
         state.lastHandler += 1
-        state.handlers[state.lastHandler] = handler
+        state.handlers[state.lastHandler] = (interests, handler)
         return state.lastHandler
     }
 
@@ -325,9 +352,12 @@ final class BusConnection: @unchecked Sendable {
             guard let serial = message.replySerial, let pending = state.pending[serial], pending.reply == nil,
                 message.sender == pending.destination || message.kind == .error && message.sender == Self.busName
             else { return }
-            state.pending[serial] = (pending.destination, message)
+            state.pending[serial] = (pending.destination, pending.expected, message)
         case .signal:
-            for handler in state.handlers.values { handler(message) }
+            for (interests, handler) in state.handlers.values
+            where interests.contains(where: { $0.matches(message, bodyRead: message.bodyRead) }) {
+                handler(message)
+            }
         case .methodCall:
             // Nobody calls this client's objects; a peer that does waits for its own timeout.
             break
@@ -357,32 +387,180 @@ final class BusConnection: @unchecked Sendable {
 
     // MARK: The socket
 
-    /// The whole messages the socket has now, or none when `deadline` passed or a wait was woken.
+    /// The whole wanted messages the socket has now, or none when `deadline` passed or a
+    /// wait was woken. The deadline is looked at before every read: bytes that keep
+    /// trickling in never stretch it.
     private func readMessages(deadline: Deadline) throws -> [BusMessage] {
         var messages: [BusMessage] = []
         while true {
-            let total: Int?
-            do {
-                total = try WireFrame.length(of: buffer, maximum: Self.maximumMessage)
-            } catch let refused as WireFrame.Refused {
-                throw KeyringError.backend(
-                    domain: "org.freedesktop.DBus.Error.LimitsExceeded", code: 0,
-                    message: "the bus sent \(refused.reason); the connection was closed")
-            }
-            if let total, buffer.count >= total {
-                var bytes = Array(buffer[0..<total])
-                buffer.removeFirst(total)
-                defer { bytes.wipe() }
-                do {
-                    messages.append(try WireFrame.message(in: bytes))
-                } catch {
-                    // A message of a broken peer is dropped; the frame around it was sound.
-                }
+            switch try nextMessage() {
+            case .message(let message):
+                messages.append(message)
                 continue
+            case .skipped:
+                continue
+            case .needsBytes:
+                break
             }
-            if !messages.isEmpty { return messages }
+            if !messages.isEmpty || deadline.hasPassed { return messages }
             guard try fill(deadline: deadline) else { return [] }
         }
+    }
+
+    /// What the receive buffer gave.
+    private enum Next {
+        case message(BusMessage)
+        /// Bytes were consumed (a dropped message, or part of one) and none handed over.
+        case skipped
+        case needsBytes
+    }
+
+    /// Takes the next message off the receive buffer, reading its header first: a message
+    /// nobody waits for is skipped unread, a wanted one's body is read only as far as its
+    /// taker needs (`Wanted`).
+    private func nextMessage() throws -> Next {
+        let available = buffer.count - bufferStart
+        if skipping > 0 {
+            guard available > 0 else { return .needsBytes }
+            let count = min(skipping, available)
+            skipping -= count
+            consume(count)
+            return .skipped
+        }
+        let lengths: WireFrame.Lengths
+        do {
+            guard let read = try WireFrame.lengths(in: buffer, at: bufferStart, maximum: Self.maximumMessage) else {
+                return .needsBytes
+            }
+            lengths = read
+        } catch let refused as WireFrame.Refused {
+            throw KeyringError.backend(
+                domain: BusFailure.limitsExceededDomain, code: 0,
+                message: "the bus sent \(refused.reason); the connection was closed")
+        }
+        guard lengths.bodyStart <= WireFrame.maximumHeader else { return skip(lengths.total) }
+        guard available >= lengths.bodyStart else { return .needsBytes }
+        // A message of a broken peer is dropped: the frame around it was sound.
+        guard let header = try? WireFrame.header(in: buffer, at: bufferStart, lengths: lengths) else {
+            return skip(lengths.total)
+        }
+        let wanted = self.wanted(header.message)
+        switch wanted {
+        case .none:
+            return skip(lengths.total)
+        case .header:
+            // Handed over now, its body skipped as it comes: never held.
+            _ = skip(lengths.total)
+            return .message(header.message)
+        case .errorMessage, .body:
+            break
+        }
+        guard available >= lengths.total else {
+            // Room for the whole message at once, rather than doubling as it arrives.
+            compact()
+            buffer.reserveCapacity(lengths.total)
+            return .needsBytes
+        }
+        var message = header.message
+        defer { consume(lengths.total) }
+        if wanted == .body {
+            do {
+                message.values = try WireFrame.body(of: header, in: buffer, at: bufferStart)
+                message.bodyRead = true
+            } catch {
+                // A signal that breaks the wire format is dropped; a reply becomes the caller's
+                // error at once, rather than a wait to its deadline.
+                guard message.kind == .methodReturn else { return .skipped }
+                message = Self.invalidReply(to: message)
+            }
+        } else {
+            message.values = WireFrame.errorMessage(of: header, in: buffer, at: bufferStart)
+        }
+        return .message(message)
+    }
+
+    /// The error its caller gets for a reply whose body breaks the wire format (a length, a
+    /// padding byte, UTF-8, an object path or a signature the specification forbids).
+    private static func invalidReply(to reply: BusMessage) -> BusMessage {
+        var error = BusMessage(kind: .error, serial: reply.serial)
+        error.replySerial = reply.replySerial
+        error.sender = reply.sender
+        error.errorName = BusFailure.invalidReplyDomain
+        error.signature = "s"
+        error.values = [
+            .string(
+                "a reply of type (\(reply.signature)) that breaks the D-Bus wire format (a length, padding, "
+                    + "UTF-8 text, an object path or a signature)")
+        ]
+        return error
+    }
+
+    /// How much of a message its taker reads.
+    private enum Wanted {
+        /// Nobody: it is skipped.
+        case none
+        /// The header only: a reply of another type than its call reads, or a signal whose
+        /// handler needs only who sent it.
+        case header
+        /// An error's first argument, its message.
+        case errorMessage
+        case body
+    }
+
+    /// How much of `message`, its header read, anyone waits for, asked with the lock held:
+    /// as `dispatch` will hand it out.
+    private func wanted(_ message: BusMessage) -> Wanted {
+        condition.lock()
+        defer { condition.unlock() }
+        switch message.kind {
+        case .methodReturn, .error:
+            guard let serial = message.replySerial, let pending = state.pending[serial], pending.reply == nil,
+                message.sender == pending.destination || message.kind == .error && message.sender == Self.busName
+            else { return .none }
+            if message.kind == .error { return .errorMessage }
+            return message.signature == pending.expected ? .body : .header
+        case .signal:
+            var wanted = Wanted.none
+            for (interests, _) in state.handlers.values {
+                for interest in interests where interest.matches(message, bodyRead: true) {
+                    if interest.signature != nil { return .body }
+                    wanted = .header
+                }
+            }
+            return wanted
+        case .methodCall:
+            // Nobody calls this client's objects; a peer that does waits for its own timeout.
+            return .none
+        }
+    }
+
+    /// Skips the message of `total` bytes at the buffer's start, as much of it as is there now.
+    private func skip(_ total: Int) -> Next {
+        skipping = total
+        let count = min(skipping, buffer.count - bufferStart)
+        skipping -= count
+        consume(count)
+        return .skipped
+    }
+
+    /// Marks `count` bytes read; an emptied buffer is wiped (it held replies, secrets among
+    /// them) and, when a large message had grown it, given back.
+    private func consume(_ count: Int) {
+        bufferStart += count
+        guard bufferStart == buffer.count else { return }
+        buffer.wipe()
+        buffer.removeAll(keepingCapacity: buffer.capacity <= chunk.count * 2)
+        bufferStart = 0
+    }
+
+    /// Drops the bytes already read from the buffer's front, wiped first.
+    private func compact() {
+        guard bufferStart > 0 else { return }
+        buffer.withUnsafeMutableBytes { raw in
+            UnsafeMutableRawBufferPointer(rebasing: raw[0..<bufferStart]).initializeMemory(as: UInt8.self, repeating: 0)
+        }
+        buffer.removeFirst(bufferStart)
+        bufferStart = 0
     }
 
     /// Reads what the socket has into `buffer`; `false` when `deadline` passed or a wait
@@ -400,6 +578,8 @@ final class BusConnection: @unchecked Sendable {
             return false
         }
         guard ready > 0, watched[0].revents != 0 else { return false }
+        // The consumed front goes before the buffer grows, so it never grows for bytes already read.
+        if bufferStart > 0 && buffer.count + chunk.count > buffer.capacity { compact() }
         var vector = iovec(iov_base: chunk.baseAddress, iov_len: chunk.count)
         var header = msghdr()
         let count = withUnsafeMutablePointer(to: &vector) { vector -> Int in
@@ -409,23 +589,31 @@ final class BusConnection: @unchecked Sendable {
             header.msg_controllen = control.count
             return recvmsg(descriptor, &header, Int32(MSG_CMSG_CLOEXEC))
         }
-        closeDescriptors(in: &header)
         if count < 0 {
+            // A failed read passed no descriptors: the control buffer still holds an earlier
+            // read's numbers, closed then and perhaps reused since, and is not looked at.
             if errno == EAGAIN || errno == EINTR { return true }
             throw closed(String(cString: strerror(errno)))
         }
+        closeDescriptors(in: header)
         guard count > 0 else { throw closed("the bus closed it") }
         buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+        // The scratch held what was read (secrets among it): only the buffer keeps it, wiped when consumed.
+        UnsafeMutableRawBufferPointer(rebasing: chunk[0..<count]).initializeMemory(as: UInt8.self, repeating: 0)
         return true
     }
 
-    /// Closes every descriptor a peer passed: none is ever used, and a kept one would leak.
-    private func closeDescriptors(in header: inout msghdr) {
-        guard header.msg_controllen >= MemoryLayout<cmsghdr>.size, let control = header.msg_control else { return }
+    /// Closes every descriptor a peer passed with the read that filled `header`: none is
+    /// ever used, and a kept one would leak. The control buffer is zeroed after, so no
+    /// number in it is ever closed twice.
+    private func closeDescriptors(in header: msghdr) {
+        defer { control.initializeMemory(as: UInt8.self, repeating: 0) }
+        let length = min(header.msg_controllen, control.count)
+        guard length >= MemoryLayout<cmsghdr>.size, let control = header.msg_control else { return }
         var offset = 0
-        while offset + MemoryLayout<cmsghdr>.size <= header.msg_controllen {
+        while offset + MemoryLayout<cmsghdr>.size <= length {
             let entry = (control + offset).load(as: cmsghdr.self)
-            guard entry.cmsg_len >= MemoryLayout<cmsghdr>.size, offset + entry.cmsg_len <= header.msg_controllen else { return }
+            guard entry.cmsg_len >= MemoryLayout<cmsghdr>.size, offset + entry.cmsg_len <= length else { return }
             if entry.cmsg_level == SOL_SOCKET && entry.cmsg_type == Int32(SCM_RIGHTS) {
                 let data = control + offset + MemoryLayout<cmsghdr>.size
                 for index in 0..<(entry.cmsg_len - MemoryLayout<cmsghdr>.size) / 4 {
@@ -438,49 +626,21 @@ final class BusConnection: @unchecked Sendable {
 
     /// Writes `bytes`, with `descriptors` on its first byte, waiting for room until `deadline`.
     private func write(_ bytes: [UInt8], descriptors: [Int32], deadline: Deadline) throws {
-        // The descriptors' control message, made once and only when there are any (a call
-        // that passes none, nearly every one, allocates nothing for it).
-        let space = MemoryLayout<cmsghdr>.size + 4 * descriptors.count
-        let passing: UnsafeMutableRawBufferPointer? =
-            descriptors.isEmpty ? nil : UnsafeMutableRawBufferPointer.allocate(byteCount: (space + 7) & ~7, alignment: 8)
-        defer { passing?.deallocate() }
-        if let control = passing {
-            control.initializeMemory(as: UInt8.self, repeating: 0)
-            var entry = cmsghdr()
-            entry.cmsg_len = space
-            entry.cmsg_level = SOL_SOCKET
-            entry.cmsg_type = Int32(SCM_RIGHTS)
-            control.storeBytes(of: entry, as: cmsghdr.self)
-            for (index, descriptor) in descriptors.enumerated() {
-                control.storeBytes(of: descriptor, toByteOffset: MemoryLayout<cmsghdr>.size + 4 * index, as: Int32.self)
-            }
-        }
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes.withUnsafeBytes { raw -> Int in
-                var vector = iovec(
-                    iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + sent), iov_len: raw.count - sent)
-                var header = msghdr()
-                // The descriptors travel with the message's first byte only.
-                if sent == 0, let control = passing {
-                    header.msg_control = control.baseAddress
-                    header.msg_controllen = control.count
+        try DescriptorPassing.withControl(descriptors) { passing in
+            var sent = 0
+            while sent < bytes.count {
+                let count = DescriptorPassing.send(descriptor, bytes, from: sent, control: passing)
+                if count < 0 {
+                    guard errno == EAGAIN || errno == EINTR else { throw closed(String(cString: strerror(errno))) }
+                    var watched = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                    guard !deadline.hasPassed, poll(&watched, 1, deadline.remainingMilliseconds) >= 0 || errno == EINTR
+                    else {
+                        throw deadline.timedOut("write to the session bus")
+                    }
+                    continue
                 }
-                return withUnsafeMutablePointer(to: &vector) { vector in
-                    header.msg_iov = vector
-                    header.msg_iovlen = 1
-                    return sendmsg(descriptor, &header, Int32(MSG_NOSIGNAL))
-                }
+                sent += count
             }
-            if count < 0 {
-                guard errno == EAGAIN || errno == EINTR else { throw closed(String(cString: strerror(errno))) }
-                var watched = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                guard !deadline.hasPassed, poll(&watched, 1, deadline.remainingMilliseconds) >= 0 || errno == EINTR else {
-                    throw deadline.timedOut("write to the session bus")
-                }
-                continue
-            }
-            sent += count
         }
     }
 

@@ -11,6 +11,20 @@ enum BusFailure {
         "org.freedesktop.DBus.Error.UnknownInterface", SecretServiceNames.noSuchObjectError,
     ]
 
+    /// The domain of the client's own failure to use what a daemon or the bus answered (a
+    /// reply of another type than the specification gives, a name or path that is none, a
+    /// secret that does not decrypt): a name of ours, so that no error reads as if a daemon
+    /// had sent it. A daemon's or the bus's own errors keep their D-Bus names.
+    static let invalidReplyDomain = "swift-keyring.Error.InvalidReply"
+    /// The domain of a message the client refuses to read (longer than its cap, or of a
+    /// byte order or version it does not know), which ends the connection.
+    static let limitsExceededDomain = "swift-keyring.Error.LimitsExceeded"
+
+    /// The client's error for an answer it cannot use; `message` says what was wrong.
+    static func invalidReply(_ message: String) -> KeyringError {
+        .backend(domain: invalidReplyDomain, code: 0, message: message)
+    }
+
     /// Whether `reply` is an error saying the object called is gone.
     static func isVanished(_ reply: BusMessage) -> Bool {
         reply.errorName.map(vanishedObject.contains) ?? false

@@ -1,6 +1,6 @@
 /// One message read from the bus: a method's reply or error, a signal, or a call
 /// (which this client never answers), with the header fields it carried and its
-/// body read by its signature (see `WireFrame.message(in:)`).
+/// body read by its signature when anyone reads it (see `BusConnection`'s reader).
 struct BusMessage: Sendable {
     /// The message types of the D-Bus specification.
     enum Kind: UInt8, Sendable {
@@ -24,7 +24,11 @@ struct BusMessage: Sendable {
     var errorName: String?
     /// The body's signature, without the outer parentheses GDBus would add: `"oo"`, `""`.
     var signature = ""
+    /// The body's values, when the body was read: for a reply of the type its call reads,
+    /// a signal a handler reads, or an error's message; empty otherwise.
     var values: [WireValue] = []
+    /// Whether the whole body was read into `values`.
+    var bodyRead = false
     /// How many Unix file descriptors came with it (all closed on arrival: this client takes none).
     var descriptors = 0
 

@@ -1,7 +1,11 @@
 /// A message's frame on the bus, read from bytes alone (no socket), so that what a peer
 /// may send is checked in one place and can be fed anything in tests: the fixed header's
-/// lengths, checked against a cap before the rest is waited for, then the header fields
-/// and the body, read by the message's own signature to its exact end.
+/// lengths, checked against a cap before the rest is waited for; then the header fields,
+/// by which the connection decides whether the message is wanted at all; then, only for
+/// a wanted one, the body, read by the message's own signature to its exact end.
+///
+/// Every function reads a frame where it lies in the connection's receive buffer (`start`),
+/// by index: nothing is copied out of it to be read.
 enum WireFrame {
     /// What a frame that breaks the wire format, or passes the cap, gives.
     struct Refused: Error {
@@ -9,47 +13,67 @@ enum WireFrame {
         let reason: String
     }
 
-    /// The length of the whole message at the start of `buffer`, fields, padding and body
-    /// included, or `nil` while fewer than its 16 fixed bytes are there.
+    /// The largest header read: a bus writes a few hundred bytes of fields; a message with
+    /// more is dropped unread, whoever it claims to answer.
+    static let maximumHeader = 64 * 1024
+
+    /// A frame's lengths, from its 16 fixed bytes.
+    struct Lengths {
+        /// Where the body starts, from the frame's start: the fields end, padded to 8.
+        let bodyStart: Int
+        /// The whole message, fields, padding and body included.
+        let total: Int
+    }
+
+    /// The message's header: its type, serial and fields, with no body read yet.
+    struct Header {
+        /// The message as its header gives it; `values` empty.
+        var message: BusMessage
+        /// The body's signature.
+        let signature: String
+        let lengths: Lengths
+        let littleEndian: Bool
+    }
+
+    /// The lengths of the message at `start` in `buffer`, or `nil` while fewer than its
+    /// 16 fixed bytes are there.
     /// - Throws: `Refused` for an unknown byte order or protocol version, or lengths past
     ///   `maximum`: nothing more is read for such a message.
-    static func length(of buffer: [UInt8], maximum: Int) throws -> Int? {
-        guard buffer.count >= 16 else { return nil }
-        let little = try isLittleEndian(buffer)
-        guard buffer[3] == 1 else { throw Refused(reason: "a message of protocol version \(buffer[3])") }
-        var fixed = WireReader(buffer, from: 4, to: 16, littleEndian: little)
+    static func lengths(in buffer: [UInt8], at start: Int = 0, maximum: Int) throws -> Lengths? {
+        guard buffer.count - start >= 16 else { return nil }
+        let little = try isLittleEndian(buffer[start])
+        guard buffer[start + 3] == 1 else { throw Refused(reason: "a message of protocol version \(buffer[start + 3])") }
+        var fixed = WireReader(buffer, from: start + 4, to: start + 16, origin: start, littleEndian: little)
         let bodyLength = Int(try fixed.number(4))
         _ = try fixed.number(4)
         let fieldsLength = Int(try fixed.number(4))
-        let total = bodyStart(fieldsLength) + bodyLength
+        let bodyStart = (16 + fieldsLength + 7) / 8 * 8
+        let total = bodyStart + bodyLength
         guard bodyLength <= maximum, fieldsLength <= maximum, total <= maximum else {
             throw Refused(reason: "a message of \(total) bytes, more than the \(maximum) this client reads")
         }
-        return total
+        return Lengths(bodyStart: bodyStart, total: total)
     }
 
-    /// The message in `message`, exactly the bytes `length(of:maximum:)` counted: its
-    /// header fields checked for what its type needs, its body read by its signature.
+    /// The header of the message at `start` in `buffer`, whose first `lengths.bodyStart`
+    /// bytes must be there: its fields checked for what its type needs.
     /// - Throws: `Refused` or `WireReader.Malformed` for anything the wire format forbids: a
     ///   reply without the serial it answers, an error without its name, a signal without its
-    ///   path, interface and member, a body that is not exactly what its signature says.
-    static func message(in message: [UInt8]) throws -> BusMessage {
-        guard message.count >= 16 else { throw Refused(reason: "a message shorter than its header") }
-        let little = try isLittleEndian(message)
-        guard let kind = BusMessage.Kind(rawValue: message[1]) else {
-            throw Refused(reason: "a message of unknown type \(message[1])")
+    ///   path, interface and member, a field of the wrong type.
+    static func header(in buffer: [UInt8], at start: Int = 0, lengths: Lengths) throws -> Header {
+        guard buffer.count - start >= lengths.bodyStart else { throw Refused(reason: "a message shorter than its header") }
+        let little = try isLittleEndian(buffer[start])
+        guard let kind = BusMessage.Kind(rawValue: buffer[start + 1]) else {
+            throw Refused(reason: "a message of unknown type \(buffer[start + 1])")
         }
-        var fixed = WireReader(message, from: 8, to: 16, littleEndian: little)
+        var fixed = WireReader(buffer, from: start + 8, to: start + 16, origin: start, littleEndian: little)
         let serial = UInt32(truncatingIfNeeded: try fixed.number(4))
-        let headerEnd = 16 + Int(try fixed.number(4))
-        let start = bodyStart(headerEnd - 16)
-        guard serial != 0, headerEnd <= message.count, start <= message.count else {
-            throw Refused(reason: "a message whose header does not fit it")
-        }
-        var header = WireReader(message, from: 12, to: headerEnd, littleEndian: little)
+        let fieldsEnd = 16 + Int(try fixed.number(4))
+        guard serial != 0 else { throw Refused(reason: "a message of serial 0") }
+        var fields = WireReader(buffer, from: start + 12, to: start + fieldsEnd, origin: start, littleEndian: little)
         var parsed = BusMessage(kind: kind, serial: serial)
         var signature = ""
-        for field in try header.read("a(yv)").first?.array ?? [] {
+        for field in try fields.read("a(yv)").first?.array ?? [] {
             guard let parts = field.fields, parts.count == 2, case .number(let code) = parts[0],
                 case .variant(let type, let value) = parts[1]
             else { throw Refused(reason: "a header field that is not a code and a variant") }
@@ -77,23 +101,50 @@ enum WireFrame {
         default:
             break
         }
-        var body = WireReader(message, from: start, to: message.count, origin: start, littleEndian: little)
-        parsed.values = try body.read(signature)
         parsed.signature = signature
-        guard body.offset == message.count else { throw Refused(reason: "a body longer than its signature") }
+        return Header(message: parsed, signature: signature, lengths: lengths, littleEndian: little)
+    }
+
+    /// The body of the message at `start` in `buffer`, all of whose bytes must be there,
+    /// read by its signature to its exact end.
+    /// - Throws: `Refused` or `WireReader.Malformed` for a body that is not exactly what its signature says.
+    static func body(of header: Header, in buffer: [UInt8], at start: Int = 0) throws -> [WireValue] {
+        let bodyStart = start + header.lengths.bodyStart
+        let end = start + header.lengths.total
+        guard end <= buffer.count else { throw Refused(reason: "a message shorter than its body") }
+        var body = WireReader(buffer, from: bodyStart, to: end, origin: bodyStart, littleEndian: header.littleEndian)
+        let values = try body.read(header.signature)
+        guard body.offset == end else { throw Refused(reason: "a body longer than its signature") }
+        return values
+    }
+
+    /// An error's message: the first argument of its body when that is a string, the rest unread.
+    static func errorMessage(of header: Header, in buffer: [UInt8], at start: Int = 0) -> [WireValue] {
+        guard header.signature.hasPrefix("s") else { return [] }
+        let bodyStart = start + header.lengths.bodyStart
+        var body = WireReader(
+            buffer, from: bodyStart, to: start + header.lengths.total, origin: bodyStart, littleEndian: header.littleEndian)
+        return (try? body.read("s")) ?? []
+    }
+
+    /// The whole message in `message`, exactly the bytes `lengths(in:maximum:)` counted,
+    /// header and body (for tests and fuzzing; the connection reads the body only when wanted).
+    /// - Throws: as `header(in:lengths:)` and `body(of:in:)`.
+    static func message(in message: [UInt8]) throws -> BusMessage {
+        guard let lengths = try lengths(in: message, maximum: Int(Int32.max)), lengths.total == message.count else {
+            throw Refused(reason: "a message whose lengths do not fit it")
+        }
+        let header = try header(in: message, lengths: lengths)
+        var parsed = header.message
+        parsed.values = try body(of: header, in: message)
         return parsed
     }
 
-    private static func isLittleEndian(_ bytes: [UInt8]) throws -> Bool {
-        switch bytes[0] {
+    private static func isLittleEndian(_ byte: UInt8) throws -> Bool {
+        switch byte {
         case UInt8(ascii: "l"): return true
         case UInt8(ascii: "B"): return false
         default: throw Refused(reason: "a message of unknown byte order")
         }
-    }
-
-    /// Where the body starts: the fields end, padded to 8.
-    private static func bodyStart(_ fieldsLength: Int) -> Int {
-        (16 + fieldsLength + 7) / 8 * 8
     }
 }

@@ -1,9 +1,9 @@
 /// A value in the D-Bus wire format, as `WireReader` reads it from a peer's message.
 ///
-/// Every message `BusConnection` reads is read into this, by its signature, and checked
-/// as it is read: lengths within the message, strings valid UTF-8 without NUL, booleans
-/// 0 or 1, nesting bounded. Callers then take what a reply must hold with the accessors
-/// below, which give `nil` for a value of another type.
+/// A message `BusConnection` keeps is read into this, by its signature, and checked as it
+/// is read: lengths within the message, strings valid UTF-8 without NUL, booleans 0 or 1,
+/// object paths and signatures valid, nesting bounded. Callers then take what a reply must
+/// hold with the accessors below, which give `nil` for a value of another type.
 indirect enum WireValue: Equatable, Sendable {
     /// Any fixed-size number (`y`, `n`, `q`, `i`, `u`, `x`, `t`, `h`, `d` as its bits).
     case number(UInt64)
@@ -135,8 +135,14 @@ struct WireReader {
         case UInt8(ascii: "n"), UInt8(ascii: "q"): return .number(try number(2))
         case UInt8(ascii: "i"), UInt8(ascii: "u"), UInt8(ascii: "h"): return .number(try number(4))
         case UInt8(ascii: "x"), UInt8(ascii: "t"), UInt8(ascii: "d"): return .number(try number(8))
-        case UInt8(ascii: "s"), UInt8(ascii: "o"): return .string(try text(length: Int(try number(4))))
-        case UInt8(ascii: "g"): return .string(try text(length: Int(try byte())))
+        case UInt8(ascii: "s"): return .string(try text(length: Int(try number(4))))
+        case UInt8(ascii: "o"):
+            // A path is checked here, before anyone calls it or quotes it in a match rule.
+            return .string(try text(length: Int(try number(4)), isPath: true))
+        case UInt8(ascii: "g"):
+            let signature = try text(length: Int(try byte()))
+            try Self.check(signature)
+            return .string(signature)
         case UInt8(ascii: "v"):
             let signature = try text(length: Int(try byte()))
             try Self.check(signature)
@@ -204,7 +210,14 @@ struct WireReader {
             types.removeFirst()
             guard fields > 0 else { throw Malformed() }
         default:
-            guard Array("ybnqiuxtdhsogv".utf8).contains(code) else { throw Malformed() }
+            switch code {
+            case UInt8(ascii: "y"), UInt8(ascii: "b"), UInt8(ascii: "n"), UInt8(ascii: "q"), UInt8(ascii: "i"),
+                UInt8(ascii: "u"), UInt8(ascii: "x"), UInt8(ascii: "t"), UInt8(ascii: "d"), UInt8(ascii: "h"),
+                UInt8(ascii: "s"), UInt8(ascii: "o"), UInt8(ascii: "g"), UInt8(ascii: "v"):
+                break
+            default:
+                throw Malformed()
+            }
         }
     }
 
@@ -269,9 +282,11 @@ struct WireReader {
     }
 
     /// `length` bytes of UTF-8 text and the NUL after them.
-    private mutating func text(length: Int) throws -> String {
+    /// With `isPath`, the bytes must be an object path (checked before any text is made of them).
+    private mutating func text(length: Int, isPath: Bool = false) throws -> String {
         guard length >= 0, offset + length < end, bytes[offset + length] == 0 else { throw Malformed() }
         let slice = bytes[offset..<offset + length]
+        guard !isPath || BusNames.isObjectPath(slice) else { throw Malformed() }
         guard !slice.contains(0), let text = String(validating: slice, as: UTF8.self) else { throw Malformed() }
         offset += length + 1
         return text
