@@ -2,8 +2,9 @@
 # Checks that a pass of Scripts/test.sh ran the suites it names: reads the XUnit file
 # Swift Testing wrote (`swift test --xunit-output FILE` writes FILE's name with
 # `-swift-testing` before `.xml`), and fails when a named suite ran no test, a test
-# that was skipped not counting as run. Prints one line per suite with its counts,
-# and the run's total.
+# that was skipped not counting as run. Silent when all is well, so that the run's
+# last line stays swift test's own; otherwise it prints, on standard error, each
+# named suite's counts, what is wrong, and the run's total.
 #
 #   Scripts/check-suites-ran.sh RESULTS.xml LABEL [MODULE.SUITE…]
 #
@@ -36,16 +37,18 @@ for case in cases:
     suite = case.get("classname", "")
     counts = skipped if case.find("skipped") is not None else ran
     counts[suite] = counts.get(suite, 0) + 1
-failed = False
+lines, failed = [], False
 for suite in suites:
-    print(f"{label}: {suite}: {ran.get(suite, 0)} tests ran, {skipped.get(suite, 0)} skipped")
+    lines.append(f"{label}: {suite}: {ran.get(suite, 0)} tests ran, {skipped.get(suite, 0)} skipped")
     if ran.get(suite, 0) == 0:
-        print(f"{label}: {suite} ran no test: the pass does not test what it names", file=sys.stderr)
+        lines.append(f"{label}: {suite} ran no test: the pass does not test what it names")
         failed = True
 total, total_skipped = sum(ran.values()), sum(skipped.values())
-print(f"{label}: {total} tests ran, {total_skipped} skipped, in {len(ran)} suites")
+lines.append(f"{label}: {total} tests ran, {total_skipped} skipped, in {len(ran)} suites")
 if total == 0:
-    print(f"{label}: no test ran", file=sys.stderr)
+    lines.append(f"{label}: no test ran")
     failed = True
+if failed:
+    print("\n".join(lines), file=sys.stderr)
 sys.exit(1 if failed else 0)
 PY
