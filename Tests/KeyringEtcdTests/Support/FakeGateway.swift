@@ -46,6 +46,11 @@ final class FakeGateway: Sendable {
     private let log = Mutex<[Request]>([])
     private let stopped = Atomic<Bool>(false)
 
+    /// How many bytes of body `hugeBody` and `endlessChunked` have sent, all connections together:
+    /// what a client that stops at its cap let through (the kernel's buffers included).
+    var bodyBytesSent: Int { sentBody.load(ordering: .sequentiallyConsistent) }
+    private let sentBody = Atomic<Int>(0)
+
     /// Every request so far, in arrival order.
     var requests: [Request] { log.withLock { $0 } }
 
@@ -112,7 +117,10 @@ final class FakeGateway: Sendable {
             guard Self.send(connection, Self.head(status: 200, length: bytes)) else { return }
             let chunk = Data(repeating: UInt8(ascii: "a"), count: 1 << 16)
             var sent = 0
-            while sent < bytes, Self.send(connection, chunk.prefix(bytes - sent)) { sent += chunk.count }
+            while sent < bytes, Self.send(connection, chunk.prefix(bytes - sent)) {
+                sent += chunk.count
+                sentBody.add(chunk.count, ordering: .sequentiallyConsistent)
+            }
         case .endlessChunked:
             let head =
                 "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
@@ -121,6 +129,7 @@ final class FakeGateway: Sendable {
             // At most 8 GiB, so a client that never stops cannot keep this thread forever.
             for _ in 0..<(1 << 17) where !stopped.load(ordering: .sequentiallyConsistent) {
                 guard Self.send(connection, chunk) else { return }
+                sentBody.add(chunk.count, ordering: .sequentiallyConsistent)
             }
         }
     }
