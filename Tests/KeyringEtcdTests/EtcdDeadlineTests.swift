@@ -56,7 +56,7 @@ struct DeadlineTests {
         for (name, call) in calls {
             let before = Self.requests(gateways)
             let (took, error) = Self.time(call)
-            let reached = Self.settled(gateways) - before
+            let reached = FakeGateway.settledCount(gateways) - before
             print("everyMemberStopped: \(name) took \(took), reaching \(reached) of \(gateways.count) silent members")
             #expect(Self.isTimedOut(error, bound: Self.bound), "\(name) threw \(String(describing: error))")
             #expect(reached < gateways.count, "\(name) reached every silent member: a bound of its own for each")
@@ -72,7 +72,7 @@ struct DeadlineTests {
         let before = asked.map { $0.requests.count }
         var health: EtcdHealth?
         let took = ContinuousClock().measure { health = EtcdHealth.check(configuration) }
-        _ = Self.settled(gateways)
+        _ = FakeGateway.settledCount(gateways)
         let received = zip(asked, before).map { Array($0.requests.dropFirst($1)) }
         print("everyMemberStopped: the health check took \(took); the members received \(received.map { $0.map(\.path) })")
         for (n, requests) in received.enumerated() {
@@ -124,7 +124,7 @@ struct DeadlineTests {
         try cluster.pause(3)
         let before = gateways.map { $0.requests.count }
         let (took, error) = Self.time { try keyring.set(credentials, forKey: "k") }
-        _ = Self.settled(gateways)
+        _ = FakeGateway.settledCount(gateways)
         let received = zip(gateways, before).map { Array($0.requests.dropFirst($1)).map(\.path) }
         print("tokenRenewalWithinTheBound: the set took \(took); the members received \(received)")
         #expect(Self.isTimedOut(error, bound: timeout), "the set threw \(String(describing: error))")
@@ -140,21 +140,6 @@ struct DeadlineTests {
     /// etcd's answer to a token it does not know (Unauthenticated, 16).
     private static let invalidToken =
         #"{"error":"etcdserver: invalid auth token","code":16,"message":"etcdserver: invalid auth token"}"#
-
-    /// How many requests `gateways` received, together, once none has come for 0.5 s (30 s at most):
-    /// a request sent as a call gave up is logged by its gateway's thread a moment later, and
-    /// belongs to that call, not the next.
-    private static func settled(_ gateways: [FakeGateway]) -> Int {
-        var count = requests(gateways)
-        var quiet = ContinuousClock.now
-        let end = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now - quiet < .milliseconds(500), ContinuousClock.now < end {
-            Thread.sleep(forTimeInterval: 0.05)
-            let now = requests(gateways)
-            if now != count { (count, quiet) = (now, .now) }
-        }
-        return count
-    }
 
     /// How many requests `gateways` received so far, together.
     private static func requests(_ gateways: [FakeGateway]) -> Int {

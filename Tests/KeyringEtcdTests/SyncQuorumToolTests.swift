@@ -59,15 +59,9 @@ struct SyncQuorumToolTests {
             .map { $0.offset == survivor - 1 ? gateway.url.absoluteString : $0.element.absoluteString }
             .joined(separator: ",")
         var logged = 0
-        /// What the last call sent the cluster, once the gateway has logged it all (0.5 s quiet, 30 s at most).
+        /// What the last call sent the cluster, once the gateway has logged it all.
         func sent(by call: String, took: Duration) -> [String] {
-            var count = gateway.requests.count
-            var quiet = ContinuousClock.now
-            let end = ContinuousClock.now + .seconds(30)
-            while ContinuousClock.now - quiet < .milliseconds(500), ContinuousClock.now < end {
-                Thread.sleep(forTimeInterval: 0.05)
-                if gateway.requests.count != count { (count, quiet) = (gateway.requests.count, .now) }
-            }
+            _ = FakeGateway.settledCount([gateway])
             let paths = gateway.requests.dropFirst(logged).map(\.path)
             logged += paths.count
             print("quorumLost: \(call) took \(took), sending the cluster \(paths)")

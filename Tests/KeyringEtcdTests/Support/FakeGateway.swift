@@ -223,6 +223,21 @@ struct GatewayFailure: Error, CustomStringConvertible {
 }
 
 extension FakeGateway {
+    /// How many requests `gateways` received, together, once none has come for 0.5 s (30 s at
+    /// most): a request sent just as a call gave up is logged by its gateway's thread a moment
+    /// later, and belongs to that call, not the next one a test counts.
+    static func settledCount(_ gateways: [FakeGateway]) -> Int {
+        func count() -> Int { gateways.map { $0.requests.count }.reduce(0, +) }
+        var counted = count()
+        var quiet = ContinuousClock.now
+        let end = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now - quiet < .milliseconds(500), ContinuousClock.now < end {
+            Thread.sleep(forTimeInterval: 0.05)
+            if count() != counted { (counted, quiet) = (count(), .now) }
+        }
+        return counted
+    }
+
     /// Decodes a gateway JSON body, for tests that change answers.
     static func object(_ body: Data) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:]
