@@ -9,8 +9,9 @@
 #
 # Exits with the command's status. When KeePassXC cannot start, it says why and
 # exits 70, so CI fails rather than running without it. When KeePassXC dies
-# during a command that then fails, it prints its last words and the backtrace
-# of its core, and exits 75.
+# during the command, it prints its last words and the backtrace of its core,
+# and exits 75, even when the command passed: a death is our failure until a
+# backtrace proves otherwise, and the command is never run again.
 set -euo pipefail
 
 if [ $# -eq 0 ]; then
@@ -151,7 +152,9 @@ if ! kill -0 "$daemon" 2>/dev/null; then
     else
         echo "(no core file of keepassxc in its folder, or no gdb: no backtrace)" >&2
     fi
-    [ "$status" -eq 0 ] || status=75
+    # Whatever the command said: its later tests may have passed without the daemon
+    # (or failed for it), and a death during a passing run must fail the run too.
+    status=75
 else
     # KeePassXC may ignore SIGTERM while a dialog nobody sees is open; it gets
     # three seconds, then SIGKILL, so the run always ends.

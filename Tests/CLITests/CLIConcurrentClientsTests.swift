@@ -22,6 +22,8 @@ struct CLIConcurrentClientsTests {
     /// How long one process may run before it is killed and counted as a hang: the tool's
     /// D-Bus bound (5 s), its prompt bound, and room for starting on a loaded machine.
     static let processBound: Duration = .seconds(20)
+    /// The commands the loops run; each must succeed at least once in the run.
+    static let commands = ["set", "get", "remove", "list"]
 
     @Test("8 loops of new swift-keyring processes for 12 s: the same daemon after, only meant statuses, one item per key")
     func eightLoops() throws {
@@ -41,7 +43,8 @@ struct CLIConcurrentClientsTests {
                 timeout: 60)
         }
         // The tool's processes, checked afterwards through the library on the same bus.
-        try ConcurrentClients.stress("CLI", service: service, environment: libraryEnvironment) { loop, call, tally in
+        try ConcurrentClients.stress("CLI", service: service, environment: libraryEnvironment, actions: Self.commands) {
+            loop, call, tally in
             Self.runOnce(loop: loop, call: call, service: service, environment: environment, tally: tally)
         }
     }
@@ -51,7 +54,7 @@ struct CLIConcurrentClientsTests {
         loop: Int, call: Int, service: String, environment: [String: String], tally: ConcurrentClients.Tally
     ) {
         let key = ConcurrentClients.keys[Int.random(in: 0..<ConcurrentClients.keys.count)]
-        let command = ["set", "get", "remove", "list"][Int.random(in: 0..<4)]
+        let command = commands[Int.random(in: 0..<commands.count)]
         var arguments = [command]
         var stdin: String?
         switch command {

@@ -48,16 +48,18 @@ struct CLIFileUnlockTests {
         let otherSession = try Command.run(
             Self.worker, ["session-keyring", "new-session", CLI.binary.path, "get", "gh"], environment: environment)
         #expect(otherSession.status == 77, "a process of another session read the file: \(otherSession.stderr)")
-        if geteuid() == 0 {
+        if MachineNeed.rootWithSetpriv.applies {
+            try MachineNeed.rootWithSetpriv.require()
             // Another user's process, in a session of its own, reads the key by its id: refused. (Not in
             // this process's session: a thread of it that looked up `@s` has the user's session keyring
             // in its credentials, a process it starts inherits it through setpriv, and possesses the key.)
+            // It runs a copy of the worker: the build folder may be closed to other users (a 0700 checkout).
             let id = try #require(line.split(separator: " ").first.map(String.init).flatMap { Int32($0, radix: 16) })
+            let worker = try CopyForOtherUsers.executable(Self.worker)
             let other = try Command.run(
                 "setpriv",
                 [
-                    "--reuid=65534", "--regid=65534", "--clear-groups", Self.worker, "session-keyring", "new-session",
-                    Self.worker,
+                    "--reuid=65534", "--regid=65534", "--clear-groups", worker, "session-keyring", "new-session", worker,
                     "kernel-store", "read-key", "\(id)",
                 ], environment: [:])
             #expect(

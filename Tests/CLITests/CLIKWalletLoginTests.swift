@@ -42,17 +42,20 @@ struct CLIKWalletLoginTests {
             }
         }
         let results = Results(count: services.count)
-        DispatchQueue.concurrentPerform(iterations: services.count) { index in
+        // Eight processes that wait on one pipe and start together, so all find the collection locked.
+        let reached = try AtOnce.processes(services.count) { index, barrier in
             results.set(
                 index,
                 Result {
                     try ChildProcess.run(
-                        [
+                        barrier + [
                             CLI.binary.path, "set", "work", "--username", "u\(index)", "--url", "https://example.com",
                             "--service", services[index], "--prompt-timeout", "10",
                         ], environment: environment, input: Data("pw-\(index)".utf8), timeout: .seconds(60))
                 })
         }
+        print("CLIKWalletLoginTests: \(reached) of \(services.count) processes were waiting on the barrier when it opened")
+        #expect(reached == services.count, "only \(reached) of \(services.count) processes reached the barrier")
         for (index, result) in results.all.enumerated() {
             let output = try result.get()
             #expect(output.status == 0, "set \(index): exit \(output.status), \(output.standardError)")

@@ -1,10 +1,16 @@
 import Foundation
+import KeyringTestSupport
 import Testing
 
 /// The tool holds passphrases and passwords for its short life: no core file
 /// may keep them, and no other process of the same user may read its memory.
 @Suite("CLI: process hardening")
 struct CLIProcessHardeningTests {
+    /// As root, the tool runs as another user through setpriv (root's own processes are root's anyway).
+    static let setpriv = MachineNeed(
+        isMet: geteuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+        remedy: "install setpriv (util-linux): as root, the tool runs as another user through it")
+
     @Test("The tool runs with a core-file limit of zero, though it was started with core dumps allowed")
     func noCoreFile() throws {
         let run = try WaitingTool(asOtherUser: false)
@@ -19,11 +25,10 @@ struct CLIProcessHardeningTests {
 
     @Test(
         "The tool is not dumpable: its /proc files belong to root, not to the user it runs as",
-        .enabled(
-            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") || geteuid() != 0,
-            "as root, the tool runs as another user through setpriv")
+        setpriv.trait()
     )
     func notDumpable() throws {
+        try Self.setpriv.require()
         let run = try WaitingTool(asOtherUser: geteuid() == 0)
         defer { run.finish() }
         let seen = run.poll { pid in
@@ -40,15 +45,13 @@ private final class WaitingTool {
     let process = Process()
     private let input = Pipe()
     private let exited = DispatchSemaphore(value: 0)
-    /// The folder of the tool's copy for user 65534, removed by `finish()`.
-    private var copyFolder: URL?
 
     /// - Parameter asOtherUser: run it as user 65534, so a test running as root can see
     ///   what `PR_SET_DUMPABLE` changes (root's own processes are owned by root anyway).
     init(asOtherUser: Bool) throws {
         let start = #"ulimit -S -c "$(ulimit -H -c)" && exec "$0" "$@""#
-        let binary = asOtherUser ? try Self.copyForEveryone() : CLI.binary.path
-        if asOtherUser { copyFolder = URL(fileURLWithPath: binary).deletingLastPathComponent() }
+        // User 65534 runs a copy: the build folder may be closed to it (a checkout in a 0700 folder).
+        let binary = asOtherUser ? try CopyForOtherUsers.executable(CLI.binary.path) : CLI.binary.path
         var arguments = ["-c", start, binary, "set", "waiting", "--username", "u", "--url", "https://example.com"]
         if asOtherUser {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
@@ -63,18 +66,6 @@ private final class WaitingTool {
         process.standardError = FileHandle.nullDevice
         process.terminationHandler = { [exited] _ in exited.signal() }
         try process.run()
-    }
-
-    /// A copy of the tool that user 65534 can run, wherever the build folder is
-    /// (a checkout under `/root` is closed to other users).
-    private static func copyForEveryone() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swift-keyring-hardening-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(
-            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        let copy = folder.appendingPathComponent("swift-keyring")
-        try FileManager.default.copyItem(at: CLI.binary, to: copy)
-        #expect(chmod(copy.path, 0o755) == 0)
-        return copy.path
     }
 
     /// Whether `condition` held for the running tool (named `swift-keyring`, not the
@@ -99,6 +90,5 @@ private final class WaitingTool {
             kill(process.processIdentifier, SIGKILL)
             exited.wait()
         }
-        if let copyFolder { try? FileManager.default.removeItem(at: copyFolder) }
     }
 }

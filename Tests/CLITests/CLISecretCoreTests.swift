@@ -8,7 +8,9 @@ import Testing
 @Suite("CLI secrets in a core")
 struct CLISecretCoreTests {
     /// The tool sets itself undumpable; root's gdb reads it anyway (CAP_SYS_PTRACE).
-    static let canDump = geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/gdb")
+    static let canDump = MachineNeed(
+        isMet: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/gdb"),
+        remedy: "run the tests as root (as CI does) with gdb installed: a core of the undumpable tool needs root's gdb")
 
     /// The debug git helper, built beside the tool.
     static let helper = CLI.binary.deletingLastPathComponent().appendingPathComponent("git-credential-swift-keyring")
@@ -44,8 +46,9 @@ struct CLISecretCoreTests {
 
     @Test(
         "After get prints a password, or the whole record as JSON, the process's memory holds no copy of it",
-        .enabled(if: canDump, "a core of the undumpable tool needs root's gdb"))
+        canDump.trait())
     func getLeavesNoCopy() throws {
+        try Self.canDump.require()
         let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let environment = try Sandbox().baseEnvironment()
@@ -73,8 +76,9 @@ struct CLISecretCoreTests {
 
     @Test(
         "After the tool reads and removes a record git's helper stored, its memory holds no copy of the password or refresh token",
-        .enabled(if: canDump, "a core of the undumpable tool needs root's gdb"))
+        canDump.trait())
     func toolLeavesNoCopyOfGitRecord() throws {
+        try Self.canDump.require()
         let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let environment = try Sandbox().baseEnvironment().merging(["SWIFT_KEYRING_BACKEND": "kernel"]) { $1 }
@@ -108,8 +112,9 @@ struct CLISecretCoreTests {
 
     @Test(
         "After set stores a password typed at a terminal, the process's memory holds no copy of it",
-        .enabled(if: canDump, "a core of the undumpable tool needs root's gdb"))
+        canDump.trait())
     func setOnTerminalLeavesNoCopy() throws {
+        try Self.canDump.require()
         let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let environment = try Sandbox().baseEnvironment()
@@ -138,8 +143,9 @@ struct CLISecretCoreTests {
 
     @Test(
         "After set stores a password piped to it, the process's memory holds no copy of it",
-        .enabled(if: canDump, "a core of the undumpable tool needs root's gdb"))
+        canDump.trait())
     func setLeavesNoCopy() throws {
+        try Self.canDump.require()
         let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let environment = try Sandbox().baseEnvironment()
@@ -160,8 +166,9 @@ struct CLISecretCoreTests {
 
     @Test(
         "After git's helper stores, answers and erases a credential, its memory holds no copy of the password or refresh token",
-        .enabled(if: canDump, "a core of the undumpable helper needs root's gdb"))
+        canDump.trait())
     func gitHelperLeavesNoCopy() throws {
+        try Self.canDump.require()
         let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         // The kernel store, as `get` above: the record is not in the process, so a copy there is one the helper made.

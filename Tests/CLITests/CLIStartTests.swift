@@ -27,9 +27,10 @@ struct CLIStartTests {
 
     @Test(
         "Without libcurl the tool still runs; only an etcd command fails, naming libcurl",
-        .enabled(if: WithoutCurl.isPossible, "hiding libcurl needs a user and mount namespace (unshare -rm)")
+        WithoutCurl.namespaces.trait()
     )
     func runsWithoutCurl() throws {
+        try WithoutCurl.namespaces.require()
         let memory = try WithoutCurl.run(["get", "absent"], environment: ["SWIFT_KEYRING_BACKEND": "memory"])
         #expect(memory.status == 1, "the memory store's 'no such record': \(memory.allOutput)")
         #expect(memory.stderr.contains("absent"))
@@ -54,10 +55,10 @@ private enum WithoutCurl {
     }()
 
     /// Whether this machine lets an unprivileged process hide the file (some forbid user namespaces).
-    static let isPossible: Bool = {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
-        return (try? hidden(["/bin/true"], environment: [:]).status) == 0
-    }()
+    static let namespaces = MachineNeed(
+        isMet: FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
+            && (try? hidden(["/bin/true"], environment: [:]).status) == 0,
+        remedy: "install unshare (util-linux) and allow user and mount namespaces: `unshare -rm true` must succeed")
 
     static func run(_ arguments: [String], environment: [String: String]) throws -> CLIResult {
         let result = try hidden([CLI.binary.path] + arguments, environment: environment)

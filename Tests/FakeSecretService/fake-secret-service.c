@@ -483,6 +483,46 @@ static gboolean fake_exit(gpointer data) {
     _exit(0);
 }
 
+/* Mode answer-search-late, for a replacement: SearchItems is answered, as in
+ * normal mode, FAKE_LATE_SECONDS after it arrives, and the fake prints
+ * "search held" when one arrives and "search answered" when it answers, so a
+ * test sees what it received and whether its caller had given up before the
+ * answer. (Kept apart from fake_filter's modes, so edits there merge.) */
+#define FAKE_LATE_SECONDS 6
+
+typedef struct {
+    GDBusConnection *connection;
+    GDBusMessage *message;
+} FakeHeldSearch;
+
+static gboolean fake_answer_held_search(gpointer data) {
+    FakeHeldSearch *held = data;
+    g_mutex_lock(&fake_lock);
+    GVariant *body = fake_search(g_dbus_message_get_body(held->message));
+    g_mutex_unlock(&fake_lock);
+    GDBusMessage *reply = g_dbus_message_new_method_reply(held->message);
+    g_dbus_message_set_body(reply, body);
+    g_dbus_connection_send_message(held->connection, reply, G_DBUS_SEND_MESSAGE_FLAGS_NONE, NULL, NULL);
+    printf("search answered\n");
+    fflush(stdout);
+    g_object_unref(reply);
+    g_object_unref(held->message);
+    g_object_unref(held->connection);
+    g_free(held);
+    return G_SOURCE_REMOVE;
+}
+
+/* Takes `message` (a SearchItems call) and answers it later, on the main loop. */
+static GDBusMessage *fake_hold_search(GDBusConnection *connection, GDBusMessage *message) {
+    FakeHeldSearch *held = g_new0(FakeHeldSearch, 1);
+    held->connection = g_object_ref(connection);
+    held->message = message;
+    printf("search held\n");
+    fflush(stdout);
+    g_timeout_add_seconds(FAKE_LATE_SECONDS, fake_answer_held_search, held);
+    return NULL;
+}
+
 static GDBusMessage *fake_filter(GDBusConnection *connection, GDBusMessage *message, gboolean incoming, gpointer data) {
     (void)data;
     if (incoming && fake_mode_is("forge") && g_dbus_message_get_message_type(message) == G_DBUS_MESSAGE_TYPE_SIGNAL
@@ -491,6 +531,8 @@ static GDBusMessage *fake_filter(GDBusConnection *connection, GDBusMessage *mess
         fake_forge_for(connection, message);
     if (!incoming || !fake_is_ours(message))
         return message;
+    if (g_strcmp0(g_dbus_message_get_member(message), "SearchItems") == 0 && fake_mode_is("answer-search-late"))
+        return fake_hold_search(connection, message);
     if (g_strcmp0(g_dbus_message_get_member(message), "SearchItems") == 0
         && (fake_mode_is("stall-search") || fake_mode_is("stall-search-then-exit"))) {
         /* No reply at all: the caller waits until its own bound, or until this

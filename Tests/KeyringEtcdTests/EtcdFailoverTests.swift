@@ -22,21 +22,24 @@ struct EtcdFailoverTests {
         // a third thread kills the leader once 20 records are in.
         let acknowledged = Acknowledged()
         let failures = ConcurrentFailures()
-        // Threads of their own: concurrentPerform may run fewer at once than asked, on two cores.
-        let group = DispatchGroup()
-        for worker in 0..<3 {
-            group.enter()
-            Thread.detachNewThread {
-                defer { group.leave() }
-                Self.work(
-                    worker, cluster: cluster, prefix: prefix, keyFile: keyFile, service: service, leader: leader,
-                    acknowledged: acknowledged, failures: failures)
-            }
+        // Threads of their own, released together from one barrier (concurrentPerform runs one per core).
+        let reached = AtOnce.threads(3) { worker in
+            Self.work(
+                worker, cluster: cluster, prefix: prefix, keyFile: keyFile, service: service, leader: leader,
+                acknowledged: acknowledged, failures: failures)
         }
-        group.wait()
+        print("EtcdFailoverTests: \(reached) of 3 threads (two writers, one killer) were waiting on the barrier when it opened")
+        #expect(reached == 3, "only \(reached) of 3 threads reached the barrier")
         // A lost leader is retried on the other members within each call's bound.
         #expect(failures.all.isEmpty)
         #expect(acknowledged.count == 120)
+        // The kill fell while both writers were still writing, or the retry was never needed.
+        let atKill = try #require(acknowledged.atKill, "the leader was never killed")
+        for worker in 0..<2 {
+            let written = atKill.filter { $0.hasPrefix("w\(worker)-") }.count
+            print("EtcdFailoverTests: writer \(worker) had \(written) of 60 records acknowledged when the leader died")
+            #expect(written < 60, "writer \(worker) had finished (\(written) of 60) before the leader was killed")
+        }
 
         // Reads work with two of three members, asked only of the survivors.
         let survivors = (1...3).filter { $0 != leader }
@@ -99,6 +102,7 @@ struct EtcdFailoverTests {
             if worker == 2 {
                 while acknowledged.count < 20 && failures.all.isEmpty { usleep(5_000) }
                 try cluster.kill(leader)
+                acknowledged.markKill()
                 return
             }
             // The leader first, so the writers are talking to the member that dies.
@@ -122,7 +126,13 @@ final class Acknowledged: @unchecked Sendable {
     private let lock = NSLock()
     private var keys: [String] = []
 
+    private var keysAtKill: [String]?
+
     func add(_ key: String) { lock.withLock { keys.append(key) } }
     var count: Int { lock.withLock { keys.count } }
     var all: [String] { lock.withLock { keys } }
+    /// Notes the keys acknowledged when the leader's SIGKILL returned.
+    func markKill() { lock.withLock { keysAtKill = keys } }
+    /// The keys acknowledged when the leader was killed; nil when it was not.
+    var atKill: [String]? { lock.withLock { keysAtKill } }
 }

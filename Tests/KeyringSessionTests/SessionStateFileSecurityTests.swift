@@ -25,8 +25,9 @@ struct SessionStateFileSecurityTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
     }
 
-    @Test("An existing state folder of another user is refused", .enabled(if: geteuid() == 0, "only root can give a folder away"))
+    @Test("An existing state folder of another user is refused", MachineNeed.root.trait())
     func foreignFolder() throws {
+        try MachineNeed.root.require()  // only root can give a folder away
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         #expect(chown(folder.url.path, 65534, 65534) == 0)

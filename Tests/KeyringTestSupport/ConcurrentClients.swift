@@ -82,8 +82,10 @@ package enum ConcurrentClients {
     /// eight threads for `duration`, prints the tally, then expects the same daemon, no
     /// failure, and at most one item per key holding a written password (read through the
     /// library on `environment`).
+    /// - Parameter actions: the actions `body` counts (the first word of each kind), every one of
+    ///   which must have succeeded at least once.
     package static func stress(
-        _ label: String, service: String, environment: [String: String],
+        _ label: String, service: String, environment: [String: String], actions: [String],
         _ body: @escaping @Sendable (_ client: Int, _ call: Int, _ tally: Tally) -> Void
     ) throws {
         let before = try #require(try PrivateSecretService.daemonIdentity(), "nobody owns org.freedesktop.secrets")
@@ -97,9 +99,22 @@ package enum ConcurrentClients {
         let after = try PrivateSecretService.daemonIdentity()
         #expect(after == before, "the daemon was \(before) before the run and is \(after.map(\.description) ?? "gone") after")
         #expect(tally.failures.isEmpty, "\(tally.firstFailures)")
+        let unanswered = missingSuccesses(tally, actions: actions)
+        #expect(unanswered.isEmpty, "\(unanswered.joined(separator: "; "))")
         let found = try leftovers(service: service, written: tally.written, environment: environment)
         #expect(found.problems.isEmpty, "\(found.problems.joined(separator: "; "))")
         print("Concurrent clients (\(label)): \(found.held) of \(keys.count) keys hold a record")
+    }
+
+    /// What the outcomes fail to show: each of `actions` must have succeeded at least once. The
+    /// errors a client may meet under load (`.timedOut`, `.locked`) are no failure, but a daemon
+    /// that answered every call with one of them served nobody, and must not pass.
+    /// - Returns: one line per action that never succeeded (empty when all did).
+    package static func missingSuccesses(_ tally: Tally, actions: [String]) -> [String] {
+        let succeeded = tally.succeeded
+        return actions.filter { succeeded[$0, default: 0] == 0 }.map { action in
+            "no \(action) call succeeded (\(tally.counts(of: action)))"
+        }
     }
 
     package static func leftovers(service: String, written: Set<String>, environment: [String: String]) throws -> (
@@ -134,18 +149,33 @@ package enum ConcurrentClients {
             var failures: [String] = []
             var written: Set<String> = []
             var slowest: Duration = .zero
+            /// Successful outcomes by action (the first word of their kind).
+            var succeeded: [String: Int] = [:]
         }
 
         private let state = Mutex(State())
 
         package init() {}
 
-        /// Counts one outcome of `kind`, which took `duration`.
-        package func count(_ kind: String, took duration: Duration = .zero) {
+        /// Counts one outcome of `kind` (its first word names the action), which took `duration`;
+        /// `succeeded` is false for an error a client may meet (a timeout, a locked collection).
+        package func count(_ kind: String, took duration: Duration = .zero, succeeded: Bool = true) {
             state.withLock {
                 $0.counts[kind, default: 0] += 1
                 $0.slowest = max($0.slowest, duration)
+                if succeeded, let action = kind.split(separator: " ").first {
+                    $0.succeeded[String(action), default: 0] += 1
+                }
             }
+        }
+
+        /// Successful outcomes by action.
+        package var succeeded: [String: Int] { state.withLock { $0.succeeded } }
+
+        /// The counts of every outcome of `action`, as "kind: count" for a message.
+        package func counts(of action: String) -> String {
+            let lines = state.withLock { $0.counts }.filter { $0.key.hasPrefix(action + " ") }.sorted { $0.key < $1.key }
+            return lines.isEmpty ? "never called" : lines.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
         }
 
         /// Counts one outcome of `kind` as a failure, described by `description` (which must hold no password).

@@ -6,8 +6,8 @@ import SwiftKeyring
 //
 // The store is in the keyring SWIFT_KEYRING_KERNEL_KEYRING names (persistent by default).
 //
-//   KeyringTestWorker kernel-store churn SERVICE WORKER COUNT START
-//       from START (seconds since 1970), COUNT rounds of set, get, list and (every third round) remove of the key
+//   KeyringTestWorker kernel-store churn SERVICE WORKER COUNT
+//       COUNT rounds of set, get, list and (every third round) remove of the key
 //       `wWORKER-N`, and (every fifth) a 40,000-byte password, which the store keeps in
 //       parts. Prints `set KEY` once a set returned, `removed KEY` once a remove returned
 //       true; a read that does not give back what this process set last prints `lost KEY`
@@ -31,13 +31,10 @@ enum KernelStoreWorker {
     static func run(_ arguments: [String]) -> Int32 {
         do {
             switch arguments.first {
-            case "churn" where arguments.count == 5:
-                guard let worker = Int(arguments[2]), let count = Int(arguments[3]), let start = Double(arguments[4]) else {
-                    return usage()
-                }
-                // Every worker's first set at once, so they race to make the service's keyring.
-                let wait = start - Date().timeIntervalSince1970
-                if wait > 0 { usleep(UInt32(min(wait, 10) * 1_000_000)) }
+            case "churn" where arguments.count == 4:
+                // The test starts every worker from one barrier (AtOnce.processes), so they race
+                // to make the service's keyring.
+                guard let worker = Int(arguments[2]), let count = Int(arguments[3]) else { return usage() }
                 return try churn(keyring(arguments[1]), worker: worker, count: count)
             case "fill" where arguments.count == 2:
                 try fill(keyring(arguments[1]))

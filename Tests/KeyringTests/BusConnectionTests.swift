@@ -16,7 +16,7 @@ struct BusConnectionTests {
         let bus = try BusConnection(address: SessionBusAddress.resolve(environment), deadline: Deadline(.seconds(10)))
         let wrong = Atomic<Int>(0)
         let failed = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+        let reached = AtOnce.threads(8) { thread in  // 8 threads of their own, from one barrier
             for call in 0..<200 {
                 // Our own name has an owner, a made-up one has none: the answer tells which question it answers.
                 let owned = (thread + call) % 2 == 0
@@ -33,6 +33,7 @@ struct BusConnectionTests {
                 }
             }
         }
+        #expect(reached == 8, "only \(reached) of 8 threads reached the barrier")
         #expect(wrong.load(ordering: .relaxed) == 0 && failed.load(ordering: .relaxed) == 0)
     }
 

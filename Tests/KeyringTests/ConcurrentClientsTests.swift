@@ -20,15 +20,40 @@ import Testing
 @Suite("Concurrent clients on the Secret Service")
 struct ConcurrentClientsTests {
     static let url = URL(string: "https://example.com")!
+    /// What each call does; each must succeed at least once in the run.
+    static let actions = ["set", "credentials", "password", "remove", "list"]
 
-    @Test("8 threads, a new connection per call, for 12 s: the same daemon after, no raw error, one item per key")
+    @Test(
+        "8 threads, a new connection per call, for 12 s: the same daemon after, no raw error, every call kind answered, one item per key"
+    )
     func eightClients() throws {
         let environment = try PrivateSecretService.environment()
         let service = TestStore.uniqueService("concurrent")
         defer { _ = try? Keyring(service: service, store: ConcurrentClients.makeStore(environment: environment)).removeAll() }
-        try ConcurrentClients.stress("library", service: service, environment: environment) { client, call, tally in
+        try ConcurrentClients.stress("library", service: service, environment: environment, actions: Self.actions) {
+            client, call, tally in
             Self.operate(client: client, call: call, service: service, environment: environment, tally: tally)
         }
+    }
+
+    @Test("The run's check fails a daemon that timed out or stayed locked for every call, and passes one that answered")
+    func unansweredCallsFail() {
+        // The control for eightClients: its tolerated errors alone must not pass.
+        let timedOut = ConcurrentClients.Tally()
+        for action in Self.actions {
+            timedOut.count("\(action) error timedOut", succeeded: false)
+            timedOut.count("\(action) error locked", succeeded: false)
+        }
+        let unanswered = ConcurrentClients.missingSuccesses(timedOut, actions: Self.actions)
+        #expect(unanswered.count == Self.actions.count, "\(unanswered)")
+        #expect(unanswered.first == "no set call succeeded (set error locked: 1, set error timedOut: 1)")
+        let oneMissing = ConcurrentClients.Tally()
+        for action in Self.actions.dropLast() { oneMissing.count("\(action) ok") }
+        #expect(
+            ConcurrentClients.missingSuccesses(oneMissing, actions: Self.actions) == ["no list call succeeded (never called)"])
+        oneMissing.count("list ok")
+        oneMissing.count("list error timedOut", succeeded: false)
+        #expect(ConcurrentClients.missingSuccesses(oneMissing, actions: Self.actions).isEmpty)
     }
 
     /// One call of one client on a new store, counted in `tally`.
@@ -36,7 +61,7 @@ struct ConcurrentClientsTests {
         client: Int, call: Int, service: String, environment: [String: String], tally: ConcurrentClients.Tally
     ) {
         let key = ConcurrentClients.keys[Int.random(in: 0..<ConcurrentClients.keys.count)]
-        let action = ["set", "credentials", "password", "remove", "list"][Int.random(in: 0..<5)]
+        let action = actions[Int.random(in: 0..<actions.count)]
         let clock = ContinuousClock()
         var start = clock.now
         do {
@@ -61,7 +86,7 @@ struct ConcurrentClientsTests {
             if isFailure || duration > ConcurrentClients.hangBound {
                 tally.fail("\(action) error \(kind)", "\(action) \(key) after \(duration): \(error)", took: duration)
             } else {
-                tally.count("\(action) error \(kind)", took: duration)
+                tally.count("\(action) error \(kind)", took: duration, succeeded: false)
             }
         }
     }

@@ -146,9 +146,9 @@ struct EncryptedFileHostileFilesTests {
     }
 
     @Test(
-        "A key or passphrase file of another user is refused", .enabled(if: geteuid() == 0, "only root can give a file away"),
-        arguments: SecretSource.allCases)
+        "A key or passphrase file of another user is refused", MachineNeed.root.trait(), arguments: SecretSource.allCases)
     func foreignOwner(source: SecretSource) throws {
+        try MachineNeed.root.require()  // only root can give a file away
         let url = try TemporaryFolder.make().appendingPathComponent("secret")
         try source.write(to: url)
         #expect(chown(url.path, 65534, 65534) == 0)

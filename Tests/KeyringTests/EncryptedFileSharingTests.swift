@@ -33,7 +33,8 @@ struct EncryptedFileSharingTests {
         let stores = try [FileStoreFixture.store(key: key)]
         let all = try stores + [FileStoreFixture.store(url: stores[0].url, key: key)]
         let failures = ConcurrentFailures()
-        DispatchQueue.concurrentPerform(iterations: 16) { thread in
+        // Sixteen threads of their own, released together from one barrier (not one per core).
+        let reached = AtOnce.threads(16) { thread in
             let store = all[thread % 2]
             do {
                 for index in 0..<10 {
@@ -46,6 +47,8 @@ struct EncryptedFileSharingTests {
                 failures.record("\(error)")
             }
         }
+        print("\(reached) of 16 threads were waiting on the barrier when it opened")
+        #expect(reached == 16, "only \(reached) of 16 threads reached the barrier")
         #expect(failures.all.isEmpty)
         let fresh = try FileStoreFixture.store(url: stores[0].url, key: key)
         #expect(try fresh.summaries(service: "worker", kind: nil).count == 160)

@@ -14,12 +14,16 @@ struct KernelKeyringStoreTests {
     private static let isRoot = getuid() == 0
 
     /// `KeyringTestWorker kernel-store ARGUMENTS…`, as `user` (another uid through setpriv) when given.
+    /// - Parameter barrier: a command line that holds the worker back until its siblings are ready (AtOnce).
     private func worker(
-        _ arguments: [String], as user: UInt32? = nil, environment: [String: String] = [:], timeout: Duration = .seconds(60)
+        _ arguments: [String], as user: UInt32? = nil, environment: [String: String] = [:], timeout: Duration = .seconds(60),
+        barrier: [String] = []
     ) throws -> (status: Int32, lines: [String], errors: String) {
         let launcher = user.map { ["setpriv", "--reuid=\($0)", "--regid=\($0)", "--clear-groups"] } ?? []
+        // Another user runs a copy: the build folder may be closed to it (a checkout in a 0700 folder).
+        let executable = try user.map { _ in try CopyForOtherUsers.executable(TestWorker.executable.path) }
         let output = try ChildProcess.run(
-            launcher + [TestWorker.executable.path, "kernel-store"] + arguments,
+            launcher + barrier + [executable ?? TestWorker.executable.path, "kernel-store"] + arguments,
             environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, timeout: timeout)
         let lines = String(decoding: output.standardOutput, as: UTF8.self).split(separator: "\n").map(String.init)
         return (output.status, lines, output.standardError)
@@ -33,16 +37,17 @@ struct KernelKeyringStoreTests {
         let rounds = 30
         let results = Mutex<[Int: (status: Int32, lines: [String], errors: String)]>([:])
         let failures = Mutex<[String]>([])
-        // All eight begin at one moment, so they race to make the service's keyring too.
-        let start = String(Date().timeIntervalSince1970 + 1.5)
-        DispatchQueue.concurrentPerform(iterations: 8) { index in
+        // All eight wait on one barrier and begin together, so they race to make the service's keyring too.
+        let reached = try AtOnce.processes(8) { index, barrier in
             do {
-                let result = try worker(["churn", service, "\(index)", "\(rounds)", start], timeout: .seconds(300))
+                let result = try worker(["churn", service, "\(index)", "\(rounds)"], timeout: .seconds(300), barrier: barrier)
                 results.withLock { $0[index] = result }
             } catch {
                 failures.withLock { $0.append("worker \(index): \(error)") }
             }
         }
+        print("KernelKeyringStoreTests: \(reached) of 8 worker processes were waiting on the barrier when it opened")
+        #expect(reached == 8, "only \(reached) of 8 workers reached the barrier")
         #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
         var expected: [String: String] = [:]
         for (index, result) in results.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
@@ -89,8 +94,9 @@ struct KernelKeyringStoreTests {
 
     @Test(
         "Another user can neither read a record's key nor see its name, nor find the record; the owner can",
-        .enabled(if: isRoot, "taking another uid (setpriv) needs root"))
+        MachineNeed.rootWithSetpriv.trait())
     func anotherUser() throws {
+        try MachineNeed.rootWithSetpriv.require()  // taking another uid
         let service = TestStore.uniqueService("kernel-user")
         let keyring = try Keyring(service: service, store: KernelKeyringStore())
         defer { _ = try? keyring.removeAll() }

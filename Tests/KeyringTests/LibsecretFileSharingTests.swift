@@ -37,7 +37,8 @@ struct LibsecretFileSharingTests {
         let first = try LibsecretFileFixture.store(password: password)
         let all = [first, try LibsecretFileFixture.store(url: first.url, password: password)]
         let failures = ConcurrentFailures()
-        DispatchQueue.concurrentPerform(iterations: 16) { thread in
+        // Sixteen threads of their own, released together from one barrier (not one per core).
+        let reached = AtOnce.threads(16) { thread in
             do {
                 for index in 0..<10 {
                     try all[thread % 2].save(record("t\(thread)-\(index)"))
@@ -49,6 +50,8 @@ struct LibsecretFileSharingTests {
                 failures.record("\(error)")
             }
         }
+        print("\(reached) of 16 threads were waiting on the barrier when it opened")
+        #expect(reached == 16, "only \(reached) of 16 threads reached the barrier")
         #expect(failures.all.isEmpty)
         let fresh = try LibsecretFileFixture.store(url: first.url, password: password)
         #expect(try fresh.summaries(service: "worker", kind: nil).count == 160)

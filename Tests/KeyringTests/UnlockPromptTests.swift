@@ -1,5 +1,6 @@
 import Foundation
 import KeyringTestSupport
+import Synchronization
 import Testing
 
 @testable import SwiftKeyring
@@ -48,21 +49,37 @@ struct UnlockPromptTests {
         defer { locked.sandbox.stop() }
         let keyring = locked.keyring
         let environment = locked.sandbox.environment
-        // While the person takes 4 s, another program on the bus says the prompt was dismissed,
-        // on each path gnome-keyring gives its first unlock prompts (/org/freedesktop/secrets/prompt/uN).
-        let spoofer = Thread {
-            Thread.sleep(forTimeInterval: 1.5)
-            for number in 1...8 {
-                _ = try? ChildProcess.run(
-                    [
-                        "dbus-send", "--session", "--type=signal", "/org/freedesktop/secrets/prompt/u\(number)",
-                        "org.freedesktop.Secret.Prompt.Completed", "boolean:true", "variant:string:",
-                    ], environment: environment)
+        // A monitor on the bus sees the client's Prompt call (so the forger knows the prompt's real
+        // path and the client's name) and every Completed signal, forged or not: the control.
+        let monitor = try PromptMonitor(environment: environment)
+        defer { monitor.stop() }
+        // While the person takes 4 s, another program says the prompt was dismissed, on the prompt's
+        // own path: once to everyone listening, once straight to the client.
+        let forged = Mutex<[Int32]>([])
+        let forger = Thread {
+            guard let call = monitor.promptCall(within: .seconds(30)) else { return }
+            for destination in [nil, call.client] {
+                let status = try? ChildProcess.run(
+                    ["dbus-send", "--session", "--type=signal"] + (destination.map { ["--dest=\($0)"] } ?? []) + [
+                        call.path, "org.freedesktop.Secret.Prompt.Completed", "boolean:true", "variant:string:",
+                    ], environment: environment
+                ).status
+                forged.withLock { $0.append(status ?? -1) }
             }
         }
-        spoofer.start()
+        forger.start()
         let result = BoundedCall.run(within: .seconds(60)) { try keyring.credentials(forKey: "work") }
+        // The client ignored the forgeries: it waited for the person and read the record.
         #expect(try result?.get() == locked.stored)
+
+        // The control: both forgeries reached the bus on the prompt's path before the daemon's own Completed.
+        let call = try #require(monitor.promptCall(within: .seconds(1)), "the client never called Prompt: no prompt to forge")
+        #expect(forged.withLock { $0 } == [0, 0], "dbus-send's statuses for the forged signals: \(forged.withLock { $0 })")
+        let completions = monitor.completions(on: call.path)
+        let fromOthers = completions.prefix { $0 != call.daemon }
+        #expect(
+            fromOthers.count == 2, "Completed senders on \(call.path), in order: \(completions); the daemon is \(call.daemon)")
+        #expect(completions.contains(call.daemon), "the daemon's own Completed never came: \(completions)")
     }
 
     @Test("A prompt answered after 8 s, longer than the 5 s call bound: the password is still returned")

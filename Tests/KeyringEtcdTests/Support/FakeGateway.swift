@@ -46,6 +46,11 @@ final class FakeGateway: Sendable {
     private let log = Mutex<[Request]>([])
     private let stopped = Atomic<Bool>(false)
 
+    /// How many bytes of body `hugeBody` and `endlessChunked` have sent, all connections together:
+    /// what a client that stops at its cap let through (the kernel's buffers included).
+    var bodyBytesSent: Int { sentBody.load(ordering: .sequentiallyConsistent) }
+    private let sentBody = Atomic<Int>(0)
+
     /// Every request so far, in arrival order.
     var requests: [Request] { log.withLock { $0 } }
 
@@ -112,7 +117,10 @@ final class FakeGateway: Sendable {
             guard Self.send(connection, Self.head(status: 200, length: bytes)) else { return }
             let chunk = Data(repeating: UInt8(ascii: "a"), count: 1 << 16)
             var sent = 0
-            while sent < bytes, Self.send(connection, chunk.prefix(bytes - sent)) { sent += chunk.count }
+            while sent < bytes, Self.send(connection, chunk.prefix(bytes - sent)) {
+                sent += chunk.count
+                sentBody.add(chunk.count, ordering: .sequentiallyConsistent)
+            }
         case .endlessChunked:
             let head =
                 "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
@@ -121,6 +129,7 @@ final class FakeGateway: Sendable {
             // At most 8 GiB, so a client that never stops cannot keep this thread forever.
             for _ in 0..<(1 << 17) where !stopped.load(ordering: .sequentiallyConsistent) {
                 guard Self.send(connection, chunk) else { return }
+                sentBody.add(chunk.count, ordering: .sequentiallyConsistent)
             }
         }
     }
@@ -214,6 +223,21 @@ struct GatewayFailure: Error, CustomStringConvertible {
 }
 
 extension FakeGateway {
+    /// How many requests `gateways` received, together, once none has come for 0.5 s (30 s at
+    /// most): a request sent just as a call gave up is logged by its gateway's thread a moment
+    /// later, and belongs to that call, not the next one a test counts.
+    static func settledCount(_ gateways: [FakeGateway]) -> Int {
+        func count() -> Int { gateways.map { $0.requests.count }.reduce(0, +) }
+        var counted = count()
+        var quiet = ContinuousClock.now
+        let end = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now - quiet < .milliseconds(500), ContinuousClock.now < end {
+            Thread.sleep(forTimeInterval: 0.05)
+            if count() != counted { (counted, quiet) = (count(), .now) }
+        }
+        return counted
+    }
+
     /// Decodes a gateway JSON body, for tests that change answers.
     static func object(_ body: Data) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:]

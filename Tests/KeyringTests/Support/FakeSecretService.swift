@@ -22,6 +22,8 @@ final class FakeSecretService {
         case giantSecret = "giant-secret"
         case stallSearch = "stall-search"
         case stallSearchThenExit = "stall-search-then-exit"
+        /// Holds each search 6 s, then answers it as `normal` does; says in its log what it held and answered.
+        case answerSearchLate = "answer-search-late"
         case dismissCreate = "dismiss-create"
         /// Behaves, but answers each call 20 ms late.
         case slow
@@ -69,6 +71,27 @@ final class FakeSecretService {
     /// terminates the process it returns.
     func startReplacement(_ mode: Mode = .normal) throws -> Process {
         try startSecond([mode.rawValue, "--replace"], log: "replacement.log")
+    }
+
+    /// What the replacement printed so far: with `answerSearchLate`, a line "search held" for
+    /// each search it received and "search answered" for each it answered.
+    func replacementLog() -> String {
+        (try? String(contentsOf: folder.appendingPathComponent("replacement.log"), encoding: .utf8)) ?? ""
+    }
+
+    /// Ends this fake's process `delay` from now, from a thread of its own, while its bus (and a
+    /// replacement on it) keeps running: a daemon that leaves while a call waits on it.
+    func leave(after delay: Duration) {
+        let process = UncheckedProcess(process: process)
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
+            ChildProcess.terminate(process.process)
+        }
+    }
+
+    /// The fake's process, handed to the thread that ends it; only that thread touches it meanwhile.
+    private struct UncheckedProcess: @unchecked Sendable {
+        let process: Process
     }
 
     /// Starts the forger (`Mode.forge`) on the same bus, beside this fake, which keeps the
