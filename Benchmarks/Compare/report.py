@@ -239,7 +239,7 @@ def start_table(results):
     if peak is not None:
         rows.append("")
         rows.append(f"Peak resident memory of `swift-keyring get` on the Secret Service (`ru_maxrss`, "
-                    f"Compare/peak-memory.py): {peak / 2**20:.1f} MiB, an ordinary daemon's reply (issue 43's goal, "
+                    f"Compare/peak-memory.sh): {peak / 2**20:.1f} MiB, an ordinary daemon's reply (issue 43's goal, "
                     "under 64 MiB while the bus sends 17 MiB messages, needs the hostile bus).")
     return "\n".join(rows)
 
