@@ -1,6 +1,15 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The two executables bind every symbol when they load (`-z now`), not at its first call: the
+// dynamic linker's lazy-binding trampoline saves every vector register on the stack, and those
+// memcpy or memcmp had just moved a password through stayed there (CLISecretCoreTests). It also
+// makes the relocated data read-only (full RELRO). Unsafe flags, but only in executable targets:
+// SwiftPM refuses them in the targets of a product a dependent links, and nothing links an
+// executable, so packages that depend on this one by version still build (checked with SwiftPM
+// 6.3.1: a `.library` target with the same flag is refused, "contains unsafe build flags").
+let bindAtLoad: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"])]
+
 let package = Package(
     name: "swift-keyring",
     products: [
@@ -101,7 +110,8 @@ let package = Package(
                 "KeyringCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            linkerSettings: bindAtLoad
         ),
         .executableTarget(
             name: "git-credential-swift-keyring",
@@ -111,7 +121,8 @@ let package = Package(
                 "KeyringCrypto",
                 "KeyringCommandLine",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            linkerSettings: bindAtLoad
         ),
         .executableTarget(
             name: "docker-credential-swift-keyring",

@@ -27,8 +27,10 @@
 # git-credential-swift-keyring against git-credential-libsecret (built here from the source
 # Debian's git ships), in --start-rounds N interleaved rounds (60 unless given); --start-only
 # runs these alone (nothing written).
-# Prints the tables and writes them, with the machine, date and command, into
-# Benchmarks/BENCHMARKS.md (the hand-written analysis there is kept).
+# Also `swift-keyring get`'s peak resident memory (Compare/peak-memory.sh). Prints the tables
+# and writes them, with the machine, date and command, into Benchmarks/BENCHMARKS.md (the
+# hand-written analysis there is kept), and the side-by-side chart beside it
+# (Benchmarks/compare-chart.svg, drawn by Compare/chart.py).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -53,7 +55,7 @@ while [ $# -gt 0 ]; do
         --start-rounds) start_rounds=$2; shift 2 ;;
         --start-only) start_only=1; write=0; shift ;;
         --no-write) write=0; shift ;;
-        -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
         *) echo "$0: unknown argument $1 (try --help)" >&2; exit 64 ;;
     esac
 done
@@ -229,7 +231,8 @@ fi
 # Outside: install, build, then run the part above inside a private Secret Service.
 cd "$root"
 bash Scripts/setup.sh
-extra=(python3-keyring hyperfine libsecret-tools valgrind)
+# time: GNU time, for the peak memory of `get` (Compare/peak-memory.sh).
+extra=(python3-keyring hyperfine libsecret-tools valgrind time)
 missing=()
 for package in "${extra[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
@@ -311,5 +314,6 @@ if [ "$write" = 1 ]; then
     /usr/bin/python3 "$here/Compare/report.py" "$work/results.tsv" "$work/meta.tsv" "$here/BENCHMARKS.md"
     echo "Written to Benchmarks/BENCHMARKS.md" >&2
 else
-    /usr/bin/python3 "$here/Compare/report.py" "$work/results.tsv" "$work/meta.tsv"
+    # The chart is drawn all the same (the smoke pass so runs its code), into the throwaway folder.
+    /usr/bin/python3 "$here/Compare/report.py" "$work/results.tsv" "$work/meta.tsv" --chart "$work/compare-chart.svg"
 fi

@@ -16,10 +16,12 @@
 #     --backend secret-service (`get-secret-service-forced`), which skips the selection's probe;
 #   - `git credential fill` through HELPER against the same through git-credential-libsecret,
 #     each having stored its own credential in the same daemon.
-# Then `--version`'s and EMPTY's instructions, whole process (callgrind). With OLD-TOOL and
+# Then the instructions of `--version`, EMPTY and the file `get`, whole process (callgrind), and
+# the peak resident memory of the Secret Service `get` (Compare/peak-memory.sh). With OLD-TOOL and
 # OLD-HELPER (an earlier build), their runs join the same rounds, named `old-…`, for
 # before/after figures measured under the same load.
-# Prints RESULT<TAB>NAME<TAB>VALUE lines: `time` NAME median-µs, `instructions` NAME count.
+# Prints RESULT<TAB>NAME<TAB>VALUE lines: `time` NAME median-µs, `instructions` NAME count,
+# `peak-bytes` NAME bytes.
 set -euo pipefail
 tool=$1 helper=$2 empty=$3 libsecret_helper=$4 rounds=${5:-60} old_tool=${6:-} old_helper=${7:-}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -106,8 +108,14 @@ count() {
     valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
         sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
-for pair in "version:$work/tool --version" "empty:$work/empty"; do
-    collected=$(count ${pair#*:})
+for pair in "version:$work/tool --version" "empty:$work/empty" \
+    "get-file:$work/tool get account-0 --service start.file --backend file --file $file"; do
+    # The key file's setting reaches the tool through valgrind, which counts no program it execs.
+    collected=$(SWIFT_KEYRING_KEY_FILE="$work/key" count ${pair#*:})
     [ -n "$collected" ] || { echo "$0: callgrind gave no count for ${pair#*:}" >&2; exit 1; }
     printf 'instructions\t%s\t%s\n' "${pair%%:*}" "$collected"
 done
+
+# Peak resident memory of a `get` from the daemon (issue 43's figure; Compare/peak-memory.sh).
+printf 'peak-bytes\tget-secret-service\t%s\n' \
+    "$(bash "$here/peak-memory.sh" "$tool" get account-0 --service "$service" --backend secret-service)"

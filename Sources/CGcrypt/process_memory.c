@@ -7,13 +7,6 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 
-void swift_keyring_wipe(void *bytes, size_t count) {
-    volatile unsigned char *cursor = (volatile unsigned char *)bytes;
-    while (count--) {
-        *cursor++ = 0;
-    }
-}
-
 #if defined(__x86_64__)
 /* zmm16-31 (AVX-512): glibc's EVEX memcpy and memcmp use them; vzeroall does not reach them. */
 __attribute__((target("avx512f"))) static void clear_upper_vector_registers(void) {
@@ -36,7 +29,8 @@ __attribute__((target("avx"))) static void clear_avx_registers(void) {
 }
 #endif
 
-void swift_keyring_clear_vector_registers(void) {
+/* xmm0-15 or ymm0-15, and zmm16-31 where there is AVX-512; x86-64 only, elsewhere nothing. */
+static void clear_vector_registers(void) {
 #if defined(__x86_64__)
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx")) {
@@ -56,16 +50,15 @@ void swift_keyring_clear_vector_registers(void) {
 #endif
 }
 
-__attribute__((noinline)) void swift_keyring_wipe_stack(size_t count) {
-    /* A frame of `count` bytes below the caller's: the stack that calls made since and
-       returned from, which nothing frees or wipes. */
-    unsigned char frame[count];
-    swift_keyring_wipe(frame, count);
-    /* Keeps the frame (and so the stores) from being optimised away. */
-    __asm__ volatile("" : : "r"(frame) : "memory");
-    /* What is still in the vector registers would be saved to the stack again by the next
-       lazily bound call (exit's own). */
-    swift_keyring_clear_vector_registers();
+void swift_keyring_wipe(void *bytes, size_t count) {
+    volatile unsigned char *cursor = (volatile unsigned char *)bytes;
+    while (count--) {
+        *cursor++ = 0;
+    }
+    /* The secret just wiped may still be in a vector register memcpy or memcmp moved it
+       through; a lazily bound first call (a long-running app's, or exit's) would save it
+       to the stack. */
+    clear_vector_registers();
 }
 
 int swift_keyring_process_forbid_dumps(void) {

@@ -22,10 +22,9 @@ import Foundation
 struct GitCredentialHelper {
     static func main() {
         ProcessStart.begin()
+        // Every buffer that held the password is wiped where it was used; nothing is at the exit
+        // (the stack holds no copy: this executable binds its symbols at load, Package.swift).
         let status = run()
-        // Every buffer that held the password is wiped; the stack its calls used is not, and the
-        // dynamic linker saves vector registers there (``StackWipe``).
-        StackWipe.belowCaller()
         if status != 0 { exit(status) }
     }
 

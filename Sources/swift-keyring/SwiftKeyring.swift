@@ -1,6 +1,5 @@
 import ArgumentParser
 import KeyringCommandLine
-import KeyringCrypto
 import Logging
 import SwiftKeyring
 
@@ -75,27 +74,23 @@ struct SwiftKeyring: ParsableCommand {
         finish { try command.run() }
     }
 
-    /// Runs a command, wipes the stack it used, and exits with the status of its failure, if any.
+    /// Runs a command and exits with the status of its failure, if any.
     ///
-    /// Every command ends here, so every command ends wiped: each buffer that held a secret is
-    /// wiped where it was used, but the stack its calls ran on is not, and the dynamic linker
-    /// saves the vector registers there (``StackWipe``). `remove` of a git helper's record left
-    /// two copies of its password so.
+    /// Nothing is wiped at the exit: every buffer that held a secret was wiped where it was used,
+    /// the kernel zeroes this process's memory before any other gets it, and `ProcessStart`
+    /// keeps cores and ptrace out. The stack holds no copy either: the dynamic linker's
+    /// lazy-binding trampoline, which saved vector registers a secret had just passed through
+    /// onto it, never runs in this executable, which binds every symbol at load (`-z now`,
+    /// Package.swift).
     private static func finish(_ run: () throws -> Void) {
-        let failure: (any Error)?
         do {
             try run()
-            failure = nil
-        } catch {
-            failure = error
-        }
-        StackWipe.belowCaller()
-        guard let failure else { return }
-        if let status = failure as? ExitCode {
+        } catch let status as ExitCode {
             // The status of a failure `run` has already reported: ArgumentParser's
             // `exit(withError:)` would build the usage text first, only to print nothing.
             Glibc.exit(status.rawValue)
+        } catch {
+            exit(withError: error)
         }
-        exit(withError: failure)
     }
 }

@@ -43,29 +43,14 @@ const char *swift_keyring_gcry_running_version(void);
 
 /*
  * Overwrites `count` bytes with zeros through a volatile pointer, so the
- * compiler cannot drop the stores as dead before the memory is freed.
- * Needs no library.
+ * compiler cannot drop the stores as dead before the memory is freed, then
+ * zeroes the vector registers (xmm/ymm0-15, and zmm16-31 where there is
+ * AVX-512; x86-64 only): memcpy and memcmp move a secret through them, and the
+ * dynamic linker's lazy-binding trampoline (_dl_runtime_resolve_xsavec) saves
+ * every one of them to the stack at a function's first call, where no wipe of
+ * ours reaches. Needs no library.
  */
 void swift_keyring_wipe(void *bytes, size_t count);
-
-/*
- * Overwrites with zeros the `count` bytes of this thread's stack below the
- * caller's frame: where functions it called, and returned from, kept their
- * frames. A secret can be left there by no code of ours: the dynamic linker's
- * lazy-binding trampoline (_dl_runtime_resolve_xsavec) saves every vector
- * register to the stack, and memcpy and memcmp had just moved a password
- * through them. Then clears the vector registers (below). Needs no library;
- * `count` must fit the stack.
- */
-void swift_keyring_wipe_stack(size_t count);
-
-/*
- * Zeroes the vector registers a secret may still be in after memcpy or memcmp
- * moved it (xmm0-15 or ymm0-15, and zmm16-31 where there is AVX-512), so the
- * next lazily bound call does not save it to the stack. x86-64 only; elsewhere
- * it does nothing.
- */
-void swift_keyring_clear_vector_registers(void);
 
 /*
  * Keeps this process's memory out of core dumps and away from other processes
