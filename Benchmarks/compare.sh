@@ -85,6 +85,7 @@ if [ "${SWIFT_KEYRING_COMPARE_INSIDE:-}" = "1" ]; then
         while IFS=$'\t' read -r kind name value; do
             printf 'start\t%s\t%s\t0\t%s\n' "$kind" "$name" "$value" | tee -a "$results" >&2
         done
+    timeout "$step_timeout" bash "$here/Compare/docker-helper.sh" "$(dirname "$SWIFT_KEYRING_COMPARE_CLI")/docker-credential-swift-keyring" "$SWIFT_KEYRING_COMPARE_CLI" "$start_rounds" >&2
     [ "${SWIFT_KEYRING_COMPARE_START_ONLY:-0}" = 1 ] && exit 0
 
     echo "Secret Service, N = $count" >&2

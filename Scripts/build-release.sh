@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The release build of the executables, as the README gives it: `swift-keyring` and
-# `git-credential-swift-keyring` unless other `swift build` arguments are given (they are
+# The release build of the executables, as the README gives it: `swift-keyring`,
+# `git-credential-swift-keyring` and `docker-credential-swift-keyring` unless other `swift build` arguments are given (they are
 # passed on: `--product NAME`, `--scratch-path DIR`, `--show-bin-path`). Every flag is
 # about the start of a short process (Benchmarks/BENCHMARKS.md, "the tool's start"):
 #   --static-swift-stdlib        the Swift runtime linked in, not loaded from shared objects;
@@ -38,6 +38,6 @@ flags=(
 if [ "$#" -gt 0 ]; then
     exec swift build "${flags[@]}" "$@"
 fi
-for product in swift-keyring git-credential-swift-keyring; do
+for product in swift-keyring git-credential-swift-keyring docker-credential-swift-keyring; do
     swift build "${flags[@]}" --product "$product"
 done

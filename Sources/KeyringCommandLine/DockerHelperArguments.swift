@@ -33,30 +33,14 @@ package struct DockerHelperArguments: Sendable, Equatable {
         var index = 0
         while index < words.count {
             let word = words[index]
-            index += 1
             if !word.hasPrefix("-") || ["--version", "-v", "--help", "-h"].contains(word) {
-                let rest = Array(words[index...])
+                let rest = Array(words[(index + 1)...])
                 guard rest.isEmpty || word == "import" else { throw usageFailure("\(word) takes no arguments") }
                 return DockerHelperArguments(settings: settings, sync: sync, action: word, actionArguments: rest)
             }
-            // Split at the first "=" byte, as bytes: "=" and a combining mark after it are one Character.
-            let equals = word.utf8.firstIndex(of: UInt8(ascii: "="))
-            let name = equals.map { String(decoding: word.utf8[..<$0], as: UTF8.self) } ?? word
-            if name == syncFlag || StoreSettings.flagOptionNames.contains(name) {
-                guard equals == nil else { throw usageFailure("\(name) takes no value") }
-                if name == syncFlag { sync = true } else { _ = settings.setFlag(name) }
-                continue
+            if try settings.readOption(from: words, at: &index, ownFlags: [syncFlag], usage: usageFailure) == syncFlag {
+                sync = true
             }
-            guard StoreSettings.valueOptionNames.contains(name) else { throw usageFailure("unknown option \(name)") }
-            let value: String
-            if let equals {
-                value = String(decoding: word.utf8[word.utf8.index(after: equals)...], as: UTF8.self)
-            } else {
-                guard index < words.count else { throw usageFailure("\(word) needs a value") }
-                value = words[index]
-                index += 1
-            }
-            _ = settings.set(name, to: value)
         }
         throw usageFailure("no action (store, get, erase, list or version) was given")
     }

@@ -83,30 +83,10 @@ struct GitCredentialHelper {
         var options = StoreSettings()
         options.service = GitCredentialRecords.service
         guard let action = words.last, !action.hasPrefix("-") else { throw usage("no action (get, store or erase) was given") }
+        let optionWords = Array(words.dropLast())
         var index = 0
-        let optionWords = words.dropLast()
         while index < optionWords.count {
-            let word = optionWords[index]
-            index += 1
-            // Split at the first "=" byte: "=" and a combining mark after it are one Character.
-            let equals = word.utf8.firstIndex(of: UInt8(ascii: "="))
-            // Cut as bytes, at an ASCII byte: a String subscript would round to a Character's start.
-            let name = equals.map { String(decoding: word.utf8[..<$0], as: UTF8.self) } ?? word
-            if StoreSettings.flagOptionNames.contains(name) {
-                guard equals == nil else { throw usage("\(name) takes no value") }
-                _ = options.setFlag(name)
-                continue
-            }
-            guard StoreSettings.valueOptionNames.contains(name) else { throw usage("unknown option \(name)") }
-            let value: String
-            if let equals {
-                value = String(decoding: word.utf8[word.utf8.index(after: equals)...], as: UTF8.self)
-            } else {
-                guard index < optionWords.count else { throw usage("\(word) needs a value") }
-                value = optionWords[index]
-                index += 1
-            }
-            _ = options.set(name, to: value)
+            _ = try options.readOption(from: optionWords, at: &index, usage: usage)
         }
         return (options, action)
     }

@@ -22,12 +22,12 @@ struct CLISecretCoreTests {
     }
 
     /// Whether `core` holds `text`'s bytes anywhere.
-    private static func holds(_ core: Data, _ text: String) -> Bool {
+    static func holds(_ core: Data, _ text: String) -> Bool {
         core.range(of: Data(text.utf8)) != nil
     }
 
     /// The core of `swift-keyring ARGUMENTS…` (or of `binary`) at its exit.
-    private func core(
+    func core(
         _ arguments: [String], of binary: URL = CLI.binary, in folder: URL, environment: [String: String], stdin: String? = nil
     ) throws -> Data {
         let core = folder.appendingPathComponent("core")
