@@ -65,10 +65,23 @@ final class BusConnection: @unchecked Sendable {
     /// Room for the control messages a read may carry (descriptors a peer passed); only the reader touches it.
     private let control = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 8)
 
+    /// Reads a reply's body, from a cursor over it where it lies in the receive buffer,
+    /// into the typed result its call wants; the body's exact end is checked after it.
+    typealias ReplyDecoder = (inout WireCursor) throws -> any Sendable
+
+    /// A call sent and not yet taken.
+    private struct Pending {
+        let destination: String
+        let expected: String
+        let decode: ReplyDecoder?
+        var reply: BusMessage?
+    }
+
     private struct State {
         /// The calls sent and not yet taken: who must answer, the reply's signature its
-        /// caller reads, and the answer once it came.
-        var pending: [UInt32: (destination: String, expected: String, reply: BusMessage?)] = [:]
+        /// caller reads, how its body is read into the call's typed result (`nil`: into
+        /// `values`), and the answer once it came.
+        var pending: [UInt32: Pending] = [:]
         /// Whether a thread is reading the socket now.
         var reading = false
         /// Why the connection can no longer be used, once it cannot.
@@ -179,7 +192,7 @@ final class BusConnection: @unchecked Sendable {
             serial: 1, destination: Self.busName, path: Self.busPath, interface: Self.busName, member: "Hello",
             signature: "", arguments: [], descriptors: 0, autoStart: true)
         lastSerial = 1
-        state.pending[1] = (Self.busName, "s", nil)
+        state.pending[1] = Pending(destination: Self.busName, expected: "s", decode: nil)
         hello = [0] + Array(lines.utf8) + hello
         try write(hello, descriptors: [], deadline: deadline)
         try readLine(expecting: "OK", guid: guid, deadline: deadline)
@@ -232,14 +245,15 @@ final class BusConnection: @unchecked Sendable {
     /// `destination` is the bus or a unique name (`:1.42`): the reply is taken only from it.
     /// `arguments` are written by `body` in `signature`'s order; `descriptors` travel with
     /// the message (the caller keeps and closes its own copies). `reply` is the signature
-    /// the caller reads: a reply of another type is handed over with its body unread.
+    /// the caller reads: a reply of another type is handed over with its body unread; one of
+    /// that type is read by `decode` into `BusMessage.decoded` when given, no value tree made.
     /// - Throws: the connection's failure, `.timedOut` when the socket takes no more by
     ///   `deadline`, or `.backend` for a destination that is no unique name (never a trap:
     ///   destinations come from the bus's answers).
     func send(
         destination: String, path: String, interface: String, member: String, signature: String = "",
-        reply expected: String, descriptors: [Int32] = [], autoStart: Bool = true, deadline: Deadline,
-        arguments body: (inout WireWriter) -> Void = { _ in }
+        reply expected: String, decode: ReplyDecoder? = nil, descriptors: [Int32] = [], autoStart: Bool = true,
+        deadline: Deadline, arguments body: (inout WireWriter) -> Void = { _ in }
     ) throws -> UInt32 {
         guard destination == Self.busName || BusNames.isUniqueName(destination) else {
             throw BusFailure.invalidReply("\(member) was not sent: \"\(destination.prefix(64))\" is no unique name on the bus")
@@ -259,7 +273,7 @@ final class BusConnection: @unchecked Sendable {
             condition.unlock()
             throw failure
         }
-        state.pending[serial] = (destination, expected, nil)
+        state.pending[serial] = Pending(destination: destination, expected: expected, decode: decode)
         condition.unlock()
         var bytes = message(
             serial: serial, destination: destination, path: path, interface: interface, member: member,
@@ -352,7 +366,7 @@ final class BusConnection: @unchecked Sendable {
             guard let serial = message.replySerial, let pending = state.pending[serial], pending.reply == nil,
                 message.sender == pending.destination || message.kind == .error && message.sender == Self.busName
             else { return }
-            state.pending[serial] = (pending.destination, pending.expected, message)
+            state.pending[serial]?.reply = message
         case .signal:
             for (interests, handler) in state.handlers.values
             where interests.contains(where: { $0.matches(message, bodyRead: message.bodyRead) }) {
@@ -452,7 +466,7 @@ final class BusConnection: @unchecked Sendable {
             // Handed over now, its body skipped as it comes: never held.
             _ = skip(lengths.total)
             return .message(header.message)
-        case .errorMessage, .body:
+        case .errorMessage, .body, .typed:
             break
         }
         guard available >= lengths.total else {
@@ -463,7 +477,19 @@ final class BusConnection: @unchecked Sendable {
         }
         var message = header.message
         defer { consume(lengths.total) }
-        if wanted == .body {
+        if case .typed(let decode) = wanted {
+            do {
+                let bodyStart = bufferStart + lengths.bodyStart
+                var cursor = WireCursor(
+                    buffer, from: bodyStart, to: bufferStart + lengths.total, littleEndian: header.littleEndian)
+                message.decoded = try decode(&cursor)
+                try cursor.end()
+                message.bodyRead = true
+            } catch {
+                // As below: the caller's error at once.
+                message = Self.invalidReply(to: message)
+            }
+        } else if case .body = wanted {
             do {
                 message.values = try WireFrame.body(of: header, in: buffer, at: bufferStart)
                 message.bodyRead = true
@@ -505,6 +531,8 @@ final class BusConnection: @unchecked Sendable {
         /// An error's first argument, its message.
         case errorMessage
         case body
+        /// The body, read by its call's decoder into its typed result.
+        case typed(ReplyDecoder)
     }
 
     /// How much of `message`, its header read, anyone waits for, asked with the lock held:
@@ -518,7 +546,8 @@ final class BusConnection: @unchecked Sendable {
                 message.sender == pending.destination || message.kind == .error && message.sender == Self.busName
             else { return .none }
             if message.kind == .error { return .errorMessage }
-            return message.signature == pending.expected ? .body : .header
+            guard message.signature == pending.expected else { return .header }
+            return pending.decode.map(Wanted.typed) ?? .body
         case .signal:
             var wanted = Wanted.none
             for (interests, _) in state.handlers.values {

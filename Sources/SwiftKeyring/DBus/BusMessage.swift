@@ -27,7 +27,10 @@ struct BusMessage: Sendable {
     /// The body's values, when the body was read: for a reply of the type its call reads,
     /// a signal a handler reads, or an error's message; empty otherwise.
     var values: [WireValue] = []
-    /// Whether the whole body was read into `values`.
+    /// The reply's typed result, for a call sent with a decoder (`BusConnection.send(…decode:)`),
+    /// read from the body's bytes with no value tree; `values` stays empty then.
+    var decoded: (any Sendable)?
+    /// Whether the whole body was read (into `values` or `decoded`).
     var bodyRead = false
     /// How many Unix file descriptors came with it (all closed on arrival: this client takes none).
     var descriptors = 0
