@@ -79,8 +79,8 @@ final class BusConnection: @unchecked Sendable {
 
     private struct State {
         /// The calls sent and not yet taken: who must answer, the reply's signature its
-        /// caller reads, how its body is read into the call's typed result (`nil`: into
-        /// `values`), and the answer once it came.
+        /// caller reads, how its body is read into the call's typed result (`nil`: it is
+        /// not read), and the answer once it came.
         var pending: [UInt32: Pending] = [:]
         /// Whether a thread is reading the socket now.
         var reading = false
@@ -192,13 +192,13 @@ final class BusConnection: @unchecked Sendable {
             serial: 1, destination: Self.busName, path: Self.busPath, interface: Self.busName, member: "Hello",
             signature: "", arguments: [], descriptors: 0, autoStart: true)
         lastSerial = 1
-        state.pending[1] = Pending(destination: Self.busName, expected: "s", decode: nil)
+        state.pending[1] = Pending(destination: Self.busName, expected: "s", decode: { try $0.string() })
         hello = [0] + Array(lines.utf8) + hello
         try write(hello, descriptors: [], deadline: deadline)
         try readLine(expecting: "OK", guid: guid, deadline: deadline)
         if passingDescriptors { try readLine(expecting: "AGREE_UNIX_FD", guid: nil, deadline: deadline) }
         let reply = try reply(to: 1, "connect to the session bus", deadline: deadline)
-        guard reply.kind == .methodReturn, reply.signature == "s", let name = reply.values.first?.string else {
+        guard reply.kind == .methodReturn, reply.signature == "s", let name = reply.decoded as? String else {
             throw KeyringError.serviceUnavailable(
                 reason: .noSessionBus(detail: "the bus answered Hello with \(reply.errorName ?? "no name")"))
         }
@@ -466,7 +466,7 @@ final class BusConnection: @unchecked Sendable {
             // Handed over now, its body skipped as it comes: never held.
             _ = skip(lengths.total)
             return .message(header.message)
-        case .errorMessage, .body, .typed:
+        case .errorMessage, .typed:
             break
         }
         guard available >= lengths.total else {
@@ -486,21 +486,13 @@ final class BusConnection: @unchecked Sendable {
                 try cursor.end()
                 message.bodyRead = true
             } catch {
-                // As below: the caller's error at once.
-                message = Self.invalidReply(to: message)
-            }
-        } else if case .body = wanted {
-            do {
-                message.values = try WireFrame.body(of: header, in: buffer, at: bufferStart)
-                message.bodyRead = true
-            } catch {
-                // A signal that breaks the wire format is dropped; a reply becomes the caller's
-                // error at once, rather than a wait to its deadline.
+                // A signal that breaks the wire format (or is not what its handler reads) is
+                // dropped; a reply becomes the caller's error at once, rather than a wait to its deadline.
                 guard message.kind == .methodReturn else { return .skipped }
                 message = Self.invalidReply(to: message)
             }
         } else {
-            message.values = WireFrame.errorMessage(of: header, in: buffer, at: bufferStart)
+            message.errorText = WireFrame.errorMessage(of: header, in: buffer, at: bufferStart)
         }
         return .message(message)
     }
@@ -513,11 +505,9 @@ final class BusConnection: @unchecked Sendable {
         error.sender = reply.sender
         error.errorName = BusFailure.invalidReplyDomain
         error.signature = "s"
-        error.values = [
-            .string(
-                "a reply of type (\(reply.signature)) that breaks the D-Bus wire format (a length, padding, "
-                    + "UTF-8 text, an object path or a signature)")
-        ]
+        error.errorText =
+            "a reply of type (\(reply.signature)) that breaks the D-Bus wire format (a length, padding, "
+            + "UTF-8 text, an object path or a signature)"
         return error
     }
 
@@ -530,8 +520,7 @@ final class BusConnection: @unchecked Sendable {
         case header
         /// An error's first argument, its message.
         case errorMessage
-        case body
-        /// The body, read by its call's decoder into its typed result.
+        /// The body, read by its call's or handler's decoder into its typed result.
         case typed(ReplyDecoder)
     }
 
@@ -547,12 +536,13 @@ final class BusConnection: @unchecked Sendable {
             else { return .none }
             if message.kind == .error { return .errorMessage }
             guard message.signature == pending.expected else { return .header }
-            return pending.decode.map(Wanted.typed) ?? .body
+            // A call sent without a reader reads no body.
+            return pending.decode.map(Wanted.typed) ?? .header
         case .signal:
             var wanted = Wanted.none
             for (interests, _) in state.handlers.values {
                 for interest in interests where interest.matches(message, bodyRead: true) {
-                    if interest.signature != nil { return .body }
+                    if interest.signature != nil, let decode = interest.decode { return .typed(decode) }
                     wanted = .header
                 }
             }

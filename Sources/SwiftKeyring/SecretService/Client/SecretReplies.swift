@@ -13,6 +13,12 @@ enum SecretReplies {
         Found(unlocked: try paths(&cursor), locked: try paths(&cursor))
     }
 
+    /// `Service.Unlock`'s `aoo`: the paths unlocked at once, then (alone in its array) the
+    /// prompt's path, `/` for none.
+    static func unlock(_ cursor: inout WireCursor) throws -> [[String]] {
+        [try paths(&cursor), [try cursor.objectPath()]]
+    }
+
     /// `ao`.
     static func paths(_ cursor: inout WireCursor) throws -> [String] {
         try cursor.array(alignment: 4) { try $0.objectPath() }
@@ -53,15 +59,44 @@ enum SecretReplies {
                 try value.skip(type)
                 return .otherType(type)
             }
-            var table: [String: String] = [:]
-            try value.arrayElements(alignment: 8) { entry in
-                try entry.structure { pair in
-                    let name = try pair.string()
-                    table[name] = try pair.string()
+            return .table(try stringTable(&value))
+        }
+    }
+
+    /// `a{ss}`.
+    static func stringTable(_ cursor: inout WireCursor) throws -> [String: String] {
+        var table: [String: String] = [:]
+        try cursor.arrayElements(alignment: 8) { entry in
+            try entry.structure { pair in
+                let name = try pair.string()
+                table[name] = try pair.string()
+            }
+        }
+        return table
+    }
+
+    /// An item's `Properties.GetAll` (`a{sv}`): its `Label` when a string, its `Attributes`
+    /// when an `a{ss}`; every other property read, checked and left.
+    struct ItemProperties: Sendable {
+        var label: String?
+        var attributes: [String: String]?
+    }
+
+    static func itemProperties(_ cursor: inout WireCursor) throws -> ItemProperties {
+        var properties = ItemProperties()
+        try cursor.arrayElements(alignment: 8) { entry in
+            try entry.structure { pair in
+                let name = try pair.string()
+                try pair.variant { value, type in
+                    switch (name, type) {
+                    case ("Label", "s"): properties.label = try value.string()
+                    case ("Attributes", "a{ss}"): properties.attributes = try stringTable(&value)
+                    default: try value.skip(type)
+                    }
                 }
             }
-            return .table(table)
         }
+        return properties
     }
 
     /// `Properties.Get`'s `v` when its value is only checked, never kept (the greeting).

@@ -352,12 +352,6 @@ final class SecretServiceClient: Sendable {
     private static let attributesWindow = 32
 
     /// The error for a reply value of another type than the one the specification gives.
-    static func wrongType(_ what: String, _ value: WireValue, _ expected: String) -> KeyringError {
-        let type: String
-        if case .variant(let signature, _) = value { type = signature } else { type = "?" }
-        return wrongType(what, type, expected)
-    }
-
     /// The error for a reply value of type `type` where the specification gives `expected`.
     static func wrongType(_ what: String, _ type: String, _ expected: String) -> KeyringError {
         BusFailure.invalidReply("the Secret Service sent \(what) of type \(type), not \(expected)")
@@ -378,7 +372,8 @@ final class SecretServiceClient: Sendable {
         // attributes; ItemReplacement replaces instead).
         let reply = try bus.call(
             operation, destination: destination, path: collection, interface: SecretServiceNames.collection,
-            method: "CreateItem", signature: "a{sv}(oayays)b", reply: "oo", deadline: deadline
+            method: "CreateItem", signature: "a{sv}(oayays)b", reply: "oo", deadline: deadline,
+            decode: BasicReplies.twoPaths
         ) { arguments in
             arguments.properties([
                 (SecretServiceNames.itemLabel, "s", { $0.string(SecretLabel.label(for: record)) }),
@@ -388,8 +383,8 @@ final class SecretServiceClient: Sendable {
             arguments.boolean(false)
         }
         // The new item's path ("/" when a prompt must create it) and the prompt's ("/" for none).
-        let item = reply[0].string ?? SecretServiceNames.none
-        let promptToShow = reply[1].string ?? SecretServiceNames.none
+        let item = reply[0]
+        let promptToShow = reply[1]
         if promptToShow == SecretServiceNames.none {
             guard item != SecretServiceNames.none else {
                 throw BusFailure.invalidReply("CreateItem returned no item")
@@ -413,9 +408,9 @@ final class SecretServiceClient: Sendable {
         guard
             let reply = try bus.callOnItem(
                 operation, destination: destination, path: path, interface: SecretServiceNames.item, method: "Delete",
-                reply: "o", deadline: deadline)
+                reply: "o", deadline: deadline, decode: BasicReplies.path)
         else { return false }
-        let promptToShow = reply[0].string ?? SecretServiceNames.none
+        let promptToShow = reply
         guard promptToShow != SecretServiceNames.none else { return true }
         guard try completePrompt(promptToShow, operation, deadline: &deadline, prompt: prompt) != nil else {
             throw KeyringError.promptDismissed
@@ -448,22 +443,22 @@ final class SecretServiceClient: Sendable {
         let reply = try property(
             SecretServiceNames.collection, "Locked", of: path, "read whether the collection is locked",
             deadline: deadline)
-        guard let locked = reply.variant("b")?.boolean else {
-            throw Self.wrongType("the collection's Locked", reply, "b")
+        guard case .boolean(let locked) = reply else {
+            throw Self.wrongType("the collection's Locked", reply.type, "b")
         }
         return locked
     }
 
-    /// One property of the object at `path` (`Properties.Get`), still in its variant.
+    /// One property of the object at `path` (`Properties.Get`).
     func property(_ interface: String, _ name: String, of path: String, _ operation: String, deadline: Deadline) throws
-        -> WireValue
+        -> PropertyValue
     {
         try bus.call(
             operation, destination: destination, path: path, interface: SecretServiceNames.properties, method: "Get",
-            signature: "ss", reply: "v", deadline: deadline
+            signature: "ss", reply: "v", deadline: deadline, decode: BasicReplies.property
         ) {
             $0.string(interface)
             $0.string(name)
-        }[0]
+        }
     }
 }

@@ -115,7 +115,8 @@ final class SecretTransfer: Sendable {
         private func close(_ path: String, deadline: Deadline) {
             _ = try? bus.call(
                 "close an unused Secret Service session", destination: destination, path: path,
-                interface: SecretServiceNames.session, method: "Close", reply: "", deadline: deadline)
+                interface: SecretServiceNames.session, method: "Close", reply: "", deadline: deadline,
+                decode: BasicReplies.none)
         }
     }
 
