@@ -25,9 +25,9 @@ struct BusConnectionTests {
                     let reply = try bus.call(
                         "ask whether a name has an owner", destination: BusConnection.busName, path: BusConnection.busPath,
                         interface: BusConnection.busName, method: "NameHasOwner", signature: "s", reply: "b",
-                        deadline: Deadline(.seconds(30))
+                        deadline: Deadline(.seconds(30)), decode: { try $0.boolean() }
                     ) { $0.string(name) }
-                    if reply.first?.boolean != owned { wrong.add(1, ordering: .relaxed) }
+                    if reply != owned { wrong.add(1, ordering: .relaxed) }
                 } catch {
                     failed.add(1, ordering: .relaxed)
                 }

@@ -171,7 +171,7 @@ struct HostileBusTests {
         let connection = try BusConnection(address: bus.address(), deadline: Deadline(.seconds(10)))
         let serial = try connection.send(
             destination: BusConnection.busName, path: BusConnection.busPath, interface: BusConnection.busName,
-            member: "GetNameOwner", signature: "s", reply: "s", deadline: Deadline(.seconds(10))
+            member: "GetNameOwner", signature: "s", reply: "s", decode: BasicReplies.string, deadline: Deadline(.seconds(10))
         ) { $0.string("org.example.Slow") }
         try #require(queued.wait(timeout: .now() + 30) == .success, "the bus did not queue its reply")
         // A deadline far shorter than reading 16 MiB takes: a reader that looks at it on every
@@ -198,7 +198,7 @@ struct HostileBusTests {
             _ = try connection.call(
                 "read an alias", destination: BusConnection.busName, path: "/org/freedesktop/secrets",
                 interface: SecretServiceNames.service, method: "ReadAlias", signature: "s", reply: "o",
-                deadline: Deadline(.seconds(30))
+                deadline: Deadline(.seconds(30)), decode: BasicReplies.path
             ) { $0.string("default") }
         } throws: { error in
             String(describing: error).contains(BusFailure.invalidReplyDomain) && (error as? KeyringError)?.code != .timedOut

@@ -116,4 +116,102 @@ struct WireCodecTests {
             #expect(!BusNames.isUniqueName(name), "\(name)")
         }
     }
+
+    // MARK: The cursor reader (`WireCursor`), which reads typed results straight from the bytes
+
+    private static func cursor(_ bytes: [UInt8], littleEndian: Bool = true) -> WireCursor {
+        WireCursor(bytes, from: 0, to: bytes.count, littleEndian: littleEndian)
+    }
+
+    @Test("Cursor: a body written as the calls write it reads back into typed values")
+    func cursorRoundTrip() throws {
+        var writer = WireWriter()
+        writer.variant("ay") { $0.byteArray([9, 8, 7]) }
+        writer.string("/org/freedesktop/secrets/session/1")
+        writer.array(elementAlignment: 4) { $0.string("/a/1") }
+        writer.array(elementAlignment: 4) { _ in }
+        writer.array(elementAlignment: 8) { entries in
+            for (name, value) in [("tag", "swift-keyring"), ("key", "ключ 🔑")] {
+                entries.fields {
+                    $0.string(name)
+                    $0.string(value)
+                }
+            }
+        }
+        writer.boolean(true)
+        writer.signature("a{sv}")
+        var cursor = Self.cursor(writer.bytes)
+        #expect(try cursor.variant(expecting: "ay") { try $0.bytes() } == [9, 8, 7])
+        #expect(try cursor.objectPath() == "/org/freedesktop/secrets/session/1")
+        #expect(try cursor.array(alignment: 4) { try $0.objectPath() } == ["/a/1"])
+        #expect(try cursor.array(alignment: 4) { try $0.objectPath() } == [])
+        let table = try cursor.array(alignment: 8) { entry in
+            try entry.structure { [try $0.string(), try $0.string()] }
+        }
+        #expect(table == [["tag", "swift-keyring"], ["key", "ключ 🔑"]])
+        #expect(try cursor.boolean())
+        #expect(try cursor.signature() == "a{sv}")
+        try cursor.end()
+    }
+
+    @Test("Cursor: big-endian bodies read the same")
+    func cursorBigEndian() throws {
+        var cursor = Self.cursor([0, 0, 0, 2, 0x68, 0x69, 0, 0, 0, 0, 0, 1], littleEndian: false)
+        #expect(try cursor.string() == "hi")
+        #expect(try cursor.uint32() == 1)
+        try cursor.end()
+    }
+
+    @Test(
+        "Cursor: malformed values are refused",
+        arguments: [
+            ([2, 0, 0, 0, 0x68, 0x69], "s", "no closing NUL"),
+            ([2, 0, 0, 0, 0x68, 0x00, 0], "s", "a NUL inside"),
+            ([2, 0, 0, 0, 0xC3, 0x28, 0], "s", "invalid UTF-8"),
+            ([9, 0, 0, 0, 0x68, 0x69, 0], "s", "a length past the end"),
+            ([4, 0, 0, 0, 0x2F, 0x61, 0x27, 0x62, 0], "o", "a path with a quote"),
+            ([2, 0, 0, 0], "b", "a boolean that is neither 0 nor 1"),
+            ([8, 0, 0, 0, 1, 0, 0, 0], "ay", "an array longer than the body"),
+            ([5, 0, 0, 0, 1, 0, 0, 0, 0x2F, 0, 0, 0], "ao", "elements that do not end where the array does"),
+            ([1, 0, 0, 0, 1, 0, 0, 0, 0x2F, 0, 0, 0], "ao", "an array shorter than its element"),
+            ([1, 0x73, 0, 0, 0, 0, 0, 0, 0], "v", "a variant of another type than asked"),
+            ([1, 0x28, 0], "g", "a signature that is none"),
+            ([0, 0, 0, 0, 1], "ao", "bytes after the end"),
+            ([0xFF, 0xFF, 0xFF, 0x7F], "ao", "a length past the specification's 64 MiB"),
+        ] as [([UInt8], String, String)])
+    func cursorMalformed(bytes: [UInt8], type: String, wrong: String) {
+        #expect(throws: WireCursor.Malformed.self, "\(wrong)") {
+            var cursor = Self.cursor(bytes)
+            switch type {
+            case "s": _ = try cursor.string()
+            case "o": _ = try cursor.objectPath()
+            case "b": _ = try cursor.boolean()
+            case "ay": _ = try cursor.bytes()
+            case "ao": _ = try cursor.array(alignment: 4) { try $0.objectPath() }
+            case "v": _ = try cursor.variant(expecting: "o") { try $0.objectPath() }
+            default: _ = try cursor.signature()
+            }
+            try cursor.end()
+        }
+    }
+
+    @Test("Cursor: nesting deeper than D-Bus allows is refused, not followed")
+    func cursorTooDeep() throws {
+        /// Reads arrays nested `depth` deep, each holding the next.
+        func nested(_ depth: Int) throws {
+            var writer = WireWriter()
+            func write(_ level: Int, _ writer: inout WireWriter) {
+                writer.array(elementAlignment: 4) { if level > 1 { write(level - 1, &$0) } else { $0.uint32(1) } }
+            }
+            write(depth, &writer)
+            var cursor = Self.cursor(writer.bytes)
+            func read(_ level: Int, _ cursor: inout WireCursor) throws {
+                try cursor.arrayElements(alignment: 4) { if level > 1 { try read(level - 1, &$0) } else { _ = try $0.uint32() } }
+            }
+            try read(depth, &cursor)
+            try cursor.end()
+        }
+        try nested(32)
+        #expect(throws: WireCursor.Malformed.self) { try nested(33) }
+    }
 }

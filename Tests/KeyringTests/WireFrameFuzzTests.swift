@@ -167,6 +167,128 @@ struct WireFrameFuzzTests {
     }
 }
 
+/// The cursor reader (`WireCursor`) reading a `GetSecrets` body straight into its typed
+/// result, fed the same changed and cut bytes: each either reads to values that write back
+/// to exactly the bytes it read, or throws the cursor's `Malformed`; never a trap.
+extension WireFrameFuzzTests {
+    /// One entry of `a{o(oayays)}`.
+    private struct SecretEntry: Equatable {
+        let item: String
+        let session: String
+        let parameters: [UInt8]
+        let value: [UInt8]
+        let contentType: String
+    }
+
+    private static func secretsBody() -> [UInt8] {
+        let message = secretsReply()
+        let lengths = try! WireFrame.lengths(in: message, maximum: maximum)!
+        return Array(message[lengths.bodyStart...])
+    }
+
+    private static func decodeSecrets(_ body: [UInt8]) throws -> [SecretEntry] {
+        var cursor = WireCursor(body, from: 0, to: body.count, littleEndian: true)
+        let entries = try cursor.array(alignment: 8) { entry in
+            try entry.structure { fields in
+                let item = try fields.objectPath()
+                return try fields.structure { secret in
+                    SecretEntry(
+                        item: item, session: try secret.objectPath(), parameters: try secret.bytes(),
+                        value: try secret.withBytes { Array($0) }, contentType: try secret.string())
+                }
+            }
+        }
+        try cursor.end()
+        return entries
+    }
+
+    private static func encodeSecrets(_ entries: [SecretEntry]) -> [UInt8] {
+        var body = WireWriter()
+        body.array(elementAlignment: 8) { array in
+            for entry in entries {
+                array.fields { fields in
+                    fields.string(entry.item)
+                    fields.fields { secret in
+                        secret.string(entry.session)
+                        secret.byteArray(entry.parameters)
+                        secret.byteArray(entry.value)
+                        secret.string(entry.contentType)
+                    }
+                }
+            }
+        }
+        return body.bytes
+    }
+
+    /// Whether `body` decodes (`true`, checked to write back to its bytes) or throws the cursor's error (`false`).
+    private static func cursorOutcome(_ body: [UInt8], _ what: String) -> Bool {
+        do {
+            let entries = try decodeSecrets(body)
+            #expect(encodeSecrets(entries) == body, "\(what): values read do not write back to their bytes")
+            return true
+        } catch is WireCursor.Malformed {
+            return false
+        } catch {
+            Issue.record("\(what): an error that is not the cursor's: \(error)")
+            return false
+        }
+    }
+
+    @Test("Cursor: the real GetSecrets body reads into its typed result")
+    func cursorRealBody() throws {
+        let entries = try Self.decodeSecrets(Self.secretsBody())
+        #expect(
+            entries == [
+                SecretEntry(
+                    item: "/org/freedesktop/secrets/collection/login/1", session: "/org/freedesktop/secrets/session/3",
+                    parameters: Array(0..<16), value: Array(repeating: 0xA5, count: 32), contentType: "text/plain")
+            ])
+    }
+
+    @Test("Cursor: every byte of a GetSecrets body changed reads back exactly or throws Malformed")
+    func cursorEveryByteChanged() {
+        let original = Self.secretsBody()
+        var read = 0
+        var refused = 0
+        for index in original.indices {
+            for replacement: UInt8 in [0x00, 0xFF, original[index] ^ 0x01, original[index] ^ 0x80]
+            where replacement != original[index] {
+                var bytes = original
+                bytes[index] = replacement
+                if Self.cursorOutcome(bytes, "byte \(index) set to \(replacement)") { read += 1 } else { refused += 1 }
+            }
+        }
+        #expect(refused > 0 && read > 0, "read \(read), refused \(refused)")
+    }
+
+    @Test("Cursor: every cut of a GetSecrets body throws Malformed")
+    func cursorEveryCut() {
+        let original = Self.secretsBody()
+        for length in 0..<original.count where Self.cursorOutcome(Array(original[0..<length]), "cut at \(length)") {
+            Issue.record("the first \(length) of \(original.count) bytes read as a whole body")
+        }
+    }
+
+    @Test("Cursor: random bodies read back exactly or throw Malformed")
+    func cursorRandomBodies() {
+        var generator = SplitMix64(seed: 0xC0_5502)
+        let valid = Self.secretsBody()
+        var read = 0
+        for round in 0..<3000 {
+            var bytes = valid
+            if round % 2 == 0 {
+                bytes = (0..<Int(generator.next() % 256)).map { _ in UInt8(truncatingIfNeeded: generator.next() % 4) }
+            } else {
+                for _ in 0..<(1 + generator.next() % 6) {
+                    bytes[Int(generator.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: generator.next())
+                }
+            }
+            if Self.cursorOutcome(bytes, "round \(round)") { read += 1 }
+        }
+        #expect(read > 0, "no random body read: the write-back check above checked nothing")
+    }
+}
+
 /// A small seeded generator, so a failing round can be run again.
 private struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64

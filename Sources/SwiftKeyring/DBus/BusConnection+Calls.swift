@@ -1,62 +1,80 @@
 /// Calls that wait for their reply and check its type, and the bus's own methods.
 extension BusConnection {
-    /// Calls a method and returns its reply's values, before `deadline`.
-    ///
-    /// `reply` is the reply's signature, such as `"o"` or `""`: a reply of another type is
-    /// an error naming the method, never values read as if they fitted. `autoStart: false`
-    /// keeps the bus from starting a service to answer.
-    /// - Throws: the error the peer answered (`BusFailure`), or as `reply(to:_:deadline:)`.
-    func call(
-        _ operation: String, destination: String, path: String, interface: String, method: String,
-        signature: String = "", reply expected: String, autoStart: Bool = true, deadline: Deadline,
-        arguments: (inout WireWriter) -> Void = { _ in }
-    ) throws -> [WireValue] {
-        let serial = try send(
-            destination: destination, path: path, interface: interface, member: method, signature: signature,
-            reply: expected, autoStart: autoStart, deadline: deadline, arguments: arguments)
-        let reply = try reply(to: serial, operation, deadline: deadline)
-        return try Self.values(of: reply, interface: interface, method: method, expected: expected)!
-    }
-
-    /// As `call`, for a method on an item (or naming one); `nil` when the daemon says the
+    /// As `call(…decode:)`, for a method on an item (or naming one); `nil` when the daemon says the
     /// object is gone: another process deleted the item since we found it, which is no failure.
-    func callOnItem(
+    func callOnItem<Result: Sendable>(
         _ operation: String, destination: String, path: String, interface: String, method: String,
         signature: String = "", reply expected: String, deadline: Deadline,
-        arguments: (inout WireWriter) -> Void = { _ in }
-    ) throws -> [WireValue]? {
+        decode: @escaping (inout WireCursor) throws -> Result, arguments: (inout WireWriter) -> Void = { _ in }
+    ) throws -> Result? {
         let serial = try send(
             destination: destination, path: path, interface: interface, member: method, signature: signature,
-            reply: expected, deadline: deadline, arguments: arguments)
+            reply: expected, decode: { try decode(&$0) }, deadline: deadline, arguments: arguments)
         let reply = try reply(to: serial, operation, deadline: deadline)
-        return try Self.values(of: reply, interface: interface, method: method, expected: expected, vanishing: true)
+        return try Self.decoded(
+            Result.self, of: reply, interface: interface, method: method, expected: expected, vanishing: true)
     }
 
-    /// A reply's values when it is a method return of signature `expected`; `nil` for a
-    /// vanished object when `vanishing`.
+    /// The typed result a call's decoder read from its reply (`send(…decode:)`), when the reply
+    /// is a method return of signature `expected`; `nil` for a vanished object when `vanishing`.
     /// - Throws: the error it is (`BusFailure`), or `BusFailure.invalidReply` naming the method for another type.
-    static func values(
-        of reply: BusMessage, interface: String, method: String, expected: String, vanishing: Bool = false
-    ) throws -> [WireValue]? {
+    static func decoded<Result>(
+        _ type: Result.Type, of reply: BusMessage, interface: String, method: String, expected: String,
+        vanishing: Bool = false
+    ) throws -> Result? {
+        guard try isReturn(reply, interface: interface, method: method, expected: expected, vanishing: vanishing) else {
+            return nil
+        }
+        guard let result = reply.decoded as? Result else {
+            throw BusFailure.invalidReply("\(interface).\(method) answered with a body that was not read")
+        }
+        return result
+    }
+
+    /// Whether `reply` is a method return of signature `expected` (`false`: a vanished object, when `vanishing`).
+    private static func isReturn(
+        _ reply: BusMessage, interface: String, method: String, expected: String, vanishing: Bool
+    ) throws -> Bool {
         if reply.kind == .error {
-            if vanishing && BusFailure.isVanished(reply) { return nil }
+            if vanishing && BusFailure.isVanished(reply) { return false }
             throw BusFailure.keyringError(reply)
         }
         guard reply.signature == expected else {
             throw BusFailure.invalidReply(
                 "\(interface).\(method) answered with a value of type (\(reply.signature)), not (\(expected))")
         }
-        return reply.values
+        return true
+    }
+
+    /// Calls a method and returns its reply read by `decode` straight from the body's bytes
+    /// into its typed result, before `deadline`.
+    ///
+    /// `reply` is the reply's signature, such as `"o"` or `""`: a reply of another type is
+    /// an error naming the method, never values read as if they fitted. `autoStart: false`
+    /// keeps the bus from starting a service to answer.
+    /// - Throws: the error the peer answered (`BusFailure`), or as `reply(to:_:deadline:)`.
+    @discardableResult
+    func call<Result: Sendable>(
+        _ operation: String, destination: String, path: String, interface: String, method: String,
+        signature: String = "", reply expected: String, autoStart: Bool = true, deadline: Deadline,
+        decode: @escaping (inout WireCursor) throws -> Result, arguments: (inout WireWriter) -> Void = { _ in }
+    ) throws -> Result {
+        let serial = try send(
+            destination: destination, path: path, interface: interface, member: method, signature: signature,
+            reply: expected, decode: { try decode(&$0) }, autoStart: autoStart, deadline: deadline, arguments: arguments)
+        let reply = try reply(to: serial, operation, deadline: deadline)
+        return try Self.decoded(Result.self, of: reply, interface: interface, method: method, expected: expected)!
     }
 
     /// Calls a method of the bus itself.
-    private func callBus(
+    @discardableResult
+    private func callBus<Result: Sendable>(
         _ method: String, signature: String = "", reply: String, deadline: Deadline,
-        arguments: (inout WireWriter) -> Void = { _ in }
-    ) throws -> [WireValue] {
+        decode: @escaping (inout WireCursor) throws -> Result, arguments: (inout WireWriter) -> Void = { _ in }
+    ) throws -> Result {
         try call(
             "ask the session bus (\(method))", destination: Self.busName, path: Self.busPath, interface: Self.busName,
-            method: method, signature: signature, reply: reply, deadline: deadline, arguments: arguments)
+            method: method, signature: signature, reply: reply, deadline: deadline, decode: decode, arguments: arguments)
     }
 
     /// The unique name of the connection that owns `name` now, such as `:1.4`; `nil` when none does.
@@ -64,8 +82,9 @@ extension BusConnection {
     ///   name (calls go to it), or the call's errors.
     func nameOwner(_ name: String, deadline: Deadline) throws -> String? {
         do {
-            let owner = try callBus("GetNameOwner", signature: "s", reply: "s", deadline: deadline) { $0.string(name) }
-            let answer = owner[0].string ?? ""
+            let answer = try callBus(
+                "GetNameOwner", signature: "s", reply: "s", deadline: deadline, decode: BasicReplies.string
+            ) { $0.string(name) }
             // The bus owns its own name; any other name is owned by a connection, known by its unique name.
             if name == Self.busName && answer == Self.busName { return answer }
             return try BusNames.uniqueName(answer, "GetNameOwner(\(name))")
@@ -77,17 +96,19 @@ extension BusConnection {
 
     /// The process id of the connection named `unique` (such as `:1.4`), as the bus reports it; `nil` when unknown.
     func processID(ofConnection unique: String, deadline: Deadline) throws -> Int32? {
-        let reply = try callBus("GetConnectionUnixProcessID", signature: "s", reply: "u", deadline: deadline) {
-            $0.string(unique)
-        }
-        let processID = Int32(truncatingIfNeeded: reply[0].number ?? 0)
+        let reply = try callBus(
+            "GetConnectionUnixProcessID", signature: "s", reply: "u", deadline: deadline, decode: BasicReplies.uint32
+        ) { $0.string(unique) }
+        let processID = Int32(truncatingIfNeeded: reply)
         return processID > 0 ? processID : nil
     }
 
     /// Asks the bus to deliver the signals matching `rule` to this connection; it has
     /// done so for every message sent after its reply.
     func addMatch(_ rule: String, deadline: Deadline) throws {
-        _ = try callBus("AddMatch", signature: "s", reply: "", deadline: deadline) { $0.string(rule) }
+        try callBus("AddMatch", signature: "s", reply: "", deadline: deadline, decode: BasicReplies.none) {
+            $0.string(rule)
+        }
     }
 
     /// Sends `AddMatch` or `RemoveMatch` (`member`) for `rule` and drops the bus's reply
@@ -109,7 +130,7 @@ extension BusConnection {
 
     /// Whether the bus can start a service for `name` (D-Bus activation).
     func isActivatable(_ name: String, deadline: Deadline) throws -> Bool {
-        try callBus("ListActivatableNames", reply: "as", deadline: deadline)[0].strings?.contains(name) ?? false
+        try callBus("ListActivatableNames", reply: "as", deadline: deadline, decode: BasicReplies.strings).contains(name)
     }
 
     /// The unique name of `name`'s owner, asking the bus to start one (D-Bus activation)
@@ -118,7 +139,7 @@ extension BusConnection {
     ///   can be started, or the calls' errors.
     func startedOwner(_ name: String, deadline: Deadline) throws -> String {
         if let owner = try nameOwner(name, deadline: deadline) { return owner }
-        _ = try callBus("StartServiceByName", signature: "su", reply: "u", deadline: deadline) {
+        try callBus("StartServiceByName", signature: "su", reply: "u", deadline: deadline, decode: BasicReplies.uint32) {
             $0.string(name)
             $0.uint32(0)
         }
@@ -130,8 +151,8 @@ extension BusConnection {
 
     /// Sends `org.freedesktop.DBus.Peer.Ping` to the connection `unique`: proof it answers.
     func ping(_ unique: String, deadline: Deadline) throws {
-        _ = try call(
+        try call(
             "ping \(unique)", destination: unique, path: "/", interface: "org.freedesktop.DBus.Peer", method: "Ping",
-            reply: "", autoStart: false, deadline: deadline)
+            reply: "", autoStart: false, deadline: deadline, decode: BasicReplies.none)
     }
 }

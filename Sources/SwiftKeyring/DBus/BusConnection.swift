@@ -65,10 +65,23 @@ final class BusConnection: @unchecked Sendable {
     /// Room for the control messages a read may carry (descriptors a peer passed); only the reader touches it.
     private let control = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 8)
 
+    /// Reads a reply's body, from a cursor over it where it lies in the receive buffer,
+    /// into the typed result its call wants; the body's exact end is checked after it.
+    typealias ReplyDecoder = (inout WireCursor) throws -> any Sendable
+
+    /// A call sent and not yet taken.
+    private struct Pending {
+        let destination: String
+        let expected: String
+        let decode: ReplyDecoder?
+        var reply: BusMessage?
+    }
+
     private struct State {
         /// The calls sent and not yet taken: who must answer, the reply's signature its
-        /// caller reads, and the answer once it came.
-        var pending: [UInt32: (destination: String, expected: String, reply: BusMessage?)] = [:]
+        /// caller reads, how its body is read into the call's typed result (`nil`: it is
+        /// not read), and the answer once it came.
+        var pending: [UInt32: Pending] = [:]
         /// Whether a thread is reading the socket now.
         var reading = false
         /// Why the connection can no longer be used, once it cannot.
@@ -179,13 +192,13 @@ final class BusConnection: @unchecked Sendable {
             serial: 1, destination: Self.busName, path: Self.busPath, interface: Self.busName, member: "Hello",
             signature: "", arguments: [], descriptors: 0, autoStart: true)
         lastSerial = 1
-        state.pending[1] = (Self.busName, "s", nil)
+        state.pending[1] = Pending(destination: Self.busName, expected: "s", decode: { try $0.string() })
         hello = [0] + Array(lines.utf8) + hello
         try write(hello, descriptors: [], deadline: deadline)
         try readLine(expecting: "OK", guid: guid, deadline: deadline)
         if passingDescriptors { try readLine(expecting: "AGREE_UNIX_FD", guid: nil, deadline: deadline) }
         let reply = try reply(to: 1, "connect to the session bus", deadline: deadline)
-        guard reply.kind == .methodReturn, reply.signature == "s", let name = reply.values.first?.string else {
+        guard reply.kind == .methodReturn, reply.signature == "s", let name = reply.decoded as? String else {
             throw KeyringError.serviceUnavailable(
                 reason: .noSessionBus(detail: "the bus answered Hello with \(reply.errorName ?? "no name")"))
         }
@@ -232,14 +245,15 @@ final class BusConnection: @unchecked Sendable {
     /// `destination` is the bus or a unique name (`:1.42`): the reply is taken only from it.
     /// `arguments` are written by `body` in `signature`'s order; `descriptors` travel with
     /// the message (the caller keeps and closes its own copies). `reply` is the signature
-    /// the caller reads: a reply of another type is handed over with its body unread.
+    /// the caller reads: a reply of another type is handed over with its body unread; one of
+    /// that type is read by `decode` into `BusMessage.decoded` when given, no value tree made.
     /// - Throws: the connection's failure, `.timedOut` when the socket takes no more by
     ///   `deadline`, or `.backend` for a destination that is no unique name (never a trap:
     ///   destinations come from the bus's answers).
     func send(
         destination: String, path: String, interface: String, member: String, signature: String = "",
-        reply expected: String, descriptors: [Int32] = [], autoStart: Bool = true, deadline: Deadline,
-        arguments body: (inout WireWriter) -> Void = { _ in }
+        reply expected: String, decode: ReplyDecoder? = nil, descriptors: [Int32] = [], autoStart: Bool = true,
+        deadline: Deadline, arguments body: (inout WireWriter) -> Void = { _ in }
     ) throws -> UInt32 {
         guard destination == Self.busName || BusNames.isUniqueName(destination) else {
             throw BusFailure.invalidReply("\(member) was not sent: \"\(destination.prefix(64))\" is no unique name on the bus")
@@ -259,7 +273,7 @@ final class BusConnection: @unchecked Sendable {
             condition.unlock()
             throw failure
         }
-        state.pending[serial] = (destination, expected, nil)
+        state.pending[serial] = Pending(destination: destination, expected: expected, decode: decode)
         condition.unlock()
         var bytes = message(
             serial: serial, destination: destination, path: path, interface: interface, member: member,
@@ -352,7 +366,7 @@ final class BusConnection: @unchecked Sendable {
             guard let serial = message.replySerial, let pending = state.pending[serial], pending.reply == nil,
                 message.sender == pending.destination || message.kind == .error && message.sender == Self.busName
             else { return }
-            state.pending[serial] = (pending.destination, pending.expected, message)
+            state.pending[serial]?.reply = message
         case .signal:
             for (interests, handler) in state.handlers.values
             where interests.contains(where: { $0.matches(message, bodyRead: message.bodyRead) }) {
@@ -452,7 +466,7 @@ final class BusConnection: @unchecked Sendable {
             // Handed over now, its body skipped as it comes: never held.
             _ = skip(lengths.total)
             return .message(header.message)
-        case .errorMessage, .body:
+        case .errorMessage, .typed:
             break
         }
         guard available >= lengths.total else {
@@ -463,18 +477,22 @@ final class BusConnection: @unchecked Sendable {
         }
         var message = header.message
         defer { consume(lengths.total) }
-        if wanted == .body {
+        if case .typed(let decode) = wanted {
             do {
-                message.values = try WireFrame.body(of: header, in: buffer, at: bufferStart)
+                let bodyStart = bufferStart + lengths.bodyStart
+                var cursor = WireCursor(
+                    buffer, from: bodyStart, to: bufferStart + lengths.total, littleEndian: header.littleEndian)
+                message.decoded = try decode(&cursor)
+                try cursor.end()
                 message.bodyRead = true
             } catch {
-                // A signal that breaks the wire format is dropped; a reply becomes the caller's
-                // error at once, rather than a wait to its deadline.
+                // A signal that breaks the wire format (or is not what its handler reads) is
+                // dropped; a reply becomes the caller's error at once, rather than a wait to its deadline.
                 guard message.kind == .methodReturn else { return .skipped }
                 message = Self.invalidReply(to: message)
             }
         } else {
-            message.values = WireFrame.errorMessage(of: header, in: buffer, at: bufferStart)
+            message.errorText = WireFrame.errorMessage(of: header, in: buffer, at: bufferStart)
         }
         return .message(message)
     }
@@ -487,11 +505,9 @@ final class BusConnection: @unchecked Sendable {
         error.sender = reply.sender
         error.errorName = BusFailure.invalidReplyDomain
         error.signature = "s"
-        error.values = [
-            .string(
-                "a reply of type (\(reply.signature)) that breaks the D-Bus wire format (a length, padding, "
-                    + "UTF-8 text, an object path or a signature)")
-        ]
+        error.errorText =
+            "a reply of type (\(reply.signature)) that breaks the D-Bus wire format (a length, padding, "
+            + "UTF-8 text, an object path or a signature)"
         return error
     }
 
@@ -504,7 +520,8 @@ final class BusConnection: @unchecked Sendable {
         case header
         /// An error's first argument, its message.
         case errorMessage
-        case body
+        /// The body, read by its call's or handler's decoder into its typed result.
+        case typed(ReplyDecoder)
     }
 
     /// How much of `message`, its header read, anyone waits for, asked with the lock held:
@@ -518,12 +535,14 @@ final class BusConnection: @unchecked Sendable {
                 message.sender == pending.destination || message.kind == .error && message.sender == Self.busName
             else { return .none }
             if message.kind == .error { return .errorMessage }
-            return message.signature == pending.expected ? .body : .header
+            guard message.signature == pending.expected else { return .header }
+            // A call sent without a reader reads no body.
+            return pending.decode.map(Wanted.typed) ?? .header
         case .signal:
             var wanted = Wanted.none
             for (interests, _) in state.handlers.values {
                 for interest in interests where interest.matches(message, bodyRead: true) {
-                    if interest.signature != nil { return .body }
+                    if interest.signature != nil, let decode = interest.decode { return .typed(decode) }
                     wanted = .header
                 }
             }

@@ -24,10 +24,13 @@ struct BusMessage: Sendable {
     var errorName: String?
     /// The body's signature, without the outer parentheses GDBus would add: `"oo"`, `""`.
     var signature = ""
-    /// The body's values, when the body was read: for a reply of the type its call reads,
-    /// a signal a handler reads, or an error's message; empty otherwise.
+    /// The body's values as `WireFrame.message(in:)` reads a whole message (tests and fuzzing);
+    /// the connection never fills it: it reads bodies into `decoded`.
     var values: [WireValue] = []
-    /// Whether the whole body was read into `values`.
+    /// The reply's typed result, for a call sent with a decoder (`BusConnection.send(…decode:)`),
+    /// or for a signal a handler reads, read from the body's bytes with no value tree.
+    var decoded: (any Sendable)?
+    /// Whether the whole body was read (into `decoded`).
     var bodyRead = false
     /// How many Unix file descriptors came with it (all closed on arrival: this client takes none).
     var descriptors = 0
@@ -37,8 +40,11 @@ struct BusMessage: Sendable {
         self.serial = serial
     }
 
-    /// An error's first argument, its message, when it is a string.
+    /// An error's first argument, its message, when it is a string (read alone, the rest unread).
+    var errorText: String?
+
+    /// An error's message, or "no message".
     var errorMessage: String {
-        values.first?.string ?? "no message"
+        errorText ?? "no message"
     }
 }

@@ -7,12 +7,16 @@ struct SignalInterest: Sendable {
     let sender: String
     /// The member it must be; `nil` for any.
     var member: String?
-    /// The body's signature the handler reads; `nil` when it reads only the header.
+    /// The body's signature the handler reads (with `decode`); `nil` when it reads only the header.
     var signature: String?
+    /// Reads a body of that signature, where it lies, into the typed value the handler finds
+    /// in `BusMessage.decoded`.
+    var decode: (@Sendable (inout WireCursor) throws -> any Sendable)?
 
     /// The bus's `NameOwnerChanged` (`sss`): how a watch learns that a daemon or the portal left the bus.
     static let nameOwnerChanged = SignalInterest(
-        sender: BusConnection.busName, member: "NameOwnerChanged", signature: "sss")
+        sender: BusConnection.busName, member: "NameOwnerChanged", signature: "sss",
+        decode: { try NameOwnerChange.read(&$0) })
 
     /// Whether `message` is such a signal; with a signature, only when its body was read (`bodyRead`).
     func matches(_ message: BusMessage, bodyRead: Bool) -> Bool {

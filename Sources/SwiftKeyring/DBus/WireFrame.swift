@@ -43,7 +43,7 @@ enum WireFrame {
         guard buffer.count - start >= 16 else { return nil }
         let little = try isLittleEndian(buffer[start])
         guard buffer[start + 3] == 1 else { throw Refused(reason: "a message of protocol version \(buffer[start + 3])") }
-        var fixed = WireReader(buffer, from: start + 4, to: start + 16, origin: start, littleEndian: little)
+        var fixed = WireCursor(buffer, from: start + 4, to: start + 16, origin: start, littleEndian: little)
         let bodyLength = Int(try fixed.number(4))
         _ = try fixed.number(4)
         let fieldsLength = Int(try fixed.number(4))
@@ -66,29 +66,32 @@ enum WireFrame {
         guard let kind = BusMessage.Kind(rawValue: buffer[start + 1]) else {
             throw Refused(reason: "a message of unknown type \(buffer[start + 1])")
         }
-        var fixed = WireReader(buffer, from: start + 8, to: start + 16, origin: start, littleEndian: little)
+        var fixed = WireCursor(buffer, from: start + 8, to: start + 16, origin: start, littleEndian: little)
         let serial = UInt32(truncatingIfNeeded: try fixed.number(4))
         let fieldsEnd = 16 + Int(try fixed.number(4))
         guard serial != 0 else { throw Refused(reason: "a message of serial 0") }
-        var fields = WireReader(buffer, from: start + 12, to: start + fieldsEnd, origin: start, littleEndian: little)
+        // The fields (`a(yv)`), read where they lie into the message: no value tree.
+        var fields = WireCursor(buffer, from: start + 12, to: start + fieldsEnd, origin: start, littleEndian: little)
         var parsed = BusMessage(kind: kind, serial: serial)
         var signature = ""
-        for field in try fields.read("a(yv)").first?.array ?? [] {
-            guard let parts = field.fields, parts.count == 2, case .number(let code) = parts[0],
-                case .variant(let type, let value) = parts[1]
-            else { throw Refused(reason: "a header field that is not a code and a variant") }
-            switch (code, type, value) {
-            case (1, "o", .string(let text)): parsed.path = text
-            case (2, "s", .string(let text)): parsed.interface = text
-            case (3, "s", .string(let text)): parsed.member = text
-            case (4, "s", .string(let text)): parsed.errorName = text
-            case (5, "u", .number(let number)): parsed.replySerial = UInt32(truncatingIfNeeded: number)
-            case (7, "s", .string(let text)): parsed.sender = text
-            case (8, "g", .string(let text)): signature = text
-            case (9, "u", .number(let number)): parsed.descriptors = Int(number)
-            case (6, "s", _): continue
-            case (1...9, _, _): throw Refused(reason: "header field \(code) of type \(type)")
-            default: continue
+        try fields.arrayElements(alignment: 8) { field in
+            try field.structure { entry in
+                let code = try entry.byte()
+                try entry.variant { value, type in
+                    switch (code, type) {
+                    case (1, "o"): parsed.path = try value.objectPath()
+                    case (2, "s"): parsed.interface = try value.string()
+                    case (3, "s"): parsed.member = try value.string()
+                    case (4, "s"): parsed.errorName = try value.string()
+                    case (5, "u"): parsed.replySerial = try value.uint32()
+                    case (7, "s"): parsed.sender = try value.string()
+                    case (8, "g"): signature = try value.signature()
+                    case (9, "u"): parsed.descriptors = Int(try value.uint32())
+                    case (6, "s"): _ = try value.string()
+                    case (1...9, _): throw Refused(reason: "header field \(code) of type \(type)")
+                    default: try value.skip(type)
+                    }
+                }
             }
         }
         switch kind {
@@ -119,12 +122,11 @@ enum WireFrame {
     }
 
     /// An error's message: the first argument of its body when that is a string, the rest unread.
-    static func errorMessage(of header: Header, in buffer: [UInt8], at start: Int = 0) -> [WireValue] {
-        guard header.signature.hasPrefix("s") else { return [] }
+    static func errorMessage(of header: Header, in buffer: [UInt8], at start: Int = 0) -> String? {
+        guard header.signature.hasPrefix("s") else { return nil }
         let bodyStart = start + header.lengths.bodyStart
-        var body = WireReader(
-            buffer, from: bodyStart, to: start + header.lengths.total, origin: bodyStart, littleEndian: header.littleEndian)
-        return (try? body.read("s")) ?? []
+        var body = WireCursor(buffer, from: bodyStart, to: start + header.lengths.total, littleEndian: header.littleEndian)
+        return try? body.string()
     }
 
     /// The whole message in `message`, exactly the bytes `lengths(in:maximum:)` counted,

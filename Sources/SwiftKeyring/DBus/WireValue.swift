@@ -92,8 +92,8 @@ indirect enum WireValue: Equatable, Sendable {
 /// Reads `WireValue`s from a message body (or header) in either byte order, by signature.
 /// Every read is bounds-checked: a malformed message throws `WireReader.Malformed`.
 struct WireReader {
-    /// What a message that breaks the wire format gives.
-    struct Malformed: Error {}
+    /// What a message that breaks the wire format gives: the cursor reader's error.
+    typealias Malformed = WireCursor.Malformed
 
     private let bytes: [UInt8]
     /// Where the message starts in `bytes`: alignment counts from there.
@@ -185,73 +185,16 @@ struct WireReader {
         }
     }
 
-    /// Refuses a signature D-Bus does not allow: longer than 255, an unknown type code, an
-    /// empty or unclosed struct, or more than 32 arrays or 32 structs nested, so that even an
-    /// empty array's element type is checked.
     private static func check(_ signature: String) throws {
-        let codes = Array(signature.utf8)
-        guard codes.count <= 255 else { throw Malformed() }
-        var types = codes[...]
-        while !types.isEmpty { try checkType(&types, arrays: 0, structs: 0) }
+        try WireCursor.checkSignature(signature)
     }
 
-    private static func checkType(_ types: inout ArraySlice<UInt8>, arrays: Int, structs: Int) throws {
-        guard arrays <= 32, structs <= 32, let code = types.popFirst() else { throw Malformed() }
-        switch code {
-        case UInt8(ascii: "a"):
-            try checkType(&types, arrays: arrays + 1, structs: structs)
-        case UInt8(ascii: "("), UInt8(ascii: "{"):
-            let close = code == UInt8(ascii: "(") ? UInt8(ascii: ")") : UInt8(ascii: "}")
-            var fields = 0
-            while types.first != close {
-                try checkType(&types, arrays: arrays, structs: structs + 1)
-                fields += 1
-            }
-            types.removeFirst()
-            guard fields > 0 else { throw Malformed() }
-        default:
-            switch code {
-            case UInt8(ascii: "y"), UInt8(ascii: "b"), UInt8(ascii: "n"), UInt8(ascii: "q"), UInt8(ascii: "i"),
-                UInt8(ascii: "u"), UInt8(ascii: "x"), UInt8(ascii: "t"), UInt8(ascii: "d"), UInt8(ascii: "h"),
-                UInt8(ascii: "s"), UInt8(ascii: "o"), UInt8(ascii: "g"), UInt8(ascii: "v"):
-                break
-            default:
-                throw Malformed()
-            }
-        }
-    }
-
-    /// Takes one complete type off the front of `types` (for an array's element).
     private static func completeType(_ types: inout ArraySlice<UInt8>) throws -> ArraySlice<UInt8> {
-        let original = types
-        try skipType(&types)
-        return original[original.startIndex..<types.startIndex]
-    }
-
-    private static func skipType(_ types: inout ArraySlice<UInt8>) throws {
-        guard let code = types.popFirst() else { throw Malformed() }
-        switch code {
-        case UInt8(ascii: "a"):
-            try skipType(&types)
-        case UInt8(ascii: "("), UInt8(ascii: "{"):
-            let close = code == UInt8(ascii: "(") ? UInt8(ascii: ")") : UInt8(ascii: "}")
-            while types.first != close {
-                guard !types.isEmpty else { throw Malformed() }
-                try skipType(&types)
-            }
-            types.removeFirst()
-        default:
-            break
-        }
+        try WireCursor.completeType(&types)
     }
 
     static func alignment(of code: UInt8) -> Int {
-        switch code {
-        case UInt8(ascii: "y"), UInt8(ascii: "g"), UInt8(ascii: "v"): return 1
-        case UInt8(ascii: "n"), UInt8(ascii: "q"): return 2
-        case UInt8(ascii: "x"), UInt8(ascii: "t"), UInt8(ascii: "d"), UInt8(ascii: "("), UInt8(ascii: "{"): return 8
-        default: return 4
-        }
+        WireCursor.alignment(of: code)
     }
 
     /// Skips the padding before a value aligned to `boundary`; the padding must be zeros.

@@ -22,18 +22,21 @@ final class PortalResponseWatch {
         self.bus = bus
         let state = state
         let interests = [
-            SignalInterest(sender: portal, member: "Response", signature: "ua{sv}"), SignalInterest.nameOwnerChanged,
+            SignalInterest(
+                sender: portal, member: "Response", signature: "ua{sv}",
+                decode: { cursor in
+                    // The response code; the results are checked and left unread.
+                    let response = try cursor.uint32()
+                    try cursor.skip("a{sv}")
+                    return response
+                }), SignalInterest.nameOwnerChanged,
         ]
         handler = bus.addHandler(for: interests) { message in
             if message.sender == portal, message.interface == "org.freedesktop.portal.Request",
-                message.member == "Response", message.signature == "ua{sv}", let path = message.path,
-                let response = message.values[0].number
+                message.member == "Response", let path = message.path, let response = message.decoded as? UInt32
             {
-                state.responses[path] = UInt32(truncatingIfNeeded: response)
-            } else if message.sender == BusConnection.busName, message.member == "NameOwnerChanged",
-                message.signature == "sss", message.values[0].string == SecretPortal.busName,
-                message.values[2].string?.isEmpty == true
-            {
+                state.responses[path] = response
+            } else if NameOwnerChange.isDeparture(of: SecretPortal.busName, in: message) {
                 state.vanished = true
             }
         }

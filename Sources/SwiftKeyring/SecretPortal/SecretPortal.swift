@@ -60,12 +60,13 @@ enum SecretPortal {
     /// - Throws: `.serviceUnavailable(.noSecretPortal)` saying why not, or `.timedOut`.
     static func owner(on bus: BusConnection, deadline: Deadline) throws -> String {
         let owner: String
-        let reply: [WireValue]
+        let reply: PropertyValue
         do {
             owner = try bus.startedOwner(busName, deadline: deadline)
             reply = try bus.call(
                 "ask \(name) for its version", destination: owner, path: objectPath,
-                interface: "org.freedesktop.DBus.Properties", method: "Get", signature: "ss", reply: "v", deadline: deadline
+                interface: "org.freedesktop.DBus.Properties", method: "Get", signature: "ss", reply: "v", deadline: deadline,
+                decode: BasicReplies.property
             ) {
                 $0.string(interface)
                 $0.string("version")
@@ -79,7 +80,7 @@ enum SecretPortal {
                 "xdg-desktop-portal answers but has no Secret backend (\(error.backendMessage ?? "\(error)")); "
                     + "gnome-keyring provides one")
         }
-        guard case .variant(let type, let value) = reply[0], type == "u", let answered = value.number else {
+        guard case .uint32(let answered) = reply else {
             throw unavailable("its version is not of type u")
         }
         guard answered == version else {
@@ -144,25 +145,23 @@ enum SecretPortal {
         let operation = "ask \(name) for the app's secret"
         let serial = try bus.send(
             destination: portal, path: objectPath, interface: interface, member: "RetrieveSecret", signature: "ha{sv}",
-            reply: "o", descriptors: [writeEnd], deadline: deadline
+            reply: "o", decode: BasicReplies.path, descriptors: [writeEnd], deadline: deadline
         ) {
             // The descriptor's index among those the message carries.
             $0.uint32(0)
             $0.properties([("handle_token", "s", { $0.string(token) })])
         }
         let reply = try bus.reply(to: serial, operation, deadline: deadline)
-        let values = try BusConnection.values(of: reply, interface: interface, method: "RetrieveSecret", expected: "o")!
-        guard let request = values[0].string else {
-            throw BusFailure.invalidReply("RetrieveSecret gave no request")
-        }
-        return request
+        return try BusConnection.decoded(
+            String.self, of: reply, interface: interface, method: "RetrieveSecret", expected: "o")!
     }
 
     /// Asks the portal to drop a request we stopped waiting for, without waiting long for it.
     private static func closeRequest(_ request: String, on bus: BusConnection, portal: String) {
         _ = try? bus.call(
             "close the portal's request", destination: portal, path: request, interface: "org.freedesktop.portal.Request",
-            method: "Close", reply: "", autoStart: false, deadline: Deadline(.milliseconds(500)))
+            method: "Close", reply: "", autoStart: false, deadline: Deadline(.milliseconds(500)),
+            decode: BasicReplies.none)
     }
 
     private static func unavailable(_ reason: String) -> KeyringError {

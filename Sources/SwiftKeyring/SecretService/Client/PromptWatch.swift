@@ -30,23 +30,18 @@ final class PromptWatch {
         self.bus = bus
         let state = state
         let interests = [
-            SignalInterest(sender: daemon, member: "Completed", signature: "bv"), SignalInterest.nameOwnerChanged,
+            SignalInterest(
+                sender: daemon, member: "Completed", signature: "bv", decode: { try PromptCompletion.read(&$0) }),
+            SignalInterest.nameOwnerChanged,
         ]
         handler = bus.addHandler(for: interests) { message in
             if message.sender == daemon, message.path == prompt, message.interface == SecretServiceNames.prompt,
-                message.member == "Completed", !state.completed, message.signature == "bv"
+                message.member == "Completed", !state.completed, let completion = message.decoded as? PromptCompletion
             {
                 state.completed = true
-                state.dismissed = message.values[0].boolean ?? true
-                switch message.values[1] {
-                case .variant("o", let path): state.paths = path.string.map { [$0] } ?? []
-                case .variant("ao", let paths): state.paths = paths.strings ?? []
-                default: state.paths = []
-                }
-            } else if message.sender == BusConnection.busName, message.member == "NameOwnerChanged",
-                message.signature == "sss", message.values[0].string == SecretServiceNames.busName,
-                message.values[2].string?.isEmpty == true
-            {
+                state.dismissed = completion.dismissed
+                state.paths = completion.paths
+            } else if NameOwnerChange.isDeparture(of: SecretServiceNames.busName, in: message) {
                 state.vanished = true
             }
         }

@@ -36,9 +36,9 @@ enum SecretPrompt {
         let promptDeadline = Deadline(promptTimeout)
         do {
             // An empty window id: the library has no window to attach the prompt to.
-            _ = try bus.call(
+            try bus.call(
                 "show \(what) to \(operation)", destination: daemon, path: prompt, interface: SecretServiceNames.prompt,
-                method: "Prompt", signature: "s", reply: "", deadline: Deadline(callTimeout)
+                method: "Prompt", signature: "s", reply: "", deadline: Deadline(callTimeout), decode: BasicReplies.none
             ) { $0.string("") }
             do {
                 try watch.wait("wait for \(what) to \(operation)", deadline: promptDeadline)
@@ -67,7 +67,7 @@ enum SecretPrompt {
             guard owner?.isGnomeKeyring != true else { return }
             _ = try? bus.call(
                 "dismiss the prompt", destination: daemon, path: prompt, interface: SecretServiceNames.prompt,
-                method: "Dismiss", reply: "", deadline: Deadline(callTimeout))
+                method: "Dismiss", reply: "", deadline: Deadline(callTimeout), decode: BasicReplies.none)
         }
     }
 }

@@ -122,9 +122,10 @@ extension SecretServiceClient {
     private func alias(_ name: String, deadline: Deadline) throws -> String? {
         let reply = try bus.call(
             "read the collection alias \(name)", destination: destination, path: SecretServiceNames.servicePath,
-            interface: SecretServiceNames.service, method: "ReadAlias", signature: "s", reply: "o", deadline: deadline
+            interface: SecretServiceNames.service, method: "ReadAlias", signature: "s", reply: "o", deadline: deadline,
+            decode: BasicReplies.path
         ) { $0.string(name) }
-        let path = reply[0].string ?? SecretServiceNames.none
+        let path = reply
         return path == SecretServiceNames.none ? nil : path
     }
 
@@ -133,7 +134,7 @@ extension SecretServiceClient {
         let value = try property(
             SecretServiceNames.service, "Collections", of: SecretServiceNames.servicePath, "list the collections",
             deadline: deadline)
-        guard let paths = value.variant("ao")?.strings else {
+        guard case .paths(let paths) = value else {
             throw BusFailure.invalidReply("the Collections property is not a list of paths")
         }
         return paths
@@ -143,12 +144,13 @@ extension SecretServiceClient {
     private func label(of path: String, deadline: Deadline) throws -> String? {
         let reply = try bus.callOnItem(
             "read the label of \(path)", destination: destination, path: path, interface: SecretServiceNames.properties,
-            method: "Get", signature: "ss", reply: "v", deadline: deadline
+            method: "Get", signature: "ss", reply: "v", deadline: deadline, decode: BasicReplies.property
         ) {
             $0.string(SecretServiceNames.collection)
             $0.string("Label")
         }
-        return reply?[0].variant("s")?.string
+        guard case .string(let label) = reply else { return nil }
+        return label
     }
 
     /// Asks the daemon to create the default collection (`CreateCollection` with the
@@ -158,14 +160,14 @@ extension SecretServiceClient {
         let reply = try bus.call(
             "create the default collection to \(operation)", destination: destination, path: SecretServiceNames.servicePath,
             interface: SecretServiceNames.service, method: "CreateCollection", signature: "a{sv}s", reply: "oo",
-            deadline: deadline
+            deadline: deadline, decode: BasicReplies.twoPaths
         ) {
             $0.properties([(SecretServiceNames.collectionLabel, "s", { $0.string(Self.createdLabel) })])
             $0.string("default")
         }
         // The new collection ("/" when a prompt must create it) and the prompt ("/" for none).
-        let created = reply[0].string ?? SecretServiceNames.none
-        let promptToShow = reply[1].string ?? SecretServiceNames.none
+        let created = reply[0]
+        let promptToShow = reply[1]
         if promptToShow == SecretServiceNames.none { return created == SecretServiceNames.none ? nil : created }
         // The prompt asks the person for the new keyring's password, as an unlock prompt does:
         // the same bound, and the same error when nobody answers.

@@ -11,14 +11,14 @@ extension SecretServiceClient {
     func state(at path: String, _ operation: String, deadline: Deadline) throws -> ItemState? {
         let read = try bus.callOnItem(
             operation, destination: destination, path: path, interface: SecretServiceNames.properties, method: "GetAll",
-            signature: "s", reply: "a{sv}", deadline: deadline
+            signature: "s", reply: "a{sv}", deadline: deadline, decode: SecretReplies.itemProperties
         ) { $0.string(SecretServiceNames.item) }
         guard let reply = read else { return nil }
-        guard let attributes = reply[0].entry("Attributes")?.stringTable else {
+        guard let attributes = reply.attributes else {
             // Missing, or of another type: not readable, which is no proof that the item is foreign.
             throw BusFailure.invalidReply("the Secret Service sent no attributes of type a{ss} for \(path)")
         }
-        return ItemState(label: reply[0].entry("Label")?.string ?? "", attributes: attributes)
+        return ItemState(label: reply.label ?? "", attributes: attributes)
     }
 
     /// Sets the secret of the item at `path` to `record`'s (Item.SetSecret, through our session).
@@ -28,7 +28,7 @@ extension SecretServiceClient {
         defer { secret.wipe() }
         return try bus.callOnItem(
             operation, destination: destination, path: path, interface: SecretServiceNames.item, method: "SetSecret",
-            signature: "(oayays)", reply: "", deadline: deadline
+            signature: "(oayays)", reply: "", deadline: deadline, decode: BasicReplies.none
         ) { secret.write(into: &$0) } != nil
     }
 

@@ -31,7 +31,7 @@ extension SecretServiceClient {
                 try bus.call(
                     "unlock \(path) with a password", destination: destination, path: SecretServiceNames.servicePath,
                     interface: SecretServiceNames.gnomeKeyringInternal, method: "UnlockWithMasterPassword",
-                    signature: "o(oayays)", reply: "", deadline: deadline
+                    signature: "o(oayays)", reply: "", deadline: deadline, decode: BasicReplies.none
                 ) {
                     $0.string(path)
                     secret.write(into: &$0)
@@ -53,16 +53,18 @@ extension SecretServiceClient {
             try bus.call(
                 "create the default collection with a password", destination: destination,
                 path: SecretServiceNames.servicePath, interface: SecretServiceNames.gnomeKeyringInternal,
-                method: "CreateWithMasterPassword", signature: "a{sv}(oayays)", reply: "o", deadline: deadline
+                method: "CreateWithMasterPassword", signature: "a{sv}(oayays)", reply: "o", deadline: deadline,
+                decode: BasicReplies.path
             ) {
                 $0.properties([(SecretServiceNames.collectionLabel, "s", { $0.string(label) })])
                 secret.write(into: &$0)
             }
         }
-        let path = reply[0].string ?? SecretServiceNames.none
-        _ = try bus.call(
+        let path = reply
+        try bus.call(
             "make \(path) the default collection", destination: destination, path: SecretServiceNames.servicePath,
-            interface: SecretServiceNames.service, method: "SetAlias", signature: "so", reply: "", deadline: deadline
+            interface: SecretServiceNames.service, method: "SetAlias", signature: "so", reply: "", deadline: deadline,
+            decode: BasicReplies.none
         ) {
             $0.string("default")
             $0.string(path)

@@ -58,9 +58,10 @@ final class SecretServiceClient: Sendable {
         // client's record, so this call is safe whenever it runs, and the calls after it find the
         // record made. libsecret's first call is a GetAll of these properties for the same reason.
         // ConcurrentClientsTests prove it; keep this call first.
-        _ = try bus.call(
+        try bus.call(
             "connect to the Secret Service", destination: daemon, path: SecretServiceNames.servicePath,
-            interface: SecretServiceNames.properties, method: "Get", signature: "ss", reply: "v", deadline: deadline
+            interface: SecretServiceNames.properties, method: "Get", signature: "ss", reply: "v", deadline: deadline,
+            decode: SecretReplies.anyVariant
         ) {
             $0.string(SecretServiceNames.service)
             $0.string("Collections")
@@ -148,13 +149,14 @@ final class SecretServiceClient: Sendable {
         let scope = try searchScope(deadline: deadline).map { $0 + "/" }
         let search = try bus.send(
             destination: destination, path: SecretServiceNames.servicePath, interface: SecretServiceNames.service,
-            member: "SearchItems", signature: "a{ss}", reply: "aoao", deadline: deadline
+            member: "SearchItems", signature: "a{ss}", reply: "aoao", decode: SecretReplies.searchItems,
+            deadline: deadline
         ) { $0.stringTable(attributes.values) }
         if openingSession { startSession(deadline: deadline) }
-        let reply = try BusConnection.values(
-            of: bus.reply(to: search, operation, deadline: deadline), interface: SecretServiceNames.service,
-            method: "SearchItems", expected: "aoao")!
-        let found = (unlocked: reply[0].strings ?? [], locked: reply[1].strings ?? [])
+        let reply = try BusConnection.decoded(
+            SecretReplies.Found.self, of: bus.reply(to: search, operation, deadline: deadline),
+            interface: SecretServiceNames.service, method: "SearchItems", expected: "aoao")!
+        let found = (unlocked: reply.unlocked, locked: reply.locked)
         guard let scope else { return found }
         return (found.unlocked.filter { $0.hasPrefix(scope) }, found.locked.filter { $0.hasPrefix(scope) })
     }
@@ -184,7 +186,7 @@ final class SecretServiceClient: Sendable {
     func sendAttributesRead(_ path: String, deadline: Deadline) throws -> UInt32 {
         try bus.send(
             destination: destination, path: path, interface: SecretServiceNames.properties, member: "Get",
-            signature: "ss", reply: "v", deadline: deadline
+            signature: "ss", reply: "v", decode: SecretReplies.attributes, deadline: deadline
         ) {
             $0.string(SecretServiceNames.item)
             $0.string("Attributes")
@@ -197,20 +199,22 @@ final class SecretServiceClient: Sendable {
     ///   and must not pass for a foreign one.
     func attributes(in reply: BusMessage) throws -> [String: String]? {
         guard
-            let values = try BusConnection.values(
-                of: reply, interface: SecretServiceNames.properties, method: "Get", expected: "v", vanishing: true)
+            let read = try BusConnection.decoded(
+                SecretReplies.Attributes.self, of: reply, interface: SecretServiceNames.properties, method: "Get",
+                expected: "v", vanishing: true)
         else { return nil }
-        guard case .variant(let type, let value) = values[0], type == "a{ss}", let table = value.stringTable else {
-            throw Self.wrongType("an item's attributes", values[0], "a{ss}")
+        switch read {
+        case .table(let table): return table
+        case .otherType(let type): throw Self.wrongType("an item's attributes", type, "a{ss}")
         }
-        return table
     }
 
     /// Sends `Service.GetSecrets` for the items at `paths`; the reply is read by `secrets(in:asked:)`.
     private func sendSecretsRead(_ paths: [String], transfer: SecretTransfer, deadline: Deadline) throws -> UInt32 {
         try bus.send(
             destination: destination, path: SecretServiceNames.servicePath, interface: SecretServiceNames.service,
-            member: "GetSecrets", signature: "aoo", reply: "a{o(oayays)}", deadline: deadline
+            member: "GetSecrets", signature: "aoo", reply: "a{o(oayays)}", decode: SecretReplies.getSecrets,
+            deadline: deadline
         ) {
             $0.strings(paths)
             $0.string(transfer.path)
@@ -220,17 +224,20 @@ final class SecretServiceClient: Sendable {
     /// The secrets of a `GetSecrets` reply, still encoded, by path: only those of the `asked`
     /// paths (a daemon leaves out an item gone or locked, and whatever else it names is none
     /// of ours); `nil` when the daemon said the object vanished, where `vanishing`.
-    private func secrets(in reply: BusMessage, asked: [String], vanishing: Bool) throws -> [String: [WireValue]]? {
+    private func secrets(in reply: BusMessage, asked: [String], vanishing: Bool) throws -> [String: SecretTransfer.Encoded]? {
         guard
-            let values = try BusConnection.values(
-                of: reply, interface: SecretServiceNames.service, method: "GetSecrets", expected: "a{o(oayays)}",
-                vanishing: vanishing)
+            let entries = try BusConnection.decoded(
+                [SecretReplies.Secret].self, of: reply, interface: SecretServiceNames.service, method: "GetSecrets",
+                expected: "a{o(oayays)}", vanishing: vanishing)
         else { return nil }
-        var secrets: [String: [WireValue]] = [:]
-        for entry in values[0].array ?? [] {
-            guard let pair = entry.fields, let path = pair[0].string, asked.contains(path), let fields = pair[1].fields
-            else { continue }
-            secrets[path] = fields
+        var secrets: [String: SecretTransfer.Encoded] = [:]
+        for entry in entries {
+            guard asked.contains(entry.item) else {
+                // None of ours: its bytes are wiped all the same.
+                SecretTransfer.wipeShared(entry.encoded.value)
+                continue
+            }
+            secrets[entry.item] = entry.encoded
         }
         return secrets
     }
@@ -345,10 +352,9 @@ final class SecretServiceClient: Sendable {
     private static let attributesWindow = 32
 
     /// The error for a reply value of another type than the one the specification gives.
-    static func wrongType(_ what: String, _ value: WireValue, _ expected: String) -> KeyringError {
-        let type: String
-        if case .variant(let signature, _) = value { type = signature } else { type = "?" }
-        return BusFailure.invalidReply("the Secret Service sent \(what) of type \(type), not \(expected)")
+    /// The error for a reply value of type `type` where the specification gives `expected`.
+    static func wrongType(_ what: String, _ type: String, _ expected: String) -> KeyringError {
+        BusFailure.invalidReply("the Secret Service sent \(what) of type \(type), not \(expected)")
     }
 
     /// Creates an item for `record` in the collection in use (never replacing
@@ -366,7 +372,8 @@ final class SecretServiceClient: Sendable {
         // attributes; ItemReplacement replaces instead).
         let reply = try bus.call(
             operation, destination: destination, path: collection, interface: SecretServiceNames.collection,
-            method: "CreateItem", signature: "a{sv}(oayays)b", reply: "oo", deadline: deadline
+            method: "CreateItem", signature: "a{sv}(oayays)b", reply: "oo", deadline: deadline,
+            decode: BasicReplies.twoPaths
         ) { arguments in
             arguments.properties([
                 (SecretServiceNames.itemLabel, "s", { $0.string(SecretLabel.label(for: record)) }),
@@ -376,8 +383,8 @@ final class SecretServiceClient: Sendable {
             arguments.boolean(false)
         }
         // The new item's path ("/" when a prompt must create it) and the prompt's ("/" for none).
-        let item = reply[0].string ?? SecretServiceNames.none
-        let promptToShow = reply[1].string ?? SecretServiceNames.none
+        let item = reply[0]
+        let promptToShow = reply[1]
         if promptToShow == SecretServiceNames.none {
             guard item != SecretServiceNames.none else {
                 throw BusFailure.invalidReply("CreateItem returned no item")
@@ -401,9 +408,9 @@ final class SecretServiceClient: Sendable {
         guard
             let reply = try bus.callOnItem(
                 operation, destination: destination, path: path, interface: SecretServiceNames.item, method: "Delete",
-                reply: "o", deadline: deadline)
+                reply: "o", deadline: deadline, decode: BasicReplies.path)
         else { return false }
-        let promptToShow = reply[0].string ?? SecretServiceNames.none
+        let promptToShow = reply
         guard promptToShow != SecretServiceNames.none else { return true }
         guard try completePrompt(promptToShow, operation, deadline: &deadline, prompt: prompt) != nil else {
             throw KeyringError.promptDismissed
@@ -436,22 +443,22 @@ final class SecretServiceClient: Sendable {
         let reply = try property(
             SecretServiceNames.collection, "Locked", of: path, "read whether the collection is locked",
             deadline: deadline)
-        guard let locked = reply.variant("b")?.boolean else {
-            throw Self.wrongType("the collection's Locked", reply, "b")
+        guard case .boolean(let locked) = reply else {
+            throw Self.wrongType("the collection's Locked", reply.type, "b")
         }
         return locked
     }
 
-    /// One property of the object at `path` (`Properties.Get`), still in its variant.
+    /// One property of the object at `path` (`Properties.Get`).
     func property(_ interface: String, _ name: String, of path: String, _ operation: String, deadline: Deadline) throws
-        -> WireValue
+        -> PropertyValue
     {
         try bus.call(
             operation, destination: destination, path: path, interface: SecretServiceNames.properties, method: "Get",
-            signature: "ss", reply: "v", deadline: deadline
+            signature: "ss", reply: "v", deadline: deadline, decode: BasicReplies.property
         ) {
             $0.string(interface)
             $0.string(name)
-        }[0]
+        }
     }
 }

@@ -59,7 +59,8 @@ final class SecretTransfer: Sendable {
         ) throws -> UInt32 {
             try bus.send(
                 destination: daemon, path: SecretServiceNames.servicePath, interface: SecretServiceNames.service,
-                member: "OpenSession", signature: "sv", reply: "vo", deadline: deadline
+                member: "OpenSession", signature: "sv", reply: "vo", decode: SecretReplies.openSession,
+                deadline: deadline
             ) {
                 $0.string(algorithm)
                 input(&$0)
@@ -87,14 +88,13 @@ final class SecretTransfer: Sendable {
                 }
                 reply = try bus.reply(to: serial, operation, deadline: deadline)
             }
-            let values = try BusConnection.values(
-                of: reply, interface: SecretServiceNames.service, method: "OpenSession", expected: "vo")!
+            let opened = try BusConnection.decoded(
+                SecretReplies.Opened.self, of: reply, interface: SecretServiceNames.service, method: "OpenSession",
+                expected: "vo")!
             // The daemon's output (its public value, or "" for plain) and the transfer's path.
-            guard let path = values[1].string else {
-                throw failure("the Secret Service's answer to the session's key exchange is not valid")
-            }
+            let path = opened.path
             if plain { return SecretTransfer(path: path, key: nil) }
-            guard let peer = values[0].variant("ay")?.bytes else {
+            guard let peer = opened.output else {
                 throw failure("the Secret Service's answer to the session's key exchange is not valid")
             }
             let agreed: SecureBytes?
@@ -115,7 +115,8 @@ final class SecretTransfer: Sendable {
         private func close(_ path: String, deadline: Deadline) {
             _ = try? bus.call(
                 "close an unused Secret Service session", destination: destination, path: path,
-                interface: SecretServiceNames.session, method: "Close", reply: "", deadline: deadline)
+                interface: SecretServiceNames.session, method: "Close", reply: "", deadline: deadline,
+                decode: BasicReplies.none)
         }
     }
 
@@ -162,14 +163,13 @@ final class SecretTransfer: Sendable {
         return Encoded(session: path, parameters: parameters, value: value, contentType: contentType)
     }
 
-    /// The secret in the fields of a `(oayays)` value the daemon sent for this transfer, decrypted.
+    /// The secret of a `(oayays)` struct the daemon sent for this transfer, decrypted; its value's bytes wiped.
     /// - Throws: `KeyringError.backend` when it cannot be decrypted.
-    func decode(_ secret: [WireValue]) throws -> [UInt8] {
-        guard secret.count == 4, let parameters = secret[1].bytes, var value = secret[2].bytes else {
-            throw failure("the Secret Service sent a secret that is not a (oayays) struct")
-        }
+    func decode(_ secret: Encoded) throws -> [UInt8] {
+        let parameters = secret.parameters
+        var value = secret.value
         // A secret is ours only when it was encoded for the session we opened.
-        guard secret[0].string == path else {
+        guard secret.session == path else {
             Self.wipeShared(value)
             throw failure("the Secret Service sent a secret for another session than the one opened (\(path))")
         }
@@ -197,7 +197,7 @@ extension SecretTransfer {
     /// Overwrites the bytes `value` and every copy of it share (the reply's value, read once
     /// from the receive buffer), which `wipe()` would copy first rather than overwrite while
     /// the reply still holds them.
-    fileprivate static func wipeShared(_ value: [UInt8]) {
+    static func wipeShared(_ value: [UInt8]) {
         value.withUnsafeBytes { shared in
             guard let start = shared.baseAddress else { return }
             UnsafeMutableRawPointer(mutating: start).initializeMemory(as: UInt8.self, repeating: 0, count: shared.count)

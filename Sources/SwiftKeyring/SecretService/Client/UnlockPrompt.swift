@@ -60,11 +60,12 @@ enum UnlockPrompt {
     ) throws -> [String]? {
         let reply = try bus.call(
             operation, destination: daemon, path: SecretServiceNames.servicePath, interface: SecretServiceNames.service,
-            method: "Unlock", signature: "ao", reply: "aoo", deadline: deadline
+            method: "Unlock", signature: "ao", reply: "aoo", deadline: deadline,
+            decode: SecretReplies.unlock
         ) { $0.strings(paths) }
         // The paths unlocked at once, and the prompt's path ("/" for none).
-        let unlocked = reply[0].strings ?? []
-        let prompt = reply[1].string ?? SecretServiceNames.none
+        let unlocked = reply[0]
+        let prompt = reply[1][0]
         // Only what was asked counts as unlocked: a path the daemon names beside them is
         // no item of this operation's, and an asked one it leaves out is still locked.
         guard prompt != SecretServiceNames.none else { return unlocked.filter(paths.contains) }

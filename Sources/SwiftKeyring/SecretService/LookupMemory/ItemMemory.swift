@@ -71,9 +71,7 @@ final class ItemMemory: @unchecked Sendable {
         func count(_ message: BusMessage, daemon: String) {
             if message.sender == daemon {
                 changes.add(1, ordering: .sequentiallyConsistent)
-            } else if message.sender == BusConnection.busName && message.member == "NameOwnerChanged"
-                && message.values.first?.string == SecretServiceNames.busName
-            {
+            } else if NameOwnerChange.about(SecretServiceNames.busName, in: message) != nil {
                 // Marked gone before counting: `mark(of:)` reads in the other order.
                 daemonGone.store(true, ordering: .sequentiallyConsistent)
                 changes.add(1, ordering: .sequentiallyConsistent)
