@@ -39,20 +39,29 @@ struct CLIProcessHardeningTests {
     }
 }
 
-/// The tool started with core dumps allowed and waiting on standard input for
-/// a password (`set` on the memory store), so its state can be looked at from outside.
-private final class WaitingTool {
+/// One of the built programs started with core dumps allowed and waiting on standard input
+/// (by default the tool, for a password: `set` on the memory store), so its state can be
+/// looked at from outside. The docker helper's suite starts its helper the same way.
+final class WaitingTool {
     let process = Process()
     private let input = Pipe()
     private let exited = DispatchSemaphore(value: 0)
+    /// The program's name as /proc/PID/comm shows it (the kernel keeps its first 15 bytes).
+    private let name: String
 
-    /// - Parameter asOtherUser: run it as user 65534, so a test running as root can see
-    ///   what `PR_SET_DUMPABLE` changes (root's own processes are owned by root anyway).
-    init(asOtherUser: Bool) throws {
+    /// - Parameters:
+    ///   - asOtherUser: run it as user 65534, so a test running as root can see
+    ///     what `PR_SET_DUMPABLE` changes (root's own processes are owned by root anyway).
+    ///   - program: the built program; `arguments`: what makes it wait on standard input.
+    init(
+        asOtherUser: Bool, program: String = CLI.binary.path,
+        arguments programArguments: [String] = ["set", "waiting", "--username", "u", "--url", "https://example.com"]
+    ) throws {
+        name = String(URL(fileURLWithPath: program).lastPathComponent.utf8.prefix(15))!
         let start = #"ulimit -S -c "$(ulimit -H -c)" && exec "$0" "$@""#
         // User 65534 runs a copy: the build folder may be closed to it (a checkout in a 0700 folder).
-        let binary = asOtherUser ? try CopyForOtherUsers.executable(CLI.binary.path) : CLI.binary.path
-        var arguments = ["-c", start, binary, "set", "waiting", "--username", "u", "--url", "https://example.com"]
+        let binary = asOtherUser ? try CopyForOtherUsers.executable(program) : program
+        var arguments = ["-c", start, binary] + programArguments
         if asOtherUser {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
             arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh"] + arguments
@@ -68,21 +77,22 @@ private final class WaitingTool {
         try process.run()
     }
 
-    /// Whether `condition` held for the running tool (named `swift-keyring`, not the
-    /// shell or setpriv before it) within 30 s; a tool that never hardens itself fails, never hangs.
+    /// Whether `condition` held for the running program (by its own name, not the
+    /// shell or setpriv before it) within 30 s; a program that never hardens itself fails, never hangs.
     func poll(_ condition: (Int32) -> Bool) -> Bool {
         let pid = process.processIdentifier
         let end = Date(timeIntervalSinceNow: 30)
         while Date() < end, process.isRunning {
-            let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?
+            let shown = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?
                 .trimmingCharacters(in: .whitespacesAndNewlines)
-            if name == "swift-keyring", condition(pid) { return true }
+            if shown == name, condition(pid) { return true }
             usleep(10_000)
         }
         return false
     }
 
-    /// Ends the run: the password arrives, and the tool stores it and exits.
+    /// Ends the run: the input arrives (a password the tool stores; the docker helper
+    /// refuses it as no JSON), and the program exits.
     func finish() {
         try? input.fileHandleForWriting.write(contentsOf: Data("pw".utf8))
         try? input.fileHandleForWriting.close()
