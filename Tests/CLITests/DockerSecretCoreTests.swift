@@ -7,16 +7,12 @@ import Testing
 /// git helper's. The record is in the kernel store, so a copy in the process is one the helper made.
 @Suite("Docker helper secrets in a core")
 struct DockerSecretCoreTests {
-    /// The helper sets itself undumpable; root's gdb reads it anyway (CAP_SYS_PTRACE).
-    static let canDump = geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/gdb")
-    /// Under `CI=true` the test runs, and fails, on a machine that cannot take the core.
-    static let mustRun = canDump || ProcessInfo.processInfo.environment["CI"] == "true"
-
+    /// The helper sets itself undumpable, as the tool does: the same need, root's gdb.
     @Test(
         "After the docker helper stores a login and answers get, its memory holds no copy of the secret",
-        .enabled(if: mustRun, "a core of the undumpable helper needs root's gdb"))
+        CLISecretCoreTests.canDump.trait())
     func helperLeavesNoCopy() throws {
-        try #require(Self.canDump, "a core of the undumpable helper needs root's gdb (run as root with gdb installed)")
+        try CLISecretCoreTests.canDump.require()
         let cores = CLISecretCoreTests()
         let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
