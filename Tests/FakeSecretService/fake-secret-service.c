@@ -484,11 +484,25 @@ static gboolean fake_exit(gpointer data) {
 }
 
 /* Mode answer-search-late, for a replacement: SearchItems is answered, as in
- * normal mode, FAKE_LATE_SECONDS after it arrives, and the fake prints
- * "search held" when one arrives and "search answered" when it answers, so a
- * test sees what it received and whether its caller had given up before the
- * answer. (Kept apart from fake_filter's modes, so edits there merge.) */
-#define FAKE_LATE_SECONDS 6
+ * normal mode, once the monotonic clock (CLOCK_MONOTONIC, which every process
+ * of the machine shares) reaches the microseconds written in the file
+ * FAKE_ANSWER_AT_FILE names when the search arrives, or at once when that time
+ * has passed or the file holds none. The test sets that time between the end of its
+ * caller's one bound and the end of a bound renewed at the reopen, so only a
+ * caller that renewed its bound could take the answer; a sleep can only make
+ * the answer later, never earlier. The fake prints "search held" when one
+ * arrives and "search answered" when it answers. (Kept apart from
+ * fake_filter's modes, so edits there merge.) */
+static guint fake_answer_delay_ms(void) {
+    const char *path = g_getenv("FAKE_ANSWER_AT_FILE");
+    gchar *text = NULL;
+    gint64 target = 0;
+    if (path != NULL && g_file_get_contents(path, &text, NULL, NULL))
+        target = g_ascii_strtoll(text, NULL, 10);
+    g_free(text);
+    gint64 left = target - g_get_monotonic_time();
+    return left > 0 ? (guint)(left / 1000 + 1) : 0;
+}
 
 typedef struct {
     GDBusConnection *connection;
@@ -519,7 +533,7 @@ static GDBusMessage *fake_hold_search(GDBusConnection *connection, GDBusMessage 
     held->message = message;
     printf("search held\n");
     fflush(stdout);
-    g_timeout_add_seconds(FAKE_LATE_SECONDS, fake_answer_held_search, held);
+    g_timeout_add(fake_answer_delay_ms(), fake_answer_held_search, held);
     return NULL;
 }
 

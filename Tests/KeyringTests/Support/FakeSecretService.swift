@@ -22,7 +22,8 @@ final class FakeSecretService {
         case giantSecret = "giant-secret"
         case stallSearch = "stall-search"
         case stallSearchThenExit = "stall-search-then-exit"
-        /// Holds each search 6 s, then answers it as `normal` does; says in its log what it held and answered.
+        /// Holds each search until the time `startReplacement(_:answeringAt:)` names, then answers it as
+        /// `normal` does; says in its log what it held and answered.
         case answerSearchLate = "answer-search-late"
         case dismissCreate = "dismiss-create"
         /// Behaves, but answers each call 20 ms late.
@@ -68,10 +69,21 @@ final class FakeSecretService {
 
     /// Starts a second fake on the same bus that takes `org.freedesktop.secrets` over, empty,
     /// while this one keeps running and answering calls sent to its unique name; the caller
-    /// terminates the process it returns.
+    /// terminates the process it returns. With `answerSearchLate` it answers a search it holds
+    /// at the time `answerHeldSearches(at:)` set last (at once if none).
     func startReplacement(_ mode: Mode = .normal) throws -> Process {
-        try startSecond([mode.rawValue, "--replace"], log: "replacement.log")
+        try startSecond(
+            [mode.rawValue, "--replace"], log: "replacement.log",
+            environment: ["FAKE_ANSWER_AT_FILE": answerTime.path])
     }
+
+    /// When the replacement answers the searches it holds from now on: microseconds of
+    /// `CLOCK_MONOTONIC` (`monotonicMicroseconds()`), read by the fake as each search arrives.
+    func answerHeldSearches(at time: Int64) throws {
+        try Data(String(time).utf8).write(to: answerTime, options: .atomic)
+    }
+
+    private var answerTime: URL { folder.appendingPathComponent("answer-at") }
 
     /// What the replacement printed so far: with `answerSearchLate`, a line "search held" for
     /// each search it received and "search answered" for each it answered.
@@ -100,9 +112,12 @@ final class FakeSecretService {
         try startSecond([Mode.forge.rawValue], log: "forger.log")
     }
 
-    private func startSecond(_ arguments: [String], log name: String) throws -> Process {
+    private func startSecond(_ arguments: [String], log name: String, environment extra: [String: String] = [:])
+        throws -> Process
+    {
         let log = folder.appendingPathComponent(name)
-        let process = try ChildProcess.start([try Self.build()] + arguments, environment: sandbox.environment, log: log)
+        let environment = sandbox.environment.merging(extra) { _, new in new }
+        let process = try ChildProcess.start([try Self.build()] + arguments, environment: environment, log: log)
         let started = ChildProcess.poll(timeout: .seconds(15)) {
             ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("ready\n") || !process.isRunning
         }
@@ -162,4 +177,12 @@ final class FakeSecretService {
         }
         return path
     }
+}
+
+/// Now, in microseconds of `CLOCK_MONOTONIC`: the clock the fake's `g_get_monotonic_time` reads,
+/// shared by every process of the machine.
+func monotonicMicroseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
 }
