@@ -2,14 +2,16 @@
 /// after it, where each subcommand reads them: the git helper takes them in either place, and a
 /// person who sets the store first and the action second should meet the same tool.
 enum LeadingStoreOptions {
+    // Arrays, not sets: every start passes through here, and a handful of names
+    // compared in turn costs less than hashing them into a set first (callgrind, `--version`).
     /// The store options that take a value (``KeyringCommandLine/StoreOptions``), by long name.
-    private static let valued: Set<String> = [
+    private static let valued = [
         "--service", "--backend", "--etcd-endpoints", "--sync-store", "--file", "--prompt-timeout", "--collection",
     ]
     /// The subcommands that only group others: the options go after the one chosen (`sync push`).
-    private static let groups: Set<String> = ["sync"]
+    private static let groups = ["sync"]
     /// The store options that are flags.
-    private static let flags: Set<String> = ["--session-fallback"]
+    private static let flags = ["--session-fallback"]
 
     /// `arguments` (without the program's name) with the store options before the first other
     /// word moved after it; unchanged when none comes first, or when a leading word is not a store
