@@ -275,6 +275,11 @@ printf '// swift-tools-version:6.0\nimport PackageDescription\nlet package = Pac
 printf 'print("0")\n' >"$work/empty/Sources/empty/main.swift"
 "${release[@]}" --package-path "$work/empty" >&2
 empty_bin="$("${release[@]}" --package-path "$work/empty" --show-bin-path)/empty"
+# The same program as `swift build --static-swift-stdlib` links it for anyone: build-release.sh's
+# floor is lower (libstdc++ linked in), so the report gives the tool's instructions against both.
+plain=(swift build -c release --static-swift-stdlib --package-path "$work/empty" --scratch-path "$work/empty/.build-plain")
+"${plain[@]}" >&2
+empty_plain_bin="$("${plain[@]}" --show-bin-path)/empty"
 # git's own libsecret helper, from the source Debian's git package ships, built as its Makefile does.
 libsecret_helper_source=/usr/share/doc/git/contrib/credential/libsecret/git-credential-libsecret.c
 if [ ! -f "$libsecret_helper_source" ]; then
@@ -289,6 +294,7 @@ revision=$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)
 env SWIFT_KEYRING_COMPARE_INSIDE=1 SWIFT_KEYRING_COMPARE_WORK="$work" \
     SWIFT_KEYRING_COMPARE_BIN="$compare_bin" SWIFT_KEYRING_COMPARE_CLI="$cli_bin" \
     SWIFT_KEYRING_COMPARE_HELPER="$helper_bin" SWIFT_KEYRING_COMPARE_EMPTY="$empty_bin" \
+    SWIFT_KEYRING_START_EMPTY_PLAIN="$empty_plain_bin" \
     SWIFT_KEYRING_COMPARE_START_ONLY="$start_only" \
     bash Scripts/with-secret-service.sh bash "$here/compare.sh" \
     --count "$count" --large-count "$large_count" --cli-runs "$cli_runs" --instruction-count "$instruction_count" \

@@ -235,6 +235,11 @@ def start_table(results):
         rows.append("Instructions, whole process (callgrind, stripped copies): "
                     + "; ".join(f"{label} {value:,.0f} ({value / empty:.2f}×)" for label, value in counted)
                     + f"; the empty program {empty:,.0f}.")
+        plain = instructions("empty-plain")
+        if plain:
+            rows.append("The empty program as `swift build -c release --static-swift-stdlib` links it "
+                        f"(libstdc++ loaded, not linked in): {plain:,.0f}; against it "
+                        + "; ".join(f"{label} {value / plain:.2f}×" for label, value in counted) + ".")
     peak = results.get(("start", "peak-bytes", "get-secret-service", 0))
     if peak is not None:
         rows.append("")

@@ -16,7 +16,8 @@
 #     --backend secret-service (`get-secret-service-forced`), which skips the selection's probe;
 #   - `git credential fill` through HELPER against the same through git-credential-libsecret,
 #     each having stored its own credential in the same daemon.
-# Then the instructions of `--version`, EMPTY and the file `get`, whole process (callgrind), and
+# Then the instructions of `--version`, EMPTY and the file `get`, whole process (callgrind), of
+# SWIFT_KEYRING_START_EMPTY_PLAIN when set (EMPTY as plain `--static-swift-stdlib` links it), and
 # the peak resident memory of the Secret Service `get` (Compare/peak-memory.sh). With OLD-TOOL and
 # OLD-HELPER (an earlier build), their runs join the same rounds, named `old-…`, for
 # before/after figures measured under the same load.
@@ -108,8 +109,13 @@ count() {
     valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
         sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
-for pair in "version:$work/tool --version" "empty:$work/empty" \
-    "get-file:$work/tool get account-0 --service start.file --backend file --file $file"; do
+pairs=("version:$work/tool --version" "empty:$work/empty"
+    "get-file:$work/tool get account-0 --service start.file --backend file --file $file")
+if [ -n "${SWIFT_KEYRING_START_EMPTY_PLAIN:-}" ]; then
+    strip --strip-debug -o "$work/empty-plain" "$SWIFT_KEYRING_START_EMPTY_PLAIN"
+    pairs+=("empty-plain:$work/empty-plain")
+fi
+for pair in "${pairs[@]}"; do
     # The key file's setting reaches the tool through valgrind, which counts no program it execs.
     collected=$(SWIFT_KEYRING_KEY_FILE="$work/key" count ${pair#*:})
     [ -n "$collected" ] || { echo "$0: callgrind gave no count for ${pair#*:}" >&2; exit 1; }
