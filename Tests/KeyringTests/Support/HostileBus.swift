@@ -175,10 +175,12 @@ final class HostileBus: @unchecked Sendable {
             }
             let bytes = Array(buffer[0..<lengths.total])
             buffer.removeFirst(lengths.total)
-            guard let message = try? WireFrame.message(in: bytes), message.kind == .methodCall else { continue }
+            guard let header = try? WireFrame.header(in: bytes, lengths: lengths), header.message.kind == .methodCall
+            else { continue }
+            let message = header.message
             let call = Call(
                 serial: message.serial, member: message.member ?? "", path: message.path ?? "",
-                argument: message.values.first?.string)
+                argument: WireFrame.errorMessage(of: header, in: bytes))
             if call.member == "Hello" {
                 connection.send(Self.reply(to: call.serial, signature: "s") { $0.string(Self.clientName) })
                 // The script may go on after the bus's answer (floods, descriptors).
