@@ -207,6 +207,12 @@ struct WireFrameFuzzTests {
         case read
     }
 
+    /// How many of each outcome, for the test's output.
+    static func describe(_ outcomes: [Outcome: Int]) -> String {
+        "read \(outcomes[.read, default: 0]), header only \(outcomes[.headerRead, default: 0]), "
+            + "refused \(outcomes[.refused, default: 0]), waiting for more \(outcomes[.needsMore, default: 0])"
+    }
+
     /// Reads the message at the start of `bytes` as the connection does, and checks that what
     /// it read writes back to exactly the frame's bytes: the reader takes only what the
     /// specification allows one way (exact lengths, zero padding, booleans 0 or 1, valid
@@ -289,8 +295,9 @@ struct WireFrameFuzzTests {
                 outcomes[Self.read(bytes, sample, "byte \(index) set to \(replacement)"), default: 0] += 1
             }
         }
+        print("\(sample.name), every byte changed: \(Self.describe(outcomes))")
         // Most changes break the frame; some only change a value (a secret's byte, a serial, a name).
-        #expect(outcomes[.read, default: 0] > 0 && outcomes[.refused, default: 0] > 0, "\(outcomes)")
+        #expect(outcomes[.read, default: 0] > 0 && outcomes[.refused, default: 0] > 0, "\(Self.describe(outcomes))")
     }
 
     @Test("Every cut: a prefix waits for more, a body cut short (its length told) is refused", arguments: samples)
@@ -351,8 +358,9 @@ struct WireFrameFuzzTests {
             }
             outcomes[Self.read(bytes, sample, "round \(round)"), default: 0] += 1
         }
+        print("random messages: \(Self.describe(outcomes))")
         // Some changed messages still read (a changed secret byte, serial or name); each was checked against its bytes.
-        #expect(outcomes[.read, default: 0] > 0 && outcomes[.refused, default: 0] > 0, "\(outcomes)")
+        #expect(outcomes[.read, default: 0] > 0 && outcomes[.refused, default: 0] > 0, "\(Self.describe(outcomes))")
     }
 }
 

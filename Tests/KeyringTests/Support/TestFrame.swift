@@ -50,13 +50,13 @@ enum TestFrame {
         }
     }
 
-    /// A header's fields as they lie in the little-endian `frame`: each one's code and bytes,
-    /// from its struct's start to its end.
-    static func fields(of frame: [UInt8]) throws -> [(code: UInt8, bytes: ArraySlice<UInt8>)] {
+    /// A header's fields as they lie in the little-endian `frame`: each one's code and where
+    /// its struct starts and ends.
+    static func fields(of frame: [UInt8]) throws -> [(code: UInt8, start: Int, end: Int)] {
         var fixed = WireCursor(frame, from: 12, to: 16, origin: 0, littleEndian: true)
         let fieldsEnd = 16 + Int(try fixed.uint32())
         var cursor = WireCursor(frame, from: 12, to: fieldsEnd, origin: 0, littleEndian: true)
-        var fields: [(code: UInt8, bytes: ArraySlice<UInt8>)] = []
+        var fields: [(code: UInt8, start: Int, end: Int)] = []
         try cursor.arrayElements(alignment: 8) { field in
             try field.align(8)
             let start = field.offset
@@ -65,28 +65,34 @@ enum TestFrame {
                 try entry.variant { value, type in try value.skip(type) }
                 return code
             }
-            fields.append((code, frame[start..<field.offset]))
+            fields.append((code, start, field.offset))
         }
         return fields
     }
 
-    /// `frame` as the reader keeps it: its header fields less those it drops (a field it does
-    /// not keep, or a kept one's earlier copies: the last one wins), and the codes of those left, in order.
+    /// `frame` as the reader keeps it: its very bytes less the header fields it drops (a field
+    /// it does not keep, or a kept one's earlier copies: the last one wins), and the codes of
+    /// those left, in order. With nothing dropped, it is `frame` itself, padding and all.
     static func kept(_ frame: [UInt8], bodyStart: Int) throws -> (frame: [UInt8], order: [UInt8]) {
         let fields = try fields(of: frame)
         let kept = fields.indices.filter { index in
             keptCodes.contains(fields[index].code) && !fields[(index + 1)...].contains { $0.code == fields[index].code }
         }
-        var writer = WireWriter()
-        for byte in frame[0..<12] { writer.byte(byte) }
-        writer.array(elementAlignment: 8) { array in
-            for index in kept {
-                // Each field starts at a multiple of 8 in both frames, so its bytes align as they did.
-                array.align(8)
-                for byte in fields[index].bytes { array.byte(byte) }
-            }
+        guard kept.count < fields.count else { return (frame, fields.map(\.code)) }
+        // Each field, with the padding after it (to the next field or to the body), starts at a
+        // multiple of 8 and is a multiple of 8 long: dropping some leaves the others aligned.
+        var header: [UInt8] = []
+        for index in kept {
+            header += frame[fields[index].start..<(index + 1 < fields.count ? fields[index + 1].start : bodyStart)]
         }
-        writer.align(8)
-        return (writer.bytes + frame[bodyStart...], kept.map { fields[$0].code })
+        let fieldsLength = kept.last.map { header.count - (fields[$0].end.roundedUp8 - fields[$0].end) } ?? 0
+        var fixed = Array(frame[0..<12])
+        withUnsafeBytes(of: UInt32(fieldsLength).littleEndian) { fixed += $0 }
+        return (fixed + header + frame[bodyStart...], kept.map { fields[$0].code })
     }
+}
+
+extension Int {
+    /// The next multiple of 8.
+    fileprivate var roundedUp8: Int { (self + 7) / 8 * 8 }
 }
