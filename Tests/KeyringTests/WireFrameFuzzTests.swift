@@ -314,6 +314,8 @@ struct WireFrameFuzzTests {
             let outcome = Self.read(bytes, sample, "the body cut to \(length - lengths.bodyStart) bytes")
             #expect(outcome == .refused, "the body cut to \(length - lengths.bodyStart) bytes: \(outcome)")
         }
+        // The same bytes uncut read: the cuts above are refused for being cut.
+        #expect(Self.read(original, sample, "uncut") == .read)
     }
 
     @Test("Lengths past the cap are refused before the body is waited for")
