@@ -160,6 +160,30 @@ struct WireFrameHeaderTests {
         #expect(header.message.replySerial == 7)
     }
 
+    @Test("An error's message is its first argument when that is a string; nothing else is taken for one")
+    func errorMessage() throws {
+        var error = BusMessage(kind: .error, serial: 5)
+        error.replySerial = 3
+        error.sender = ":1.9"
+        error.errorName = "org.freedesktop.Secret.Error.IsLocked"
+        for (signature, expected) in [("s", "locked"), ("su", "locked"), ("u", nil), ("", nil)] as [(String, String?)] {
+            error.signature = signature
+            var body = WireWriter()
+            if signature.hasPrefix("s") { body.string("locked") }
+            if signature.hasSuffix("u") { body.uint32(7) }
+            let bytes = TestFrame.write(error, body: body.bytes)
+            let header = try Self.header(bytes)
+            #expect(header.message.errorName == error.errorName)
+            #expect(WireFrame.errorMessage(of: header, in: bytes) == expected, "\(signature)")
+        }
+        // A first string that breaks the wire format is no message.
+        error.signature = "s"
+        var bytes = TestFrame.write(error, body: [2, 0, 0, 0, 0xC3, 0x28, 0])
+        #expect(WireFrame.errorMessage(of: try Self.header(bytes), in: bytes) == nil)
+        bytes = TestFrame.write(error, body: [2, 0, 0, 0, 0x6F, 0x6B, 0])
+        #expect(WireFrame.errorMessage(of: try Self.header(bytes), in: bytes) == "ok")
+    }
+
     @Test("A signal's path, interface and member read; a method call's header reads")
     func signalAndCall() throws {
         var signal = BusMessage(kind: .signal, serial: 5)
