@@ -21,7 +21,10 @@ final class SecretServiceClient: Sendable {
     let bus: BusConnection
     /// The transfer secrets are encrypted for, opened by the first call that carries
     /// a secret (listing and removing never do); freed with this client.
-    private let opened = Mutex<TransferState>(.none)
+    private let opened: Mutex<TransferState>
+    /// A search sent in the connection's first flight (`HeldOpening`), its attributes and
+    /// serial, taken by the first `searchPaths` that asks the same.
+    private let presentSearch: Mutex<(attributes: [String: String], serial: UInt32)?>
     /// The unique bus name of the daemon, as the bus named the owner of
     /// `org.freedesktop.secrets` when this client opened.
     let destination: String
@@ -40,14 +43,24 @@ final class SecretServiceClient: Sendable {
             bus: BusConnection(address: address, deadline: deadline), owner: nil, collection: collection, deadline: deadline)
     }
 
-    /// Greets the daemon on `bus`, a connection on which nothing but the bus and
-    /// `Peer.Ping` was called yet (see `ProbedBus`); `owner` is the daemon's unique name
-    /// when the bus already said it.
+    /// Greets the daemon on `bus`, a connection on which nothing but the bus was called yet,
+    /// unless `greeted` says the greeting was answered already (see `ProbedBus`,
+    /// `HeldOpening`); `owner` is the daemon's unique name when the bus already said it.
+    /// `session` is an `OpenSession` already sent to it, `search` a `SearchItems`.
     /// - Throws: as `init(address:collection:deadline:)`, but for connecting.
-    init(bus: BusConnection, owner: String?, collection: CollectionChoice = .default, deadline: Deadline) throws {
+    init(
+        bus: BusConnection, owner: String?, greeted: Bool = false, session: SecretTransfer.Opening? = nil,
+        search: (attributes: [String: String], serial: UInt32)? = nil, collection: CollectionChoice = .default,
+        deadline: Deadline
+    ) throws {
         choice = collection
         self.bus = bus
+        opened = Mutex(session.map(TransferState.opening) ?? .none)
+        presentSearch = Mutex(search)
         let daemon = try owner ?? bus.startedOwner(SecretServiceNames.busName, deadline: deadline)
+        destination = daemon
+        memory = ItemMemory(bus: bus, daemon: daemon)
+        guard !greeted else { return }
         // The greeting first, always: a read of the Service's Collections property. gnome-keyring 42
         // makes its record of a client in an idle callback that a message filter queues for each
         // incoming message, and its OpenSession, SearchItems, item and collection handlers look
@@ -57,17 +70,33 @@ final class SecretServiceClient: Sendable {
         // The Service's own properties are read through the daemon's internal session, never the
         // client's record, so this call is safe whenever it runs, and the calls after it find the
         // record made. libsecret's first call is a GetAll of these properties for the same reason.
-        // ConcurrentClientsTests prove it; keep this call first.
-        try bus.call(
-            "connect to the Secret Service", destination: daemon, path: SecretServiceNames.servicePath,
-            interface: SecretServiceNames.properties, method: "Get", signature: "ss", reply: "v", deadline: deadline,
-            decode: SecretReplies.anyVariant
+        // ConcurrentClientsTests prove it; keep this call first (`HeldOpening` and the probe send it first too).
+        try Self.greetingAnswered(
+            bus, bus.reply(to: Self.sendGreeting(bus, to: daemon, deadline: deadline), Self.greeting, deadline: deadline))
+    }
+
+    /// What a greeting's wait is called in errors.
+    static let greeting = "connect to the Secret Service"
+
+    /// Sends the greeting, a read of the Service's `Collections` property, to `daemon` (a
+    /// unique name, or the well-known name bound to `owner`); the reply is checked by `greetingAnswered`.
+    static func sendGreeting(
+        _ bus: BusConnection, to daemon: String, owner: BusConnection.OwnerQuery? = nil, deadline: Deadline
+    ) throws -> UInt32 {
+        try bus.send(
+            destination: daemon, path: SecretServiceNames.servicePath, interface: SecretServiceNames.properties,
+            member: "Get", signature: "ss", reply: "v", decode: SecretReplies.anyVariant, owner: owner,
+            deadline: deadline
         ) {
             $0.string(SecretServiceNames.service)
             $0.string("Collections")
         }
-        destination = daemon
-        memory = ItemMemory(bus: bus, daemon: daemon)
+    }
+
+    /// Checks the greeting's reply: a variant, or the daemon's error thrown.
+    static func greetingAnswered(_ bus: BusConnection, _ reply: BusMessage) throws {
+        _ = try BusConnection.decoded(
+            Void.self, of: reply, interface: SecretServiceNames.properties, method: "Get", expected: "v")
     }
 
     /// Where the transfer stands: none yet, its `OpenSession` on the way, or open.
@@ -146,12 +175,24 @@ final class SecretServiceClient: Sendable {
     func searchPaths(_ attributes: SecretAttributes, _ operation: String, openingSession: Bool = false, deadline: Deadline)
         throws -> (unlocked: [String], locked: [String])
     {
-        let scope = try searchScope(deadline: deadline).map { $0 + "/" }
-        let search = try bus.send(
-            destination: destination, path: SecretServiceNames.servicePath, interface: SecretServiceNames.service,
-            member: "SearchItems", signature: "a{ss}", reply: "aoao", decode: SecretReplies.searchItems,
-            deadline: deadline
-        ) { $0.stringTable(attributes.values) }
+        let sent = presentSearch.withLock { present in
+            defer { present = nil }
+            return present
+        }
+        let search: UInt32
+        if let sent, sent.attributes == attributes.values {
+            search = sent.serial
+        } else {
+            if let sent { bus.forget(sent.serial) }
+            search = try Self.sendSearch(bus, to: destination, attributes, deadline: deadline)
+        }
+        let scope: String?
+        do {
+            scope = try searchScope(deadline: deadline).map { $0 + "/" }
+        } catch {
+            bus.forget(search)
+            throw error
+        }
         if openingSession { startSession(deadline: deadline) }
         let reply = try BusConnection.decoded(
             SecretReplies.Found.self, of: bus.reply(to: search, operation, deadline: deadline),
@@ -159,6 +200,19 @@ final class SecretServiceClient: Sendable {
         let found = (unlocked: reply.unlocked, locked: reply.locked)
         guard let scope else { return found }
         return (found.unlocked.filter { $0.hasPrefix(scope) }, found.locked.filter { $0.hasPrefix(scope) })
+    }
+
+    /// Sends `Service.SearchItems` for `attributes` to `daemon` (a unique name, or the
+    /// well-known name bound to `owner`); the reply is read as `searchPaths` reads it.
+    static func sendSearch(
+        _ bus: BusConnection, to daemon: String, owner: BusConnection.OwnerQuery? = nil, _ attributes: SecretAttributes,
+        deadline: Deadline
+    ) throws -> UInt32 {
+        try bus.send(
+            destination: daemon, path: SecretServiceNames.servicePath, interface: SecretServiceNames.service,
+            member: "SearchItems", signature: "a{ss}", reply: "aoao", decode: SecretReplies.searchItems, owner: owner,
+            deadline: deadline
+        ) { $0.stringTable(attributes.values) }
     }
 
     /// Asks the daemon to unlock `paths`; returns the paths now unlocked.
@@ -251,13 +305,15 @@ final class SecretServiceClient: Sendable {
         // A failure may only mean the item was deleted since the search (KWallet's GetSecrets says so
         // with InvalidArgs): see `absentIfGone`.
         return try absentIfGone(path, deadline: deadline) { () -> StoredRecord? in
-            let attributesCall = try sendAttributesRead(path, deadline: deadline)
-            let secretCall: UInt32
-            do {
-                secretCall = try sendSecretsRead([path], transfer: transfer, deadline: deadline)
-            } catch {
-                bus.forget(attributesCall)
-                throw error
+            // Both in one write: the daemon reads them as one flight.
+            let (attributesCall, secretCall) = try bus.sendingTogether(deadline: deadline) {
+                let attributesCall = try sendAttributesRead(path, deadline: deadline)
+                do {
+                    return (attributesCall, try sendSecretsRead([path], transfer: transfer, deadline: deadline))
+                } catch {
+                    bus.forget(attributesCall)
+                    throw error
+                }
             }
             let attributesReply: BusMessage
             do {

@@ -31,19 +31,21 @@ final class SecretTransfer: Sendable {
     final class Opening: @unchecked Sendable {
         private let agreement: DHKeyAgreement
         private let bus: BusConnection
-        private let destination: String
+        /// The daemon's unique name, once known (see `init(…owner:)`).
+        private var destination: String
         private let call: UInt32
         private var finished = false
 
-        /// Sends `OpenSession` to `daemon` (its unique name) and returns at once.
+        /// Sends `OpenSession` to `daemon` (its unique name, or the well-known name bound to
+        /// `owner`, then named by `bind(to:)` before `finish`) and returns at once.
         /// - Throws: `KeyringError.backend` when libgcrypt is missing or fails, or the send's errors.
-        init(bus: BusConnection, daemon: String, deadline: Deadline) throws {
+        init(bus: BusConnection, daemon: String, owner: BusConnection.OwnerQuery? = nil, deadline: Deadline) throws {
             // The one place a key pair for the bus is made.
             let agreement = try KeyringError.translatingCrypto { try DHKeyAgreement() }
             self.agreement = agreement
             self.bus = bus
             destination = daemon
-            call = try Self.openSession(bus, daemon, SecretTransfer.algorithm, deadline: deadline) {
+            call = try Self.openSession(bus, daemon, SecretTransfer.algorithm, owner: owner, deadline: deadline) {
                 $0.variant("ay") { $0.byteArray(agreement.publicValue) }
             }
         }
@@ -53,13 +55,18 @@ final class SecretTransfer: Sendable {
             if !finished { bus.forget(call) }
         }
 
+        /// Names the daemon an `OpenSession` sent to the well-known name went to, as the bus answered.
+        func bind(to daemon: String) {
+            destination = daemon
+        }
+
         private static func openSession(
-            _ bus: BusConnection, _ daemon: String, _ algorithm: String, deadline: Deadline,
-            input: (inout WireWriter) -> Void
+            _ bus: BusConnection, _ daemon: String, _ algorithm: String, owner: BusConnection.OwnerQuery? = nil,
+            deadline: Deadline, input: (inout WireWriter) -> Void
         ) throws -> UInt32 {
             try bus.send(
                 destination: daemon, path: SecretServiceNames.servicePath, interface: SecretServiceNames.service,
-                member: "OpenSession", signature: "sv", reply: "vo", decode: SecretReplies.openSession,
+                member: "OpenSession", signature: "sv", reply: "vo", decode: SecretReplies.openSession, owner: owner,
                 deadline: deadline
             ) {
                 $0.string(algorithm)

@@ -13,7 +13,9 @@ extension SecretServiceStore: ChosenRecordReads {
     ) throws -> StoredRecord? {
         try call.bind {
             let operation = "read a chosen record of \(service)"
-            let (found, unread) = try client.run(operation, deadline: call.deadline) { client in
+            let (found, unread) = try client.run(
+                operation, deadline: call.deadline, searching: .scope(service: service, kind: kind)
+            ) { client in
                 try firstRecord(service: service, kind: kind, choose, operation, client, deadline: call.deadline)
             }
             if let found { return found }
