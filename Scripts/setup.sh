@@ -19,6 +19,9 @@ packages+=(gdb)
 packages+=(etcd-server etcd-client libcurl4-openssl-dev)
 # valgrind: compare.sh counts the client's instructions per lookup with callgrind (CI's benchmark smoke pass runs it).
 packages+=(valgrind)
+# libstdc++-12-dev: Scripts/build-release.sh links its libstdc++.a into the release tools (the toolchain needs the
+# package anyway; named so a machine without it fails here, not at the link).
+packages+=(libstdc++-12-dev)
 # git: the git credential helper's tests drive the real client (credential fill/approve/reject, a clone over HTTP).
 packages+=(git)
 # xdg-desktop-portal: the Secret portal that keys libsecret's file store in a sandbox; the portal tests start it
