@@ -55,6 +55,37 @@ struct RoundTripTests {
             "the client read the item a forged SearchItems named")
     }
 
+    @Test("An owner change between GetNameOwner's answer and the greeting's is an error naming it, not a wait")
+    func ownerChangeIsAnError() throws {
+        let bus = try HostileBus { call, connection in
+            switch call.member {
+            case "GetNameOwner" where call.argument == SecretServiceNames.busName:
+                connection.send(HostileBus.reply(to: call.serial, signature: "s") { $0.string(Self.daemon) })
+            case "Get", "OpenSession", "SearchItems":
+                // The name passed to :1.8 after the bus answered :1.7; :1.8 answers what was sent to the name.
+                if call.member == "Get" {
+                    connection.send(
+                        HostileBus.message(
+                            kind: 4, sender: BusConnection.busName, path: BusConnection.busPath,
+                            interface: BusConnection.busName, member: "NameOwnerChanged", signature: "sss"
+                        ) {
+                            $0.string(SecretServiceNames.busName)
+                            $0.string(Self.daemon)
+                            $0.string(":1.8")
+                        })
+                }
+                connection.send(
+                    HostileBus.reply(to: call.serial, from: ":1.8", signature: "v") { $0.variant("ao") { $0.strings([]) } })
+            default:
+                return false
+            }
+            return true
+        }
+        let run = try MeasuredChild.run([Self.tool, "get", "work"], environment: bus.environment(home: bus.folder))
+        #expect(run.status != 0, "get succeeded though the daemon changed")
+        #expect(run.standardError.contains("changed owner"), "the error does not name the change: \(run.standardError)")
+    }
+
     private static func flights(_ calls: [HostileBus.Call]) -> String {
         calls.map { "\($0.flight):\($0.member)" }.joined(separator: " ")
     }

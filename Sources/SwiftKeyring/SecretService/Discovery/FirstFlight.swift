@@ -2,7 +2,8 @@
 /// taken: `GetNameOwner(org.freedesktop.secrets)` and the greeting, bound to the owner the
 /// bus names (see `BusConnection.askOwner`), behind the authentication and `Hello`. The bus
 /// answers `Hello` and `GetNameOwner` itself, in order, before it routes the greeting, so
-/// one round trip tells who the daemon is and that it answers: no `Peer.Ping` is needed.
+/// one round trip tells who the daemon is and that it answers: no `Peer.Ping` is needed. A
+/// change of owner before the greeting's answer is an error (`askOwner(…watching:)`).
 struct FirstFlight {
     let bus: BusConnection
     let question: BusConnection.OwnerQuery
@@ -11,7 +12,7 @@ struct FirstFlight {
     /// Sends the owner question and the greeting (held with the rest when `bus` holds its writes).
     init(bus: BusConnection, deadline: Deadline) throws {
         self.bus = bus
-        question = try bus.askOwner(SecretServiceNames.busName, deadline: deadline)
+        question = try bus.askOwner(SecretServiceNames.busName, watching: true, deadline: deadline)
         greeting = try SecretServiceClient.sendGreeting(
             bus, to: SecretServiceNames.busName, owner: question, deadline: deadline)
     }
