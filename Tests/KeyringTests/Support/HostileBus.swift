@@ -192,10 +192,12 @@ final class HostileBus: @unchecked Sendable {
             }
             let bytes = Array(buffer[0..<lengths.total])
             buffer.removeFirst(lengths.total)
-            guard let message = try? WireFrame.message(in: bytes), message.kind == .methodCall else { continue }
+            guard let header = try? WireFrame.header(in: bytes, lengths: lengths), header.message.kind == .methodCall
+            else { continue }
+            let message = header.message
             let call = Call(
                 serial: message.serial, member: message.member ?? "", path: message.path ?? "",
-                argument: message.values.first?.string, flags: bytes[2],
+                argument: WireFrame.errorMessage(of: header, in: bytes), flags: bytes[2],
                 flight: flight.number, body: Array(bytes[lengths.bodyStart...]), littleEndian: bytes[0] == UInt8(ascii: "l"))
             calls.withLock { $0.append(call) }
             if call.member == "Hello" {
