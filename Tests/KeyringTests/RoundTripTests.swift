@@ -41,6 +41,24 @@ struct RoundTripTests {
         }
     }
 
+    @Test("Under auto: the probe's flight greets (no Ping), the lookup's OpenSession and SearchItems go in one more")
+    func autoFlights() throws {
+        let daemon = PlayedDaemon()
+        let bus = try HostileBus { call, connection in daemon.answer(call, connection) }
+        var environment = bus.environment(home: bus.folder)
+        environment["SWIFT_KEYRING_BACKEND"] = "auto"
+        let run = try MeasuredChild.run([Self.tool, "get", "work"], environment: environment)
+        #expect(run.status == 0, "get failed: \(run.standardError)")
+        #expect(run.standardOutput.contains(Self.password), "get did not print the stored password")
+        let calls = bus.calls.withLock { $0 }
+        #expect(!calls.contains { $0.member == "Ping" }, "the probe pinged: \(Self.flights(calls))")
+        let flights = (1...3).map { flight in calls.filter { $0.flight == flight }.map(\.member).sorted() }
+        #expect(flights[0].contains("GetNameOwner") && flights[0].contains("Get"), "\(Self.flights(calls))")
+        #expect(flights[1] == ["OpenSession", "SearchItems"], "\(Self.flights(calls))")
+        #expect(flights[2] == ["Get", "GetSecrets"], "\(Self.flights(calls))")
+        #expect(calls.allSatisfy { $0.flight <= 3 }, "more than three flights: \(Self.flights(calls))")
+    }
+
     @Test("A first-flight reply from anyone but the owner GetNameOwner named, before that answer or after, is dropped")
     func othersRepliesDropped() throws {
         let daemon = PlayedDaemon(forging: true)
