@@ -41,6 +41,24 @@ struct RoundTripTests {
         }
     }
 
+    @Test("Under auto: the probe's flight greets (no Ping), the lookup's OpenSession and SearchItems go in one more")
+    func autoFlights() throws {
+        let daemon = PlayedDaemon()
+        let bus = try HostileBus { call, connection in daemon.answer(call, connection) }
+        var environment = bus.environment(home: bus.folder)
+        environment["SWIFT_KEYRING_BACKEND"] = "auto"
+        let run = try MeasuredChild.run([Self.tool, "get", "work"], environment: environment)
+        #expect(run.status == 0, "get failed: \(run.standardError)")
+        #expect(run.standardOutput.contains(Self.password), "get did not print the stored password")
+        let calls = bus.calls.withLock { $0 }
+        #expect(!calls.contains { $0.member == "Ping" }, "the probe pinged: \(Self.flights(calls))")
+        let flights = (1...3).map { flight in calls.filter { $0.flight == flight }.map(\.member).sorted() }
+        #expect(flights[0].contains("GetNameOwner") && flights[0].contains("Get"), "\(Self.flights(calls))")
+        #expect(flights[1] == ["OpenSession", "SearchItems"], "\(Self.flights(calls))")
+        #expect(flights[2] == ["Get", "GetSecrets"], "\(Self.flights(calls))")
+        #expect(calls.allSatisfy { $0.flight <= 3 }, "more than three flights: \(Self.flights(calls))")
+    }
+
     @Test("A first-flight reply from anyone but the owner GetNameOwner named, before that answer or after, is dropped")
     func othersRepliesDropped() throws {
         let daemon = PlayedDaemon(forging: true)
@@ -53,6 +71,37 @@ struct RoundTripTests {
         #expect(
             read.count == 1 && daemon.readForged.load(ordering: .sequentiallyConsistent) == false,
             "the client read the item a forged SearchItems named")
+    }
+
+    @Test("An owner change between GetNameOwner's answer and the greeting's is an error naming it, not a wait")
+    func ownerChangeIsAnError() throws {
+        let bus = try HostileBus { call, connection in
+            switch call.member {
+            case "GetNameOwner" where call.argument == SecretServiceNames.busName:
+                connection.send(HostileBus.reply(to: call.serial, signature: "s") { $0.string(Self.daemon) })
+            case "Get", "OpenSession", "SearchItems":
+                // The name passed to :1.8 after the bus answered :1.7; :1.8 answers what was sent to the name.
+                if call.member == "Get" {
+                    connection.send(
+                        HostileBus.message(
+                            kind: 4, sender: BusConnection.busName, path: BusConnection.busPath,
+                            interface: BusConnection.busName, member: "NameOwnerChanged", signature: "sss"
+                        ) {
+                            $0.string(SecretServiceNames.busName)
+                            $0.string(Self.daemon)
+                            $0.string(":1.8")
+                        })
+                }
+                connection.send(
+                    HostileBus.reply(to: call.serial, from: ":1.8", signature: "v") { $0.variant("ao") { $0.strings([]) } })
+            default:
+                return false
+            }
+            return true
+        }
+        let run = try MeasuredChild.run([Self.tool, "get", "work"], environment: bus.environment(home: bus.folder))
+        #expect(run.status != 0, "get succeeded though the daemon changed")
+        #expect(run.standardError.contains("changed owner"), "the error does not name the change: \(run.standardError)")
     }
 
     private static func flights(_ calls: [HostileBus.Call]) -> String {

@@ -84,8 +84,8 @@ final class BusConnection: @unchecked Sendable {
         /// For a call to a well-known name (`OwnerQuery`): the serial of the `GetNameOwner`
         /// whose answer names the only connection its reply is taken from.
         var bound: UInt32? = nil
-        /// Whether this is such a `GetNameOwner`: its answer is noted as soon as it is read.
-        var asksOwner = false
+        /// For such a `GetNameOwner`, the name asked about: its answer is noted as soon as it is read.
+        var asksOwner: String? = nil
     }
 
     /// What a `GetNameOwner` sent by `askOwner` was answered, noted when it is read.
@@ -106,8 +106,8 @@ final class BusConnection: @unchecked Sendable {
         var failure: KeyringError?
         var handlers: [Int: (interests: [SignalInterest], handler: (BusMessage) -> Void)] = [:]
         var lastHandler = 0
-        /// The answers to owner questions still in use, by the question's serial.
-        var owners: [UInt32: OwnerAnswer] = [:]
+        /// The answers to owner questions still in use, by the question's serial, with the name asked.
+        var owners: [UInt32: (name: String, answer: OwnerAnswer)] = [:]
     }
 
     /// Connects to the first `unix:` entry of `address` that accepts, checks the peer,
@@ -289,7 +289,7 @@ final class BusConnection: @unchecked Sendable {
     func send(
         destination: String, path: String, interface: String, member: String, signature: String = "",
         reply expected: String, decode: ReplyDecoder? = nil, descriptors: [Int32] = [], autoStart: Bool = true,
-        owner: OwnerQuery? = nil, asksOwner: Bool = false, deadline: Deadline,
+        owner: OwnerQuery? = nil, asksOwner: String? = nil, deadline: Deadline,
         arguments body: (inout WireWriter) -> Void = { _ in }
     ) throws -> UInt32 {
         guard destination == Self.busName || BusNames.isUniqueName(destination) || destination == owner?.name else {
@@ -430,11 +430,15 @@ final class BusConnection: @unchecked Sendable {
     /// itself before it routes the next message of this connection, so its answer comes
     /// before any reply of the owner's. A reply to a bound call is taken only once that
     /// answer is in and only from the unique name it gave (or as an error from the bus);
-    /// anyone else's, before or after, is dropped unread.
-    func askOwner(_ name: String, deadline: Deadline) throws -> OwnerQuery {
+    /// anyone else's, before or after, is dropped unread. With `watching`, a match rule for the
+    /// name's `NameOwnerChanged` goes first: a change of owner after the answer then ends
+    /// the bound calls still waiting with an error, rather than a wait to their deadline for
+    /// the old owner (the new one's replies are dropped like anyone else's).
+    func askOwner(_ name: String, watching: Bool = false, deadline: Deadline) throws -> OwnerQuery {
+        if watching { try sendMatchRule("AddMatch", Self.nameOwnerChangedRule(name), deadline: deadline) }
         let serial = try send(
             destination: Self.busName, path: Self.busPath, interface: Self.busName, member: "GetNameOwner",
-            signature: "s", reply: "s", decode: BasicReplies.string, asksOwner: true, deadline: deadline
+            signature: "s", reply: "s", decode: BasicReplies.string, asksOwner: name, deadline: deadline
         ) { $0.string(name) }
         return OwnerQuery(name: name, serial: serial)
     }
@@ -445,13 +449,34 @@ final class BusConnection: @unchecked Sendable {
         guard message.kind == .methodReturn || message.kind == .error, let serial = message.replySerial else { return }
         condition.lock()
         defer { condition.unlock() }
-        guard let pending = state.pending[serial], pending.asksOwner, state.owners[serial] == nil,
+        guard let pending = state.pending[serial], let name = pending.asksOwner, state.owners[serial] == nil,
             accepts(message, pending)
         else { return }
         let named = (message.kind == .methodReturn ? message.decoded as? String : nil).flatMap {
             BusNames.isUniqueName($0) ? $0 : nil
         }
-        state.owners[serial] = named.map(OwnerAnswer.named) ?? OwnerAnswer.none
+        state.owners[serial] = (name, named.map(OwnerAnswer.named) ?? OwnerAnswer.none)
+    }
+
+    /// Ends the calls bound to an owner that `change` says left its name, with the lock held:
+    /// they went to whoever owned the name when the bus routed them, perhaps the new owner,
+    /// whose replies are not taken. Each gets an error of the bus's, as if the owner had gone.
+    private func noteOwnerChange(_ change: NameOwnerChange) {
+        for (question, entry) in state.owners where entry.name == change.name {
+            guard case .named(let owner) = entry.answer, owner == change.oldOwner else { continue }
+            state.owners[question] = (entry.name, .none)
+            for (serial, pending) in state.pending where pending.bound == question && pending.reply == nil {
+                var error = BusMessage(kind: .error, serial: 0)
+                error.replySerial = serial
+                error.sender = Self.busName
+                error.errorName = "org.freedesktop.DBus.Error.ServiceUnknown"
+                error.signature = "s"
+                error.errorText =
+                    "\(change.name) changed owner (\(owner) left it\(change.newOwner.isEmpty ? "" : " to \(change.newOwner)"))"
+                    + " before it answered"
+                state.pending[serial]?.reply = error
+            }
+        }
     }
 
     /// Whether `message`, a reply or an error, answers `pending` from where it must come,
@@ -462,7 +487,7 @@ final class BusConnection: @unchecked Sendable {
         guard let question = pending.bound else {
             return message.sender == pending.destination || message.kind == .error && message.sender == Self.busName
         }
-        switch state.owners[question] {
+        switch state.owners[question]?.answer {
         case nil: return false
         case .named(let owner)?: return message.sender == owner || message.kind == .error && message.sender == Self.busName
         case .none?: return message.kind == .error && message.sender == Self.busName
@@ -526,6 +551,9 @@ final class BusConnection: @unchecked Sendable {
             else { return }
             state.pending[serial]?.reply = message
         case .signal:
+            if message.sender == Self.busName, let change = message.decoded as? NameOwnerChange {
+                noteOwnerChange(change)
+            }
             for (interests, handler) in state.handlers.values
             where interests.contains(where: { $0.matches(message, bodyRead: message.bodyRead) }) {
                 handler(message)
@@ -698,6 +726,12 @@ final class BusConnection: @unchecked Sendable {
             // A call sent without a reader reads no body.
             return pending.decode.map(Wanted.typed) ?? .header
         case .signal:
+            // A change of the owner a question named, for `noteOwnerChange`.
+            if SignalInterest.nameOwnerChanged.matches(message, bodyRead: true),
+                state.owners.values.contains(where: { if case .named = $0.answer { true } else { false } })
+            {
+                return .typed { try NameOwnerChange.read(&$0) }
+            }
             var wanted = Wanted.none
             for (interests, _) in state.handlers.values {
                 for interest in interests where interest.matches(message, bodyRead: true) {

@@ -23,10 +23,11 @@ final class ReopeningClient: Sendable {
     /// yet while the first flight is held (`opening`) or failed.
     private let current: Mutex<(client: SecretServiceClient?, generation: Int, opening: HeldOpening?)>
 
-    /// Takes the probe's connection, already open to `address`, and greets the daemon before
-    /// `deadline`; else connects and holds the first flight (`HeldOpening`), sent with the
-    /// first call. A client opened later, after the daemon went away, always connects anew.
-    /// - Throws: as `SecretServiceClient.init` with a probe's connection; without, only
+    /// Takes the probe's connection, already open to `address` (and starts the daemon before
+    /// `deadline` when the probe found none running), else connects and holds the first
+    /// flight; either way the first call's lookup goes out with it (`HeldOpening`). A client
+    /// opened later, after the daemon went away, always connects anew.
+    /// - Throws: as `SecretServiceClient.init` when the daemon must be started; else only
     ///   the socket's errors (`BusConnection.init`): the rest are the first call's.
     init(
         address: String, collection: CollectionChoice = .default, probed: ProbedBus? = nil, deadline: Deadline,
@@ -35,14 +36,11 @@ final class ReopeningClient: Sendable {
         self.address = address
         self.collection = collection
         self.logger = logger
-        if let probed {
+        if let probed, let daemon = probed.owner {
+            current = Mutex((nil, 0, HeldOpening(probed: probed.connection, daemon: daemon)))
+        } else if let probed {
             current = Mutex(
-                (
-                    try SecretServiceClient(
-                        bus: probed.connection, owner: probed.owner, greeted: probed.greeted, collection: collection,
-                        deadline: deadline),
-                    0, nil
-                ))
+                (try SecretServiceClient(bus: probed.connection, owner: nil, collection: collection, deadline: deadline), 0, nil))
         } else {
             current = Mutex((nil, 0, try HeldOpening(address: address, deadline: deadline)))
         }

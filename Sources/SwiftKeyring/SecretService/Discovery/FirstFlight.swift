@@ -2,7 +2,8 @@
 /// taken: `GetNameOwner(org.freedesktop.secrets)` and the greeting, bound to the owner the
 /// bus names (see `BusConnection.askOwner`), behind the authentication and `Hello`. The bus
 /// answers `Hello` and `GetNameOwner` itself, in order, before it routes the greeting, so
-/// one round trip tells who the daemon is and that it answers: no `Peer.Ping` is needed.
+/// one round trip tells who the daemon is and that it answers: no `Peer.Ping` is needed. A
+/// change of owner before the greeting's answer is an error (`askOwner(…watching:)`).
 struct FirstFlight {
     let bus: BusConnection
     let question: BusConnection.OwnerQuery
@@ -11,7 +12,7 @@ struct FirstFlight {
     /// Sends the owner question and the greeting (held with the rest when `bus` holds its writes).
     init(bus: BusConnection, deadline: Deadline) throws {
         self.bus = bus
-        question = try bus.askOwner(SecretServiceNames.busName, deadline: deadline)
+        question = try bus.askOwner(SecretServiceNames.busName, watching: true, deadline: deadline)
         greeting = try SecretServiceClient.sendGreeting(
             bus, to: SecretServiceNames.busName, owner: question, deadline: deadline)
     }
@@ -38,40 +39,57 @@ struct FirstFlight {
     }
 }
 
-/// A store's connection whose first flight is held until its first call: the authentication,
-/// `Hello`, the owner question, the greeting and `OpenSession`, to which that call adds its
-/// `SearchItems`; all go in one write, so a first lookup waits for two round trips in all
-/// (this flight, then the item's attributes and secret), as libsecret's on an open connection.
+/// A store's connection before its first call: the first flight held (the authentication,
+/// `Hello`, the owner question and the greeting), or the probe's connection whose daemon
+/// answered it already. The first call adds its lookup's `OpenSession` and `SearchItems`
+/// (a call that reads a secret searches first), and all go in one write: a first lookup
+/// waits for two round trips in all (this flight, then the item's attributes and secret), as
+/// libsecret's on an open connection; a call that carries no secret opens no session.
 ///
 /// `@unchecked Sendable`: used only under `ReopeningClient`'s lock.
 final class HeldOpening: @unchecked Sendable {
     private let bus: BusConnection
-    private let flight: FirstFlight
-    private let session: SecretTransfer.Opening
+    /// The held flight, or `nil` on the probe's connection.
+    private let flight: FirstFlight?
+    /// The daemon that answered the probe's greeting.
+    private let greeted: String?
 
     /// Connects to `address` (the socket and its owner checked now) and holds the first flight.
     /// - Throws: as `BusConnection.init` for the socket.
     init(address: String, deadline: Deadline) throws {
         bus = try BusConnection(address: address, holding: true, deadline: deadline)
         flight = try FirstFlight(bus: bus, deadline: deadline)
-        session = try SecretTransfer.Opening(
-            bus: bus, daemon: SecretServiceNames.busName, owner: flight.question, deadline: deadline)
+        greeted = nil
     }
 
-    /// Sends the flight, with `SearchItems` of `searching` when given, and opens the client on
-    /// the daemon that answered; with no owner, the bus is asked to start one, as without a flight.
+    /// The probe's connection, on which `daemon` answered the greeting.
+    init(probed bus: BusConnection, daemon: String) {
+        self.bus = bus
+        flight = nil
+        greeted = daemon
+    }
+
+    /// Sends what is held, with `OpenSession` and `SearchItems` of `searching` when given, and
+    /// opens the client on the daemon that answered; with no owner, the bus is asked to start
+    /// one, as without a flight.
     /// - Throws: as `SecretServiceClient.init`.
     func open(collection: CollectionChoice, searching: SecretAttributes?, deadline: Deadline) throws
         -> SecretServiceClient
     {
-        let search = try searching.map {
-            (
-                attributes: $0.values,
-                serial: try SecretServiceClient.sendSearch(
-                    bus, to: SecretServiceNames.busName, owner: flight.question, $0, deadline: deadline)
-            )
+        guard let flight else {
+            let daemon = greeted!
+            let (session, search) = try bus.sendingTogether(deadline: deadline) {
+                try sendLookup(searching, to: daemon, owner: nil, deadline: deadline)
+            }
+            return try SecretServiceClient(
+                bus: bus, owner: daemon, greeted: true, session: session, search: search, collection: collection,
+                deadline: deadline)
+        }
+        let sent = Result {
+            try sendLookup(searching, to: SecretServiceNames.busName, owner: flight.question, deadline: deadline)
         }
         try bus.flush(deadline: deadline)
+        let (session, search) = try sent.get()
         let daemon: String?
         do {
             daemon = try flight.daemon(deadline: deadline)
@@ -84,9 +102,19 @@ final class HeldOpening: @unchecked Sendable {
             search.map { bus.forget($0.serial) }
             return try SecretServiceClient(bus: bus, owner: nil, collection: collection, deadline: deadline)
         }
-        session.bind(to: daemon)
+        session?.bind(to: daemon)
         return try SecretServiceClient(
             bus: bus, owner: daemon, greeted: true, session: session, search: search, collection: collection,
             deadline: deadline)
+    }
+
+    /// A lookup's `OpenSession` and `SearchItems` for `searching` (none without), to `daemon`.
+    private func sendLookup(
+        _ searching: SecretAttributes?, to daemon: String, owner: BusConnection.OwnerQuery?, deadline: Deadline
+    ) throws -> (session: SecretTransfer.Opening?, search: (attributes: [String: String], serial: UInt32)?) {
+        guard let searching else { return (nil, nil) }
+        let session = try SecretTransfer.Opening(bus: bus, daemon: daemon, owner: owner, deadline: deadline)
+        let serial = try SecretServiceClient.sendSearch(bus, to: daemon, owner: owner, searching, deadline: deadline)
+        return (session, (searching.values, serial))
     }
 }

@@ -12,6 +12,4 @@ struct ProbedBus: Sendable {
     /// The unique name of the daemon that answered the probe's greeting; `nil` when none
     /// runs yet and the bus can start one (the store then asks the bus to, and greets it).
     let owner: String?
-    /// Whether the daemon answered the greeting already.
-    var greeted: Bool { owner != nil }
 }
