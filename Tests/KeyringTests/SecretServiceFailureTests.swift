@@ -25,10 +25,13 @@ struct SecretServiceFailureTests {
         }
     }
 
-    /// The reason of the `.serviceUnavailable` that opening a store on `environment` gives;
-    /// `nil` (with an issue recorded) for any other outcome, a hang included.
+    /// The reason of the `.serviceUnavailable` that opening a store on `environment` and its
+    /// first call give (the daemon is greeted with that call); `nil` (with an issue recorded)
+    /// for any other outcome, a hang included.
     private func unavailableReason(_ environment: [String: String]) -> KeyringError.Unavailability? {
-        let error = BoundedCall.keyringError { try SecretServiceStore(timeout: .seconds(5), environment: environment) }
+        let error = BoundedCall.keyringError {
+            _ = try SecretServiceStore(timeout: .seconds(5), environment: environment).isLocked()
+        }
         guard let error, error.code == .serviceUnavailable, let reason = error.unavailability else {
             Issue.record("expected .serviceUnavailable, got \(String(describing: error))")
             return nil
@@ -165,11 +168,12 @@ struct SecretServiceFailureTests {
             #expect(seconds == 1, "\(name)")
         }
         let environment = sandbox.environment
+        // A store greets the daemon with its first call (the calls of that call in the same flight).
         let opening = BoundedCall.keyringError(within: .seconds(20)) {
-            try SecretServiceStore(timeout: .seconds(1), environment: environment)
+            _ = try SecretServiceStore(timeout: .seconds(1), environment: environment).isLocked()
         }
         guard opening?.code == .timedOut else {
-            Issue.record("opening a store: expected .timedOut, got \(String(describing: opening))")
+            Issue.record("opening a store and its first call: expected .timedOut, got \(String(describing: opening))")
             return
         }
         guard case .noDaemon = SecretServiceStore.probe(timeout: .milliseconds(500), environment: environment) else {

@@ -81,10 +81,16 @@ extension BusConnection {
     /// - Throws: `.serviceUnavailable(reason: .noSessionBus)` for an answer that is no unique
     ///   name (calls go to it), or the call's errors.
     func nameOwner(_ name: String, deadline: Deadline) throws -> String? {
+        try owner(answering: askOwner(name, deadline: deadline), deadline: deadline)
+    }
+
+    /// The answer to `question` (`askOwner`): as `nameOwner`, once the bus's reply is in.
+    func owner(answering question: OwnerQuery, deadline: Deadline) throws -> String? {
+        let name = question.name
         do {
-            let answer = try callBus(
-                "GetNameOwner", signature: "s", reply: "s", deadline: deadline, decode: BasicReplies.string
-            ) { $0.string(name) }
+            let answer = try Self.decoded(
+                String.self, of: reply(to: question.serial, "ask the session bus (GetNameOwner)", deadline: deadline),
+                interface: Self.busName, method: "GetNameOwner", expected: "s")!
             // The bus owns its own name; any other name is owned by a connection, known by its unique name.
             if name == Self.busName && answer == Self.busName { return answer }
             return try BusNames.uniqueName(answer, "GetNameOwner(\(name))")
@@ -147,12 +153,5 @@ extension BusConnection {
             throw KeyringError.serviceUnavailable(reason: .noDaemon(detail: "\(name) was started and left the bus"))
         }
         return owner
-    }
-
-    /// Sends `org.freedesktop.DBus.Peer.Ping` to the connection `unique`: proof it answers.
-    func ping(_ unique: String, deadline: Deadline) throws {
-        try call(
-            "ping \(unique)", destination: unique, path: "/", interface: "org.freedesktop.DBus.Peer", method: "Ping",
-            reply: "", autoStart: false, deadline: deadline, decode: BasicReplies.none)
     }
 }

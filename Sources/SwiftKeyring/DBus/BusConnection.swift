@@ -55,6 +55,12 @@ final class BusConnection: @unchecked Sendable {
     /// Held while a message is numbered and written, so serials go out in order.
     private let writing = MonotonicCondition()
     private var lastSerial: UInt32 = 0
+    /// Messages sent while the connection holds its writes (`holding`), written together by
+    /// `flush`: one write for a whole flight of calls. Guarded by `writing`.
+    private var held: [UInt8]?
+    /// What `flush` must still read of the authentication, when `init` held it: the
+    /// address's guid and whether descriptor passing was asked. Guarded by `writing`.
+    private var unfinishedAuthentication: (guid: String?, passingDescriptors: Bool)?
     /// What the reader has read and not yet made into messages, from `bufferStart` on (read
     /// by index: consumed bytes are dropped when the buffer empties or grows); only the reader touches it.
     private var buffer: [UInt8] = []
@@ -75,6 +81,18 @@ final class BusConnection: @unchecked Sendable {
         let expected: String
         let decode: ReplyDecoder?
         var reply: BusMessage?
+        /// For a call to a well-known name (`OwnerQuery`): the serial of the `GetNameOwner`
+        /// whose answer names the only connection its reply is taken from.
+        var bound: UInt32? = nil
+        /// Whether this is such a `GetNameOwner`: its answer is noted as soon as it is read.
+        var asksOwner = false
+    }
+
+    /// What a `GetNameOwner` sent by `askOwner` was answered, noted when it is read.
+    private enum OwnerAnswer {
+        case named(String)
+        /// No owner, an error, or an answer that is no unique name: no reply is taken.
+        case none
     }
 
     private struct State {
@@ -88,14 +106,21 @@ final class BusConnection: @unchecked Sendable {
         var failure: KeyringError?
         var handlers: [Int: (interests: [SignalInterest], handler: (BusMessage) -> Void)] = [:]
         var lastHandler = 0
+        /// The answers to owner questions still in use, by the question's serial.
+        var owners: [UInt32: OwnerAnswer] = [:]
     }
 
     /// Connects to the first `unix:` entry of `address` that accepts, checks the peer,
     /// authenticates as this user (with Unix descriptor passing when `passingDescriptors`)
     /// and says `Hello`, all before `deadline`.
+    ///
+    /// With `holding`, the authentication and `Hello` are not written yet: calls sent next
+    /// join them, and `flush` writes them all at once and reads the bus's answers, so the
+    /// calls a client makes first cost no round trip of their own.
     /// - Throws: `KeyringError.serviceUnavailable(reason: .noSessionBus)` naming what failed,
-    ///   `.insecurePermissions` for a socket of another user, or `.timedOut`.
-    init(address: String, passingDescriptors: Bool = false, deadline: Deadline) throws {
+    ///   `.insecurePermissions` for a socket of another user, or `.timedOut` (with
+    ///   `holding`, all but the socket's own checks are thrown by `flush`).
+    init(address: String, passingDescriptors: Bool = false, holding: Bool = false, deadline: Deadline) throws {
         try SessionBusAddress.checkOwners(address)
         var connected: (Int32, UnixSocketName, String?)?
         var refusals: [String] = []
@@ -130,7 +155,7 @@ final class BusConnection: @unchecked Sendable {
                 reason: "the process listening there runs as \(peer.map(UserName.describe) ?? "an unknown user"), "
                     + "not as this user or root; its bus is not trusted with secrets")
         }
-        try authenticate(guid: guid, passingDescriptors: passingDescriptors, deadline: deadline)
+        try authenticate(guid: guid, passingDescriptors: passingDescriptors, holding: holding, deadline: deadline)
     }
 
     deinit {
@@ -182,8 +207,9 @@ final class BusConnection: @unchecked Sendable {
 
     /// `EXTERNAL` with our uid, descriptor passing when asked, `BEGIN` and `Hello`, sent in
     /// one write (the bus reads them in order, as sd-bus sends them), then the bus's lines
-    /// and `Hello`'s reply: one round trip in all.
-    private func authenticate(guid: String?, passingDescriptors: Bool, deadline: Deadline) throws {
+    /// and `Hello`'s reply: one round trip in all. With `holding`, the write and the reads
+    /// wait for `flush`.
+    private func authenticate(guid: String?, passingDescriptors: Bool, holding: Bool, deadline: Deadline) throws {
         let uid = String(getuid()).utf8.lowercaseHex
         var lines = "AUTH EXTERNAL \(uid)\r\n"
         if passingDescriptors { lines += "NEGOTIATE_UNIX_FD\r\n" }
@@ -194,7 +220,17 @@ final class BusConnection: @unchecked Sendable {
         lastSerial = 1
         state.pending[1] = Pending(destination: Self.busName, expected: "s", decode: { try $0.string() })
         hello = [0] + Array(lines.utf8) + hello
+        if holding {
+            held = hello
+            unfinishedAuthentication = (guid, passingDescriptors)
+            return
+        }
         try write(hello, descriptors: [], deadline: deadline)
+        try readAuthentication(guid: guid, passingDescriptors: passingDescriptors, deadline: deadline)
+    }
+
+    /// The bus's lines and `Hello`'s reply, which come before any other message.
+    private func readAuthentication(guid: String?, passingDescriptors: Bool, deadline: Deadline) throws {
         try readLine(expecting: "OK", guid: guid, deadline: deadline)
         if passingDescriptors { try readLine(expecting: "AGREE_UNIX_FD", guid: nil, deadline: deadline) }
         let reply = try reply(to: 1, "connect to the session bus", deadline: deadline)
@@ -253,9 +289,10 @@ final class BusConnection: @unchecked Sendable {
     func send(
         destination: String, path: String, interface: String, member: String, signature: String = "",
         reply expected: String, decode: ReplyDecoder? = nil, descriptors: [Int32] = [], autoStart: Bool = true,
-        deadline: Deadline, arguments body: (inout WireWriter) -> Void = { _ in }
+        owner: OwnerQuery? = nil, asksOwner: Bool = false, deadline: Deadline,
+        arguments body: (inout WireWriter) -> Void = { _ in }
     ) throws -> UInt32 {
-        guard destination == Self.busName || BusNames.isUniqueName(destination) else {
+        guard destination == Self.busName || BusNames.isUniqueName(destination) || destination == owner?.name else {
             throw BusFailure.invalidReply("\(member) was not sent: \"\(destination.prefix(64))\" is no unique name on the bus")
         }
         guard BusNames.isObjectPath(Array(path.utf8)[...]) else {
@@ -273,13 +310,24 @@ final class BusConnection: @unchecked Sendable {
             condition.unlock()
             throw failure
         }
-        state.pending[serial] = Pending(destination: destination, expected: expected, decode: decode)
+        state.pending[serial] = Pending(
+            destination: destination, expected: expected, decode: decode, bound: owner?.serial, asksOwner: asksOwner)
         condition.unlock()
+        // A call to a well-known name never starts a service: the bus answers for the owner it named.
         var bytes = message(
             serial: serial, destination: destination, path: path, interface: interface, member: member,
-            signature: signature, arguments: arguments.bytes, descriptors: descriptors.count, autoStart: autoStart)
+            signature: signature, arguments: arguments.bytes, descriptors: descriptors.count,
+            autoStart: autoStart && owner == nil)
         defer { bytes.wipe() }
         do {
+            if held != nil {
+                // Descriptors travel on a write of their own, after what was held.
+                guard !descriptors.isEmpty else {
+                    held!.append(contentsOf: bytes)
+                    return serial
+                }
+                try writeHeld(deadline: deadline)
+            }
             try write(bytes, descriptors: descriptors, deadline: deadline)
         } catch {
             // Part of a message may be on the socket: nothing after it could be read right.
@@ -307,7 +355,118 @@ final class BusConnection: @unchecked Sendable {
     func forget(_ serial: UInt32) {
         condition.lock()
         state.pending[serial] = nil
+        // An owner's answer is kept while its question or a call bound to it waits.
+        if !state.owners.isEmpty {
+            state.owners = state.owners.filter { question, _ in
+                state.pending[question] != nil || state.pending.values.contains { $0.bound == question }
+            }
+        }
         condition.unlock()
+    }
+
+    // MARK: Flights of calls
+
+    /// Starts holding writes: every call sent until `flush` goes out with it in one write.
+    func hold() {
+        writing.lock()
+        if held == nil { held = [] }
+        writing.unlock()
+    }
+
+    /// Writes what was held since `init(holding:)` or `hold()` in one write, then, after
+    /// `init(holding: true)`, reads the bus's answer to the authentication and `Hello`.
+    /// - Throws: as `init` for the authentication, or the write's errors.
+    func flush(deadline: Deadline) throws {
+        writing.lock()
+        let authentication = unfinishedAuthentication
+        unfinishedAuthentication = nil
+        let written = Result { try writeHeld(deadline: deadline) }
+        writing.unlock()
+        do {
+            try written.get()
+        } catch {
+            fail(error as? KeyringError ?? closed("writing to the bus failed"))
+            throw error
+        }
+        if let authentication {
+            do {
+                try readAuthentication(
+                    guid: authentication.guid, passingDescriptors: authentication.passingDescriptors, deadline: deadline)
+            } catch {
+                // Nothing after a failed authentication can be read right.
+                fail(error as? KeyringError ?? closed("\(error)"))
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body`, whose calls go out together in one write when it returns (or throws):
+    /// a peer reads them as one flight, and the caller waits for one round trip.
+    func sendingTogether<Sent>(deadline: Deadline, _ body: () throws -> Sent) throws -> Sent {
+        hold()
+        let sent = Result { try body() }
+        try flush(deadline: deadline)
+        return try sent.get()
+    }
+
+    /// Writes and drops what was held, with `writing` held.
+    private func writeHeld(deadline: Deadline) throws {
+        guard var bytes = held else { return }
+        held = nil
+        defer { bytes.wipe() }
+        try write(bytes, descriptors: [], deadline: deadline)
+    }
+
+    /// A `GetNameOwner` sent by `askOwner`: calls sent with it go to its well-known `name`,
+    /// and their replies are taken only from the unique name its answer gives.
+    struct OwnerQuery: Sendable {
+        /// The well-known name asked about, such as `org.freedesktop.secrets`.
+        let name: String
+        let serial: UInt32
+    }
+
+    /// Asks the bus who owns `name` and returns at once. Calls sent next with the question
+    /// (`send(…owner:)`) go to `name` flagged NO_AUTO_START: the bus answers `GetNameOwner`
+    /// itself before it routes the next message of this connection, so its answer comes
+    /// before any reply of the owner's. A reply to a bound call is taken only once that
+    /// answer is in and only from the unique name it gave (or as an error from the bus);
+    /// anyone else's, before or after, is dropped unread.
+    func askOwner(_ name: String, deadline: Deadline) throws -> OwnerQuery {
+        let serial = try send(
+            destination: Self.busName, path: Self.busPath, interface: Self.busName, member: "GetNameOwner",
+            signature: "s", reply: "s", decode: BasicReplies.string, asksOwner: true, deadline: deadline
+        ) { $0.string(name) }
+        return OwnerQuery(name: name, serial: serial)
+    }
+
+    /// Notes the answer to an owner question as it is read, before any message after it is
+    /// looked at: that answer decides whose replies the bound calls take.
+    private func noteOwnerAnswer(_ message: BusMessage) {
+        guard message.kind == .methodReturn || message.kind == .error, let serial = message.replySerial else { return }
+        condition.lock()
+        defer { condition.unlock() }
+        guard let pending = state.pending[serial], pending.asksOwner, state.owners[serial] == nil,
+            accepts(message, pending)
+        else { return }
+        let named = (message.kind == .methodReturn ? message.decoded as? String : nil).flatMap {
+            BusNames.isUniqueName($0) ? $0 : nil
+        }
+        state.owners[serial] = named.map(OwnerAnswer.named) ?? OwnerAnswer.none
+    }
+
+    /// Whether `message`, a reply or an error, answers `pending` from where it must come,
+    /// asked with the lock held: from the call's destination, or the bus's error; for a call
+    /// bound to an owner question, only once the answer is in, and from the owner it named.
+    private func accepts(_ message: BusMessage, _ pending: Pending) -> Bool {
+        guard pending.reply == nil else { return false }
+        guard let question = pending.bound else {
+            return message.sender == pending.destination || message.kind == .error && message.sender == Self.busName
+        }
+        switch state.owners[question] {
+        case nil: return false
+        case .named(let owner)?: return message.sender == owner || message.kind == .error && message.sender == Self.busName
+        case .none?: return message.kind == .error && message.sender == Self.busName
+        }
     }
 
     /// Calls `handler`, with the connection's lock held, for every signal read from now
@@ -363,8 +522,7 @@ final class BusConnection: @unchecked Sendable {
     private func dispatch(_ message: BusMessage) {
         switch message.kind {
         case .methodReturn, .error:
-            guard let serial = message.replySerial, let pending = state.pending[serial], pending.reply == nil,
-                message.sender == pending.destination || message.kind == .error && message.sender == Self.busName
+            guard let serial = message.replySerial, let pending = state.pending[serial], accepts(message, pending)
             else { return }
             state.pending[serial]?.reply = message
         case .signal:
@@ -465,6 +623,7 @@ final class BusConnection: @unchecked Sendable {
         case .header:
             // Handed over now, its body skipped as it comes: never held.
             _ = skip(lengths.total)
+            noteOwnerAnswer(header.message)
             return .message(header.message)
         case .errorMessage, .typed:
             break
@@ -494,6 +653,7 @@ final class BusConnection: @unchecked Sendable {
         } else {
             message.errorText = WireFrame.errorMessage(of: header, in: buffer, at: bufferStart)
         }
+        noteOwnerAnswer(message)
         return .message(message)
     }
 
@@ -531,8 +691,7 @@ final class BusConnection: @unchecked Sendable {
         defer { condition.unlock() }
         switch message.kind {
         case .methodReturn, .error:
-            guard let serial = message.replySerial, let pending = state.pending[serial], pending.reply == nil,
-                message.sender == pending.destination || message.kind == .error && message.sender == Self.busName
+            guard let serial = message.replySerial, let pending = state.pending[serial], accepts(message, pending)
             else { return .none }
             if message.kind == .error { return .errorMessage }
             guard message.signature == pending.expected else { return .header }

@@ -24,9 +24,6 @@ struct BusMessage: Sendable {
     var errorName: String?
     /// The body's signature, without the outer parentheses GDBus would add: `"oo"`, `""`.
     var signature = ""
-    /// The body's values as `WireFrame.message(in:)` reads a whole message (tests and fuzzing);
-    /// the connection never fills it: it reads bodies into `decoded`.
-    var values: [WireValue] = []
     /// The reply's typed result, for a call sent with a decoder (`BusConnection.send(…decode:)`),
     /// or for a signal a handler reads, read from the body's bytes with no value tree.
     var decoded: (any Sendable)?

@@ -7,23 +7,24 @@ struct BusObject: Sendable {
     let path: String
 
     /// Sends `interface.method` with `arguments` and returns at once; its reply, when it
-    /// comes and is of type `reply`, is read by `decode` straight from the body.
+    /// comes and is of type `reply`, is read by `decode` straight from the body. With `owner`,
+    /// `destination` is the well-known name that question asked about (see `BusConnection.askOwner`).
     /// - Throws: as `BusConnection.send`.
     func send<Result: Sendable>(
         _ interface: String, _ method: String, signature: String = "", reply: String, autoStart: Bool = true,
-        descriptors: [Int32] = [], deadline: Deadline, decode: @escaping (inout WireCursor) throws -> Result,
-        arguments: (inout WireWriter) -> Void = { _ in }
+        descriptors: [Int32] = [], owner: BusConnection.OwnerQuery? = nil, deadline: Deadline,
+        decode: @escaping (inout WireCursor) throws -> Result, arguments: (inout WireWriter) -> Void = { _ in }
     ) throws -> PendingReply<Result> {
         let serial = try bus.send(
             destination: destination, path: path, interface: interface, member: method, signature: signature,
-            reply: reply, decode: { try decode(&$0) }, descriptors: descriptors, autoStart: autoStart,
+            reply: reply, decode: { try decode(&$0) }, descriptors: descriptors, autoStart: autoStart, owner: owner,
             deadline: deadline, arguments: arguments)
         return PendingReply(bus: bus, serial: serial, interface: interface, method: method, expected: reply)
     }
 }
 
 /// A call sent and not yet answered, whose reply reads as `Result`.
-struct PendingReply<Result: Sendable> {
+struct PendingReply<Result: Sendable>: Sendable {
     let bus: BusConnection
     let serial: UInt32
     let interface: String

@@ -8,10 +8,12 @@ struct PropertiesInterface {
 
     /// `Get(s interface, s property) → v`, its variant read by `decode`.
     func get<Result: Sendable>(
-        _ interface: String, _ property: String, deadline: Deadline,
+        _ interface: String, _ property: String, owner: BusConnection.OwnerQuery? = nil, deadline: Deadline,
         decode: @escaping (inout WireCursor) throws -> Result
     ) throws -> PendingReply<Result> {
-        try object.send(Self.name, "Get", signature: "ss", reply: "v", deadline: deadline, decode: decode) {
+        try object.send(
+            Self.name, "Get", signature: "ss", reply: "v", owner: owner, deadline: deadline, decode: decode
+        ) {
             $0.string(interface)
             $0.string(property)
         }

@@ -296,28 +296,36 @@ struct WireCursor {
         while !types.isEmpty { try checkType(&types, arrays: 0, structs: 0) }
     }
 
-    private static func checkType(_ types: inout ArraySlice<UInt8>, arrays: Int, structs: Int) throws {
+    private static func checkType(_ types: inout ArraySlice<UInt8>, arrays: Int, structs: Int, inArray: Bool = false)
+        throws
+    {
         guard arrays <= maximumArrays, structs <= maximumStructs, let code = types.popFirst() else {
             throw Malformed()
         }
         switch code {
         case UInt8(ascii: "a"):
-            try checkType(&types, arrays: arrays + 1, structs: structs)
-        case UInt8(ascii: "("), UInt8(ascii: "{"):
-            let close = code == UInt8(ascii: "(") ? UInt8(ascii: ")") : UInt8(ascii: "}")
+            try checkType(&types, arrays: arrays + 1, structs: structs, inArray: true)
+        case UInt8(ascii: "("):
             var fields = 0
-            while types.first != close {
+            while types.first != UInt8(ascii: ")") {
                 try checkType(&types, arrays: arrays, structs: structs + 1)
                 fields += 1
             }
             types.removeFirst()
             guard fields > 0 else { throw Malformed() }
-        case UInt8(ascii: "y"), UInt8(ascii: "b"), UInt8(ascii: "n"), UInt8(ascii: "q"), UInt8(ascii: "i"),
-            UInt8(ascii: "u"), UInt8(ascii: "x"), UInt8(ascii: "t"), UInt8(ascii: "d"), UInt8(ascii: "h"),
-            UInt8(ascii: "s"), UInt8(ascii: "o"), UInt8(ascii: "g"), UInt8(ascii: "v"):
+        case UInt8(ascii: "{"):
+            // A dictionary entry: an array's element only, of a basic key and one value.
+            guard inArray, let key = types.first, basicCodes.contains(key) else { throw Malformed() }
+            try checkType(&types, arrays: arrays, structs: structs + 1)
+            try checkType(&types, arrays: arrays, structs: structs + 1)
+            guard types.popFirst() == UInt8(ascii: "}") else { throw Malformed() }
+        case UInt8(ascii: "v"):
             break
         default:
-            throw Malformed()
+            guard basicCodes.contains(code) else { throw Malformed() }
         }
     }
+
+    /// The basic types' codes: a dictionary's keys are of one of them.
+    private static let basicCodes: [UInt8] = Array("ybnqiuxtdhsog".utf8)
 }

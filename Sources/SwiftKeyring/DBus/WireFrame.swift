@@ -1,8 +1,9 @@
 /// A message's frame on the bus, read from bytes alone (no socket), so that what a peer
 /// may send is checked in one place and can be fed anything in tests: the fixed header's
 /// lengths, checked against a cap before the rest is waited for; then the header fields,
-/// by which the connection decides whether the message is wanted at all; then, only for
-/// a wanted one, the body, read by the message's own signature to its exact end.
+/// by which the connection decides whether the message is wanted at all. Only a wanted
+/// message's body is read, by the connection: a `WireCursor` handed to the typed decoder its
+/// call or signal handler gave, to the body's exact end.
 ///
 /// Every function reads a frame where it lies in the connection's receive buffer (`start`),
 /// by index: nothing is copied out of it to be read.
@@ -27,7 +28,7 @@ enum WireFrame {
 
     /// The message's header: its type, serial and fields, with no body read yet.
     struct Header {
-        /// The message as its header gives it; `values` empty.
+        /// The message as its header gives it, its body not read.
         var message: BusMessage
         /// The body's signature.
         let signature: String
@@ -57,9 +58,10 @@ enum WireFrame {
 
     /// The header of the message at `start` in `buffer`, whose first `lengths.bodyStart`
     /// bytes must be there: its fields checked for what its type needs.
-    /// - Throws: `Refused` or `WireReader.Malformed` for anything the wire format forbids: a
+    /// - Throws: `Refused` or `WireCursor.Malformed` for anything the wire format forbids: a
     ///   reply without the serial it answers, an error without its name, a signal without its
-    ///   path, interface and member, a field of the wrong type.
+    ///   path, interface and member, a field of the wrong type, padding after the fields that
+    ///   is not zeros.
     static func header(in buffer: [UInt8], at start: Int = 0, lengths: Lengths) throws -> Header {
         guard buffer.count - start >= lengths.bodyStart else { throw Refused(reason: "a message shorter than its header") }
         let little = try isLittleEndian(buffer[start])
@@ -94,6 +96,10 @@ enum WireFrame {
                 }
             }
         }
+        // The header ends padded to 8 with zeros, as any value's padding: a byte there is no field.
+        var padding = WireCursor(
+            buffer, from: start + fieldsEnd, to: start + lengths.bodyStart, origin: start, littleEndian: little)
+        try padding.align(8)
         switch kind {
         case .methodReturn where parsed.replySerial == nil, .error where parsed.replySerial == nil:
             throw Refused(reason: "a reply without the serial it answers")
@@ -108,38 +114,12 @@ enum WireFrame {
         return Header(message: parsed, signature: signature, lengths: lengths, littleEndian: little)
     }
 
-    /// The body of the message at `start` in `buffer`, all of whose bytes must be there,
-    /// read by its signature to its exact end.
-    /// - Throws: `Refused` or `WireReader.Malformed` for a body that is not exactly what its signature says.
-    static func body(of header: Header, in buffer: [UInt8], at start: Int = 0) throws -> [WireValue] {
-        let bodyStart = start + header.lengths.bodyStart
-        let end = start + header.lengths.total
-        guard end <= buffer.count else { throw Refused(reason: "a message shorter than its body") }
-        var body = WireReader(buffer, from: bodyStart, to: end, origin: bodyStart, littleEndian: header.littleEndian)
-        let values = try body.read(header.signature)
-        guard body.offset == end else { throw Refused(reason: "a body longer than its signature") }
-        return values
-    }
-
     /// An error's message: the first argument of its body when that is a string, the rest unread.
     static func errorMessage(of header: Header, in buffer: [UInt8], at start: Int = 0) -> String? {
         guard header.signature.hasPrefix("s") else { return nil }
         let bodyStart = start + header.lengths.bodyStart
         var body = WireCursor(buffer, from: bodyStart, to: start + header.lengths.total, littleEndian: header.littleEndian)
         return try? body.string()
-    }
-
-    /// The whole message in `message`, exactly the bytes `lengths(in:maximum:)` counted,
-    /// header and body (for tests and fuzzing; the connection reads the body only when wanted).
-    /// - Throws: as `header(in:lengths:)` and `body(of:in:)`.
-    static func message(in message: [UInt8]) throws -> BusMessage {
-        guard let lengths = try lengths(in: message, maximum: Int(Int32.max)), lengths.total == message.count else {
-            throw Refused(reason: "a message whose lengths do not fit it")
-        }
-        let header = try header(in: message, lengths: lengths)
-        var parsed = header.message
-        parsed.values = try body(of: header, in: message)
-        return parsed
     }
 
     private static func isLittleEndian(_ byte: UInt8) throws -> Bool {

@@ -11,18 +11,31 @@ import Synchronization
 /// `UnknownMethod` error from the bus for every call the script leaves alone.
 final class HostileBus: @unchecked Sendable {
     /// A call the client made.
-    struct Call {
+    struct Call: Sendable {
         let serial: UInt32
         let member: String
         let path: String
         /// The first argument, when it is a string.
         let argument: String?
+        /// The header's flags byte: NO_AUTO_START is 2.
+        var flags: UInt8 = 0
+        /// Which flight it came in: 1 for what the client wrote before the bus answered
+        /// anything, one more for each read that follows an answer of the bus's.
+        var flight = 0
+        /// The body's bytes, and whether they are little-endian.
+        var body: [UInt8] = []
+        var littleEndian = true
+
+        /// Whether the header carries NO_AUTO_START.
+        var noAutoStart: Bool { flags & 2 != 0 }
     }
 
     /// One accepted connection: what the script writes to.
     final class Connection: @unchecked Sendable {
         let descriptor: Int32
         private let closed = Atomic<Bool>(false)
+        /// How many writes the bus made to it: a read after one starts a new flight.
+        let writes = Atomic<Int>(0)
 
         init(descriptor: Int32) { self.descriptor = descriptor }
 
@@ -38,7 +51,8 @@ final class HostileBus: @unchecked Sendable {
         /// Writes `bytes` whole (the descriptors with their first byte); `false` once the client is gone.
         @discardableResult
         func send(_ bytes: [UInt8], descriptors: [Int32] = []) -> Bool {
-            DescriptorPassing.withControl(descriptors) { control in
+            writes.add(1, ordering: .sequentiallyConsistent)
+            return DescriptorPassing.withControl(descriptors) { control in
                 var sent = 0
                 while sent < bytes.count {
                     let count = DescriptorPassing.send(descriptor, bytes, from: sent, control: control)
@@ -82,6 +96,8 @@ final class HostileBus: @unchecked Sendable {
     private let okLine: String
     /// Answers a call the way the test wants; `false` leaves it to the bus's default answer.
     private let script: @Sendable (Call, Connection) -> Bool
+    /// Every call every client made, in the order they came.
+    let calls = Mutex<[Call]>([])
 
     /// A bus at a new socket; its `OK` names `guid` (none when `nil`).
     init(guid: String? = HostileBus.guid, script: @escaping @Sendable (Call, Connection) -> Bool) throws {
@@ -149,10 +165,11 @@ final class HostileBus: @unchecked Sendable {
     private func serve(_ connection: Connection) {
         defer { connection.close() }
         var buffer: [UInt8] = []
+        var flight = Flight()
         // The authentication lines, up to BEGIN.
         while true {
             guard let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) else {
-                guard read(connection, into: &buffer) else { return }
+                guard read(connection, into: &buffer, flight: &flight) else { return }
                 continue
             }
             let line = String(decoding: buffer[..<newline], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -170,15 +187,19 @@ final class HostileBus: @unchecked Sendable {
             guard let lengths = try? WireFrame.lengths(in: buffer, maximum: Int(Int32.max)),
                 buffer.count >= lengths.total
             else {
-                guard read(connection, into: &buffer) else { return }
+                guard read(connection, into: &buffer, flight: &flight) else { return }
                 continue
             }
             let bytes = Array(buffer[0..<lengths.total])
             buffer.removeFirst(lengths.total)
-            guard let message = try? WireFrame.message(in: bytes), message.kind == .methodCall else { continue }
+            guard let header = try? WireFrame.header(in: bytes, lengths: lengths), header.message.kind == .methodCall
+            else { continue }
+            let message = header.message
             let call = Call(
                 serial: message.serial, member: message.member ?? "", path: message.path ?? "",
-                argument: message.values.first?.string)
+                argument: WireFrame.errorMessage(of: header, in: bytes), flags: bytes[2],
+                flight: flight.number, body: Array(bytes[lengths.bodyStart...]), littleEndian: bytes[0] == UInt8(ascii: "l"))
+            calls.withLock { $0.append(call) }
             if call.member == "Hello" {
                 connection.send(Self.reply(to: call.serial, signature: "s") { $0.string(Self.clientName) })
                 // The script may go on after the bus's answer (floods, descriptors).
@@ -191,13 +212,26 @@ final class HostileBus: @unchecked Sendable {
         }
     }
 
-    /// Appends what the socket has; `false` at its end.
-    private func read(_ connection: Connection, into buffer: inout [UInt8]) -> Bool {
+    /// Which flight the bytes read last came in.
+    private struct Flight {
+        var number = 0
+        /// The connection's write count when the flight began; -1 before any read.
+        var writesAtStart = -1
+    }
+
+    /// Appends what the socket has; `false` at its end. A read that follows a write of the
+    /// bus's begins a new flight: what the client wrote before it saw any answer is one flight.
+    private func read(_ connection: Connection, into buffer: inout [UInt8], flight: inout Flight) -> Bool {
         guard !connection.isClosed else { return false }
         let descriptor = connection.descriptor
         var chunk = [UInt8](repeating: 0, count: 65536)
         let count = recv(descriptor, &chunk, chunk.count, 0)
         guard count > 0 else { return false }
+        let writes = connection.writes.load(ordering: .sequentiallyConsistent)
+        if writes != flight.writesAtStart {
+            flight.number += 1
+            flight.writesAtStart = writes
+        }
         buffer.append(contentsOf: chunk[0..<count])
         return true
     }

@@ -19,12 +19,15 @@ final class ReopeningClient: Sendable {
     private let collection: CollectionChoice
     private let logger: Logger
     /// The client in use and how many times it was replaced, so that threads
-    /// which saw the same client fail replace it once, not once each.
-    private let current: Mutex<(client: SecretServiceClient, generation: Int)>
+    /// which saw the same client fail replace it once, not once each; no client
+    /// yet while the first flight is held (`opening`) or failed.
+    private let current: Mutex<(client: SecretServiceClient?, generation: Int, opening: HeldOpening?)>
 
-    /// Connects (or takes the probe's connection, already open to `address`) and greets the daemon before `deadline`;
-    /// a client opened later, after the daemon went away, always connects anew.
-    /// - Throws: as `SecretServiceClient.init`.
+    /// Takes the probe's connection, already open to `address`, and greets the daemon before
+    /// `deadline`; else connects and holds the first flight (`HeldOpening`), sent with the
+    /// first call. A client opened later, after the daemon went away, always connects anew.
+    /// - Throws: as `SecretServiceClient.init` with a probe's connection; without, only
+    ///   the socket's errors (`BusConnection.init`): the rest are the first call's.
     init(
         address: String, collection: CollectionChoice = .default, probed: ProbedBus? = nil, deadline: Deadline,
         logger: Logger
@@ -32,22 +35,50 @@ final class ReopeningClient: Sendable {
         self.address = address
         self.collection = collection
         self.logger = logger
-        let first =
-            if let probed {
-                try SecretServiceClient(bus: probed.connection, owner: probed.owner, collection: collection, deadline: deadline)
-            } else {
-                try SecretServiceClient(address: address, collection: collection, deadline: deadline)
-            }
-        current = Mutex((first, 0))
+        if let probed {
+            current = Mutex(
+                (
+                    try SecretServiceClient(
+                        bus: probed.connection, owner: probed.owner, greeted: probed.greeted, collection: collection,
+                        deadline: deadline),
+                    0, nil
+                ))
+        } else {
+            current = Mutex((nil, 0, try HeldOpening(address: address, deadline: deadline)))
+        }
     }
 
-    /// What the current client remembers of items (see `ItemMemory`).
-    var memory: ItemMemory { current.withLock { $0.client.memory } }
+    /// What the current client remembers of items (see `ItemMemory`); `nil` before the first call.
+    var memory: ItemMemory? { current.withLock { $0.client?.memory } }
+
+    /// The client in use: opened now, on the held first flight with `SearchItems` of
+    /// `searching` added (or anew, when that flight failed), when none is yet.
+    private func client(searching: SecretAttributes?, deadline: Deadline) throws -> (SecretServiceClient, Int) {
+        try current.withLock { current in
+            if let client = current.client { return (client, current.generation) }
+            let opening = current.opening
+            current.opening = nil
+            // Opening's errors name the store, as the store's init names them.
+            let client = try KeyringError.placing(in: .secretService) {
+                if let opening {
+                    try opening.open(collection: collection, searching: searching, deadline: deadline)
+                } else {
+                    try SecretServiceClient(address: address, collection: collection, deadline: deadline)
+                }
+            }
+            current.client = client
+            return (client, current.generation)
+        }
+    }
 
     /// Runs `body` on the current client; when it fails because the daemon or
     /// the session is gone, opens a new client and runs `body` once more.
-    func run<Result>(_ operation: String, deadline: Deadline, _ body: (SecretServiceClient) throws -> Result) throws -> Result {
-        let (client, generation) = current.withLock { ($0.client, $0.generation) }
+    /// `searching` is the search `body` makes first, if any: sent with a held first flight.
+    func run<Result>(
+        _ operation: String, deadline: Deadline, searching: SecretAttributes? = nil,
+        _ body: (SecretServiceClient) throws -> Result
+    ) throws -> Result {
+        let (client, generation) = try self.client(searching: searching, deadline: deadline)
         do {
             return try body(client)
         } catch let error as KeyringError
@@ -70,10 +101,11 @@ final class ReopeningClient: Sendable {
                 // Connecting under the lock keeps a burst of failing threads to one
                 // new session; their calls in flight on the old client are not blocked.
                 current = (
-                    try SecretServiceClient(address: address, collection: collection, deadline: deadline), generation + 1
+                    try SecretServiceClient(address: address, collection: collection, deadline: deadline), generation + 1,
+                    nil
                 )
             }
-            return current.client
+            return current.client!
         }
     }
 

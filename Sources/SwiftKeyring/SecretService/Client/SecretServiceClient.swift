@@ -21,7 +21,10 @@ final class SecretServiceClient: Sendable {
     let bus: BusConnection
     /// The transfer secrets are encrypted for, opened by the first call that carries
     /// a secret (listing and removing never do); freed with this client.
-    private let opened = Mutex<TransferState>(.none)
+    private let opened: Mutex<TransferState>
+    /// A search sent in the connection's first flight (`HeldOpening`), and its attributes,
+    /// taken by the first `searchPaths` that asks the same.
+    private let presentSearch: Mutex<SentSearch?>
     /// The unique bus name of the daemon, as the bus named the owner of
     /// `org.freedesktop.secrets` when this client opened.
     let destination: String
@@ -40,14 +43,24 @@ final class SecretServiceClient: Sendable {
             bus: BusConnection(address: address, deadline: deadline), owner: nil, collection: collection, deadline: deadline)
     }
 
-    /// Greets the daemon on `bus`, a connection on which nothing but the bus and
-    /// `Peer.Ping` was called yet (see `ProbedBus`); `owner` is the daemon's unique name
-    /// when the bus already said it.
+    /// Greets the daemon on `bus`, a connection on which nothing but the bus was called yet,
+    /// unless `greeted` says the greeting was answered already (see `ProbedBus`,
+    /// `HeldOpening`); `owner` is the daemon's unique name when the bus already said it.
+    /// `session` is an `OpenSession` already sent to it, `search` a `SearchItems`.
     /// - Throws: as `init(address:collection:deadline:)`, but for connecting.
-    init(bus: BusConnection, owner: String?, collection: CollectionChoice = .default, deadline: Deadline) throws {
+    init(
+        bus: BusConnection, owner: String?, greeted: Bool = false, session: SecretTransfer.Opening? = nil,
+        search: SentSearch? = nil, collection: CollectionChoice = .default,
+        deadline: Deadline
+    ) throws {
         choice = collection
         self.bus = bus
+        opened = Mutex(session.map(TransferState.opening) ?? .none)
+        presentSearch = Mutex(search)
         let daemon = try owner ?? bus.startedOwner(SecretServiceNames.busName, deadline: deadline)
+        destination = daemon
+        memory = ItemMemory(bus: bus, daemon: daemon)
+        guard !greeted else { return }
         // The greeting first, always: a read of the Service's Collections property. gnome-keyring 42
         // makes its record of a client in an idle callback that a message filter queues for each
         // incoming message, and its OpenSession, SearchItems, item and collection handlers look
@@ -57,17 +70,15 @@ final class SecretServiceClient: Sendable {
         // The Service's own properties are read through the daemon's internal session, never the
         // client's record, so this call is safe whenever it runs, and the calls after it find the
         // record made. libsecret's first call is a GetAll of these properties for the same reason.
-        // ConcurrentClientsTests prove it; keep this call first.
-        try bus.call(
-            "connect to the Secret Service", destination: daemon, path: SecretServiceNames.servicePath,
-            interface: SecretServiceNames.properties, method: "Get", signature: "ss", reply: "v", deadline: deadline,
-            decode: SecretReplies.anyVariant
-        ) {
-            $0.string(SecretServiceNames.service)
-            $0.string("Collections")
-        }
-        destination = daemon
-        memory = ItemMemory(bus: bus, daemon: daemon)
+        // ConcurrentClientsTests prove it; keep this call first (`HeldOpening` and the probe send it first too).
+        let service = ServiceInterface(bus: bus, daemon: daemon)
+        try service.greeting(deadline: deadline).value(asked: ServiceInterface.greetingAsked, deadline: deadline)
+    }
+
+    /// A `SearchItems` sent before the client opened, with the attributes it asks for.
+    struct SentSearch: Sendable {
+        let attributes: [String: String]
+        let call: PendingReply<SecretReplies.Found>
     }
 
     /// Where the transfer stands: none yet, its `OpenSession` on the way, or open.
@@ -159,8 +170,24 @@ final class SecretServiceClient: Sendable {
     func searchPaths(_ attributes: SecretAttributes, in operation: SecretOperation, openingSession: Bool = false)
         throws -> SecretReplies.Found
     {
-        let scope = try searchScope(in: operation).map { $0 + "/" }
-        let search = try service.searchItems(attributes.values, deadline: operation.deadline)
+        let sent = presentSearch.withLock { present in
+            defer { present = nil }
+            return present
+        }
+        let search: PendingReply<SecretReplies.Found>
+        if let sent, sent.attributes == attributes.values {
+            search = sent.call
+        } else {
+            sent?.call.forget()
+            search = try service.searchItems(attributes.values, deadline: operation.deadline)
+        }
+        let scope: String?
+        do {
+            scope = try searchScope(in: operation).map { $0 + "/" }
+        } catch {
+            search.forget()
+            throw error
+        }
         if openingSession { startSession(deadline: operation.deadline) }
         let found = try search.value(in: operation)
         guard let scope else { return found }
@@ -234,13 +261,18 @@ final class SecretServiceClient: Sendable {
         // A failure may only mean the item was deleted since the search (KWallet's GetSecrets says so
         // with InvalidArgs): see `absentIfGone`.
         return try absentIfGone(path, in: operation) { () -> StoredRecord? in
-            let attributesCall = try item(at: path).attributes(deadline: operation.deadline)
-            let secretCall: PendingReply<[SecretReplies.Secret]>
-            do {
-                secretCall = try service.getSecrets([path], session: transfer.path, deadline: operation.deadline)
-            } catch {
-                attributesCall.forget()
-                throw error
+            // Both in one write: the daemon reads them as one flight.
+            let (attributesCall, secretCall) = try bus.sendingTogether(deadline: operation.deadline) {
+                let attributesCall = try item(at: path).attributes(deadline: operation.deadline)
+                do {
+                    return (
+                        attributesCall,
+                        try service.getSecrets([path], session: transfer.path, deadline: operation.deadline)
+                    )
+                } catch {
+                    attributesCall.forget()
+                    throw error
+                }
             }
             let attributesReply: BusMessage
             do {

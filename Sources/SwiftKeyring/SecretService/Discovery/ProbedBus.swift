@@ -6,11 +6,12 @@
 struct ProbedBus: Sendable {
     /// The session bus address, resolved from the environment the probe was given.
     let address: String
-    /// The open connection; no call to the Secret Service itself has been made on it
-    /// but `Ping` (which the daemon's D-Bus library answers), so the store's greeting
-    /// is still its first call to the daemon.
+    /// The open connection; the only call to the Secret Service made on it is the
+    /// probe's greeting (`FirstFlight`), when `greeted`.
     let connection: BusConnection
-    /// The unique name of the daemon the probe pinged; `nil` when none runs yet and the
-    /// bus can start one (the store then asks the bus to).
+    /// The unique name of the daemon that answered the probe's greeting; `nil` when none
+    /// runs yet and the bus can start one (the store then asks the bus to, and greets it).
     let owner: String?
+    /// Whether the daemon answered the greeting already.
+    var greeted: Bool { owner != nil }
 }

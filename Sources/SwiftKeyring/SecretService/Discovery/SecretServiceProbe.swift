@@ -30,8 +30,9 @@ extension SecretServiceStore {
     /// Asks the session bus whether a Secret Service is there, within `timeout` in all.
     ///
     /// It never starts a daemon itself: the owner of the name, as the bus names it, is
-    /// pinged, and a name nobody owns only counts as available when the bus says it can
-    /// activate it. Where no bus listens (no address, or Unix sockets nobody accepts a
+    /// greeted (the store's first call, sent with `Hello` and the owner question in one
+    /// write: see `FirstFlight`), and a name nobody owns only counts as available when the
+    /// bus says it can activate it. Where no bus listens (no address, or Unix sockets nobody accepts a
     /// connection on), the connect itself fails at once and says so.
     ///
     /// ```swift
@@ -61,16 +62,18 @@ extension SecretServiceStore {
             return (.noBus(reason: reason(error)), nil)
         }
         let bus: BusConnection
+        let flight: FirstFlight
         do {
-            bus = try BusConnection(address: address, deadline: deadline)
+            bus = try BusConnection(address: address, holding: true, deadline: deadline)
+            flight = try FirstFlight(bus: bus, deadline: deadline)
+            try bus.flush(deadline: deadline)
         } catch {
             return (.noBus(reason: reason(error)), nil)
         }
         let name = SecretServiceNames.busName
         do {
-            // The owner as the bus names it, then a ping of that connection: proof it answers.
-            if let owner = try bus.nameOwner(name, deadline: deadline) {
-                try bus.ping(owner, deadline: deadline)
+            // The owner as the bus names it, whose answer to the greeting is proof it answers.
+            if let owner = try flight.daemon(deadline: deadline) {
                 return (.available, ProbedBus(address: address, connection: bus, owner: owner))
             }
         } catch {

@@ -1,6 +1,8 @@
 /// `org.freedesktop.Secret.Service`, the daemon's object at `/org/freedesktop/secrets`: one
 /// function per method the client calls, each building the call and reading its typed reply.
-/// Those whose reply is waited for later (to have several calls in flight) return the call sent.
+/// Those whose reply is waited for later (to have several calls in flight) return the call sent;
+/// those a new connection's first flight carries may go to the well-known name, bound to the
+/// bus's answer about its owner (`owner`, see `BusConnection.askOwner`).
 struct ServiceInterface {
     let object: BusObject
 
@@ -8,12 +10,24 @@ struct ServiceInterface {
         object = BusObject(bus: bus, destination: daemon, path: SecretServiceNames.servicePath)
     }
 
+    /// The greeting, sent: a read of the `Collections` property whose value is only checked (see
+    /// `SecretServiceClient.init` for why it is a new connection's first call to the daemon).
+    func greeting(owner: BusConnection.OwnerQuery? = nil, deadline: Deadline) throws -> PendingReply<Void> {
+        try object.properties.get(
+            SecretServiceNames.service, "Collections", owner: owner, deadline: deadline,
+            decode: SecretReplies.anyVariant)
+    }
+
+    /// What a greeting's wait is called in errors.
+    static let greetingAsked = "connect to the Secret Service"
+
     /// `OpenSession(s algorithm, v input) → (v output, o result)`, sent; `input` writes the variant.
-    func openSession(_ algorithm: String, deadline: Deadline, input: (inout WireWriter) -> Void) throws
-        -> PendingReply<SecretReplies.Opened>
-    {
+    func openSession(
+        _ algorithm: String, owner: BusConnection.OwnerQuery? = nil, deadline: Deadline,
+        input: (inout WireWriter) -> Void
+    ) throws -> PendingReply<SecretReplies.Opened> {
         try object.send(
-            SecretServiceNames.service, "OpenSession", signature: "sv", reply: "vo", deadline: deadline,
+            SecretServiceNames.service, "OpenSession", signature: "sv", reply: "vo", owner: owner, deadline: deadline,
             decode: SecretReplies.openSession
         ) {
             $0.string(algorithm)
@@ -22,10 +36,12 @@ struct ServiceInterface {
     }
 
     /// `SearchItems(a{ss} attributes) → (ao unlocked, ao locked)`, sent.
-    func searchItems(_ attributes: [String: String], deadline: Deadline) throws -> PendingReply<SecretReplies.Found> {
+    func searchItems(_ attributes: [String: String], owner: BusConnection.OwnerQuery? = nil, deadline: Deadline) throws
+        -> PendingReply<SecretReplies.Found>
+    {
         try object.send(
-            SecretServiceNames.service, "SearchItems", signature: "a{ss}", reply: "aoao", deadline: deadline,
-            decode: SecretReplies.searchItems
+            SecretServiceNames.service, "SearchItems", signature: "a{ss}", reply: "aoao", owner: owner,
+            deadline: deadline, decode: SecretReplies.searchItems
         ) { $0.stringTable(attributes) }
     }
 

@@ -13,7 +13,7 @@ extension SecretServiceStore: ChosenRecordReads {
     ) throws -> StoredRecord? {
         try call.bind {
             let operation = self.operation("read a chosen record of \(service)", call.deadline)
-            let (found, unread) = try client.run(operation) { client in
+            let (found, unread) = try client.run(operation, searching: .scope(service: service, kind: kind)) { client in
                 try firstRecord(service: service, kind: kind, choose, client, in: operation)
             }
             if let found { return found }

@@ -61,8 +61,8 @@ public final class SecretServiceStore: CredentialStore {
     /// Writes of one service across processes, one at a time (see `SecretServiceWriteLock`).
     private let writeLock: SecretServiceWriteLock
 
-    /// Connects to the session bus and greets the Secret Service daemon; the encrypted session
-    /// that carries secrets opens with the first call that needs one.
+    /// Connects to the session bus; the first call greets the Secret Service daemon, with its
+    /// own calls in the same flight (a first lookup waits for two round trips in all).
     ///
     /// ```swift
     /// // A person gets a minute to answer an unlock prompt; the daemon, 2 s a call.
@@ -80,8 +80,9 @@ public final class SecretServiceStore: CredentialStore {
     ///   - sessionFallback: whether, with no default collection and none the daemon creates,
     ///     records may go to the `session` collection, which the daemon keeps in memory
     ///     only (they are gone at logout). Off unless asked for.
-    /// - Throws: `KeyringError.serviceUnavailable` when there is no session bus, no
-    ///   Secret Service daemon (the reason says which), `.timedOut` when they do not answer in time,
+    /// - Throws: `KeyringError.serviceUnavailable` when there is no session bus to connect to
+    ///   (a bus or daemon that does not answer, or no daemon, is the first call's error, as
+    ///   `.serviceUnavailable` or `.timedOut`),
     ///   `.invalidConfiguration` naming `timeout` or `promptTimeout` when one is not longer than zero,
     ///   or `collection` when it is empty.
     public convenience init(
@@ -156,7 +157,7 @@ public final class SecretServiceStore: CredentialStore {
 
     /// How many lookups were answered with one call on a remembered item path (see
     /// `ItemMemory`), since the current session opened; for tests of that path.
-    package var lookupsFromMemory: Int { client.memory.lookupsFromMemory }
+    package var lookupsFromMemory: Int { client.memory?.lookupsFromMemory ?? 0 }
 
     /// `secret-service`, with the session bus it talks to (and the collection, when one is named).
     public var identity: StoreIdentity {
@@ -195,7 +196,7 @@ public final class SecretServiceStore: CredentialStore {
     /// `record(for:call:)` within `deadline`, the call's one bound, a reopen after a daemon restart included.
     func record(for id: RecordID, deadline: Deadline) throws -> StoredRecord? {
         let operation = self.operation("read \(id)", deadline)
-        return try client.run(operation) { client in
+        return try client.run(operation, searching: .identity(id)) { client in
             if let remembered = client.memory.recall(id),
                 let secret = try client.secret(remembered: remembered, of: id, in: operation)
             {
@@ -217,7 +218,7 @@ public final class SecretServiceStore: CredentialStore {
     /// `secret(for:call:)` within `deadline`.
     private func secret(for id: RecordID, deadline: Deadline) throws -> [UInt8]? {
         let operation = self.operation("read \(id)", deadline)
-        return try client.run(operation) { client in
+        return try client.run(operation, searching: .identity(id)) { client in
             if let remembered = client.memory.recall(id),
                 let secret = try client.secret(remembered: remembered, of: id, in: operation)
             {

@@ -1,0 +1,90 @@
+/// The calls a new connection sends before it waits for anything, and how their answers are
+/// taken: `GetNameOwner(org.freedesktop.secrets)` and the greeting, bound to the owner the
+/// bus names (see `BusConnection.askOwner`), behind the authentication and `Hello`. The bus
+/// answers `Hello` and `GetNameOwner` itself, in order, before it routes the greeting, so
+/// one round trip tells who the daemon is and that it answers: no `Peer.Ping` is needed.
+struct FirstFlight {
+    let bus: BusConnection
+    let question: BusConnection.OwnerQuery
+    let greeting: PendingReply<Void>
+
+    /// Sends the owner question and the greeting (held with the rest when `bus` holds its writes).
+    init(bus: BusConnection, deadline: Deadline) throws {
+        self.bus = bus
+        question = try bus.askOwner(SecretServiceNames.busName, deadline: deadline)
+        greeting = try ServiceInterface(bus: bus, daemon: SecretServiceNames.busName).greeting(
+            owner: question, deadline: deadline)
+    }
+
+    /// The daemon's unique name, once it answered the greeting; `nil` when nobody owns the
+    /// name (the calls bound to it are answered by the bus's errors, and forgotten).
+    /// - Throws: the owner question's errors (an answer that is no unique name), the
+    ///   greeting's (the daemon's error, or `.timedOut`).
+    func daemon(deadline: Deadline) throws -> String? {
+        let owner: String?
+        do {
+            owner = try bus.owner(answering: question, deadline: deadline)
+        } catch {
+            greeting.forget()
+            throw error
+        }
+        guard let owner else {
+            greeting.forget()
+            return nil
+        }
+        try greeting.value(asked: ServiceInterface.greetingAsked, deadline: deadline)
+        return owner
+    }
+}
+
+/// A store's connection whose first flight is held until its first call: the authentication,
+/// `Hello`, the owner question, the greeting and `OpenSession`, to which that call adds its
+/// `SearchItems`; all go in one write, so a first lookup waits for two round trips in all
+/// (this flight, then the item's attributes and secret), as libsecret's on an open connection.
+///
+/// `@unchecked Sendable`: used only under `ReopeningClient`'s lock.
+final class HeldOpening: @unchecked Sendable {
+    private let bus: BusConnection
+    private let flight: FirstFlight
+    private let session: SecretTransfer.Opening
+
+    /// Connects to `address` (the socket and its owner checked now) and holds the first flight.
+    /// - Throws: as `BusConnection.init` for the socket.
+    init(address: String, deadline: Deadline) throws {
+        bus = try BusConnection(address: address, holding: true, deadline: deadline)
+        flight = try FirstFlight(bus: bus, deadline: deadline)
+        session = try SecretTransfer.Opening(
+            bus: bus, daemon: SecretServiceNames.busName, owner: flight.question, deadline: deadline)
+    }
+
+    /// Sends the flight, with `SearchItems` of `searching` when given, and opens the client on
+    /// the daemon that answered; with no owner, the bus is asked to start one, as without a flight.
+    /// - Throws: as `SecretServiceClient.init`.
+    func open(collection: CollectionChoice, searching: SecretAttributes?, deadline: Deadline) throws
+        -> SecretServiceClient
+    {
+        let search = try searching.map {
+            SecretServiceClient.SentSearch(
+                attributes: $0.values,
+                call: try ServiceInterface(bus: bus, daemon: SecretServiceNames.busName).searchItems(
+                    $0.values, owner: flight.question, deadline: deadline))
+        }
+        try bus.flush(deadline: deadline)
+        let daemon: String?
+        do {
+            daemon = try flight.daemon(deadline: deadline)
+        } catch {
+            search?.call.forget()
+            throw error
+        }
+        guard let daemon else {
+            // Nobody answered the calls sent to the name: the bus starts a daemon, which is greeted then.
+            search?.call.forget()
+            return try SecretServiceClient(bus: bus, owner: nil, collection: collection, deadline: deadline)
+        }
+        session.bind(to: daemon)
+        return try SecretServiceClient(
+            bus: bus, owner: daemon, greeted: true, session: session, search: search, collection: collection,
+            deadline: deadline)
+    }
+}
