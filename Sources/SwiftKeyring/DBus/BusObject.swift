@@ -6,6 +6,11 @@ struct BusObject: Sendable {
     let destination: String
     let path: String
 
+    /// Another object of the same peer, at `path`.
+    func at(_ path: String) -> BusObject {
+        BusObject(bus: bus, destination: destination, path: path)
+    }
+
     /// Sends `interface.method` with `arguments` and returns at once; its reply, when it
     /// comes and is of type `reply`, is read by `decode` straight from the body. With `owner`,
     /// `destination` is the well-known name that question asked about (see `BusConnection.askOwner`).

@@ -31,7 +31,7 @@ enum SecretPrompt {
     ) throws -> Outcome {
         guard path != SecretServiceNames.none else { return .none }
         defer { operation.renewDeadline() }
-        let prompt = PromptInterface(bus: bus, daemon: daemon, path: path)
+        let prompt = PromptInterface(object: BusObject(bus: bus, destination: daemon, path: path))
         let paths = try complete(
             prompt, unlocking: unlocking, asked: operation.asked, callTimeout: operation.deadline.timeout,
             promptTimeout: operation.prompt.timeout)

@@ -149,12 +149,12 @@ final class SecretServiceClient: Sendable {
 
     /// The collection at `path` on this client's daemon.
     func collection(at path: String) -> CollectionInterface {
-        CollectionInterface(bus: bus, daemon: destination, path: path)
+        CollectionInterface(object: service.object.at(path))
     }
 
     /// The item at `path` on this client's daemon.
     func item(at path: String) -> ItemInterface {
-        ItemInterface(bus: bus, daemon: destination, path: path)
+        ItemInterface(object: service.object.at(path))
     }
 
     /// The paths of the items matching `attributes`, split by lock state (`Service.SearchItems`);

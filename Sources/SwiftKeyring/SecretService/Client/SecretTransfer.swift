@@ -93,7 +93,7 @@ final class SecretTransfer: Sendable {
             }
             guard let key = agreed else {
                 // Never used; best effort, since the daemon also closes it when our connection ends.
-                try? SessionInterface(bus: service.object.bus, daemon: service.object.destination, path: path).close(
+                try? SessionInterface(object: service.object.at(path)).close(
                     asked: "close an unused Secret Service session", deadline: deadline)
                 return nil
             }

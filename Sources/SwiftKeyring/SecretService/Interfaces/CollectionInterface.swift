@@ -4,10 +4,6 @@
 struct CollectionInterface {
     let object: BusObject
 
-    init(bus: BusConnection, daemon: String, path: String) {
-        object = BusObject(bus: bus, destination: daemon, path: path)
-    }
-
     /// `CreateItem(a{sv} properties, (oayays) secret, b replace) → (o item, o prompt)`, with
     /// `replace` off (see `ItemReplacement` for why).
     func createItem(

@@ -4,10 +4,6 @@
 struct ItemInterface {
     let object: BusObject
 
-    init(bus: BusConnection, daemon: String, path: String) {
-        object = BusObject(bus: bus, destination: daemon, path: path)
-    }
-
     /// `Delete() → o prompt` (`/` for none); `nil` when the item is gone already.
     func delete(in operation: SecretOperation) throws -> String? {
         try object.send(

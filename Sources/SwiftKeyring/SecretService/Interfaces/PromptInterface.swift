@@ -3,10 +3,6 @@
 struct PromptInterface {
     let object: BusObject
 
-    init(bus: BusConnection, daemon: String, path: String) {
-        object = BusObject(bus: bus, destination: daemon, path: path)
-    }
-
     /// `Prompt(s window-id)`, with an empty window id: the library has no window to attach it to.
     func prompt(asked: String, deadline: Deadline) throws {
         try object.send(

@@ -2,10 +2,6 @@
 struct SessionInterface {
     let object: BusObject
 
-    init(bus: BusConnection, daemon: String, path: String) {
-        object = BusObject(bus: bus, destination: daemon, path: path)
-    }
-
     /// `Close()`.
     func close(asked: String, deadline: Deadline) throws {
         try object.send(
