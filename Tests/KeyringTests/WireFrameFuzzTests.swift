@@ -160,7 +160,7 @@ struct WireFrameFuzzTests {
             }, signature: "bv",
             decode: { cursor, frame in
                 var before = cursor
-                let completion = try PromptCompletion.read(&cursor)
+                let completion = try PromptInterface.Completion.read(&cursor)
                 _ = try before.boolean()
                 let raw = try variant(at: before, in: frame)
                 return { writer in

@@ -9,11 +9,6 @@ enum BasicReplies {
         try cursor.objectPath()
     }
 
-    /// `oo`: two paths, such as a new object's and its prompt's.
-    static func twoPaths(_ cursor: inout WireCursor) throws -> [String] {
-        [try cursor.objectPath(), try cursor.objectPath()]
-    }
-
     /// `s`.
     static func string(_ cursor: inout WireCursor) throws -> String {
         try cursor.string()

@@ -55,9 +55,9 @@ final class PortalResponseWatch {
     /// Waits for the response to `request` until `deadline` or a cancelled task; `nil`
     /// when the portal left the bus first.
     /// - Throws: `.timedOut(operation:…)` or `CancellationError`.
-    func wait(for request: String, _ operation: String, deadline: Deadline) throws -> UInt32? {
+    func wait(for request: String, asked: String, deadline: Deadline) throws -> UInt32? {
         let state = state
-        try bus.wait(operation, deadline: deadline) { state.responses[request] != nil || state.vanished }
+        try bus.wait(asked, deadline: deadline) { state.responses[request] != nil || state.vanished }
         return state.responses[request]
     }
 }

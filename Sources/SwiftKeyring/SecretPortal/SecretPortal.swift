@@ -63,14 +63,9 @@ enum SecretPortal {
         let reply: PropertyValue
         do {
             owner = try bus.startedOwner(busName, deadline: deadline)
-            reply = try bus.call(
-                "ask \(name) for its version", destination: owner, path: objectPath,
-                interface: "org.freedesktop.DBus.Properties", method: "Get", signature: "ss", reply: "v", deadline: deadline,
-                decode: BasicReplies.property
-            ) {
-                $0.string(interface)
-                $0.string("version")
-            }
+            reply = try BusObject(bus: bus, destination: owner, path: objectPath).properties.get(
+                interface, "version", deadline: deadline, decode: BasicReplies.property
+            ).value(asked: "ask \(name) for its version", deadline: deadline)
         } catch let error as KeyringError where error.code == .serviceUnavailable {
             throw unavailable("no xdg-desktop-portal on the session bus (\(error.unavailability?.detail ?? "\(error)"))")
         } catch let error as KeyringError where error.code == .backend {
@@ -113,7 +108,7 @@ enum SecretPortal {
         let answerDeadline = Deadline(responseTimeout)
         let answer: UInt32?
         do {
-            answer = try watch.wait(for: request, "wait for \(name) to answer", deadline: answerDeadline)
+            answer = try watch.wait(for: request, asked: "wait for \(name) to answer", deadline: answerDeadline)
         } catch {
             closeRequest(request, on: bus, portal: owner)
             throw error
@@ -142,26 +137,23 @@ enum SecretPortal {
         defer { close(writeEnd) }
         // The token names the request object, so the answer can be told from others'.
         let token = "swift_keyring_\(UInt32.random(in: .min ... .max))"
-        let operation = "ask \(name) for the app's secret"
-        let serial = try bus.send(
-            destination: portal, path: objectPath, interface: interface, member: "RetrieveSecret", signature: "ha{sv}",
-            reply: "o", decode: BasicReplies.path, descriptors: [writeEnd], deadline: deadline
+        return try BusObject(bus: bus, destination: portal, path: objectPath).send(
+            interface, "RetrieveSecret", signature: "ha{sv}", reply: "o", descriptors: [writeEnd], deadline: deadline,
+            decode: BasicReplies.path
         ) {
             // The descriptor's index among those the message carries.
             $0.uint32(0)
             $0.properties([("handle_token", "s", { $0.string(token) })])
-        }
-        let reply = try bus.reply(to: serial, operation, deadline: deadline)
-        return try BusConnection.decoded(
-            String.self, of: reply, interface: interface, method: "RetrieveSecret", expected: "o")!
+        }.value(asked: "ask \(name) for the app's secret", deadline: deadline)
     }
 
     /// Asks the portal to drop a request we stopped waiting for, without waiting long for it.
     private static func closeRequest(_ request: String, on bus: BusConnection, portal: String) {
-        _ = try? bus.call(
-            "close the portal's request", destination: portal, path: request, interface: "org.freedesktop.portal.Request",
-            method: "Close", reply: "", autoStart: false, deadline: Deadline(.milliseconds(500)),
-            decode: BasicReplies.none)
+        let deadline = Deadline(.milliseconds(500))
+        _ = try? BusObject(bus: bus, destination: portal, path: request).send(
+            "org.freedesktop.portal.Request", "Close", reply: "", autoStart: false, deadline: deadline,
+            decode: BasicReplies.none
+        ).value(asked: "close the portal's request", deadline: deadline)
     }
 
     private static func unavailable(_ reason: String) -> KeyringError {

@@ -22,22 +22,14 @@ final class PromptWatch {
     private let handler: Int
     private let rules: [String]
 
-    /// Watches `Completed` on `prompt`, sent by `daemon` (the unique name of the daemon that
-    /// made the prompt). The match rules are sent without waiting for their replies: the bus
-    /// handles a connection's messages in order, so they are in place before the `Prompt`
-    /// call that follows them reaches the daemon.
-    init(_ prompt: String, on bus: BusConnection, daemon: String, deadline: Deadline) throws {
-        self.bus = bus
+    /// Watches `Completed` on `prompt`, sent by the daemon that made it. The match rules are
+    /// sent without waiting for their replies: the bus handles a connection's messages in
+    /// order, so they are in place before the `Prompt` call that follows them reaches the daemon.
+    init(_ prompt: PromptInterface, deadline: Deadline) throws {
+        bus = prompt.object.bus
         let state = state
-        let interests = [
-            SignalInterest(
-                sender: daemon, member: "Completed", signature: "bv", decode: { try PromptCompletion.read(&$0) }),
-            SignalInterest.nameOwnerChanged,
-        ]
-        handler = bus.addHandler(for: interests) { message in
-            if message.sender == daemon, message.path == prompt, message.interface == SecretServiceNames.prompt,
-                message.member == "Completed", !state.completed, let completion = message.decoded as? PromptCompletion
-            {
+        handler = bus.addHandler(for: [prompt.completedInterest, SignalInterest.nameOwnerChanged]) { message in
+            if !state.completed, let completion = prompt.completion(in: message) {
                 state.completed = true
                 state.dismissed = completion.dismissed
                 state.paths = completion.paths
@@ -45,10 +37,7 @@ final class PromptWatch {
                 state.vanished = true
             }
         }
-        rules = [
-            "type='signal',sender='\(daemon)',interface='\(SecretServiceNames.prompt)',member='Completed',path='\(prompt)'",
-            BusConnection.nameOwnerChangedRule(SecretServiceNames.busName),
-        ]
+        rules = [prompt.completedRule, BusConnection.nameOwnerChangedRule(SecretServiceNames.busName)]
         do {
             for rule in rules { try bus.sendMatchRule("AddMatch", rule, deadline: deadline) }
         } catch {
@@ -64,10 +53,10 @@ final class PromptWatch {
 
     /// Waits for `Completed` until `deadline` (the prompt's bound) or a cancelled task.
     /// - Throws: `.serviceUnavailable(.noDaemon)` when the daemon left the bus first,
-    ///   `.timedOut(operation:…)`, or `CancellationError`.
-    func wait(_ operation: String, deadline: Deadline) throws {
+    ///   `.timedOut(operation:…)` naming `asked`, or `CancellationError`.
+    func wait(asked: String, deadline: Deadline) throws {
         let state = state
-        try bus.wait(operation, deadline: deadline) { state.completed || state.vanished }
+        try bus.wait(asked, deadline: deadline) { state.completed || state.vanished }
         if !state.completed {
             throw KeyringError.serviceUnavailable(
                 reason: .noDaemon(detail: "the Secret Service daemon left the bus while its prompt was open"))

@@ -13,10 +13,30 @@ enum SecretReplies {
         Found(unlocked: try paths(&cursor), locked: try paths(&cursor))
     }
 
-    /// `Service.Unlock`'s `aoo`: the paths unlocked at once, then (alone in its array) the
-    /// prompt's path, `/` for none.
-    static func unlock(_ cursor: inout WireCursor) throws -> [[String]] {
-        [try paths(&cursor), [try cursor.objectPath()]]
+    /// `Service.Unlock`'s `aoo`: the paths unlocked at once, and the prompt's path, `/` for none.
+    struct Unlocked: Sendable {
+        var unlocked: [String]
+        var prompt: String
+    }
+
+    static func unlock(_ cursor: inout WireCursor) throws -> Unlocked {
+        Unlocked(unlocked: try paths(&cursor), prompt: try cursor.objectPath())
+    }
+
+    /// `CreateItem`'s and `CreateCollection`'s `oo`: the new object's path (`/` when a prompt
+    /// must create it), and the prompt's (`/` for none).
+    struct Created: Sendable {
+        var path: String
+        var prompt: String
+    }
+
+    static func created(_ cursor: inout WireCursor) throws -> Created {
+        Created(path: try cursor.objectPath(), prompt: try cursor.objectPath())
+    }
+
+    /// The error for a reply value of type `type` where the specification gives `expected`.
+    static func wrongType(_ what: String, _ type: String, _ expected: String) -> KeyringError {
+        BusFailure.invalidReply("the Secret Service sent \(what) of type \(type), not \(expected)")
     }
 
     /// `ao`.

@@ -16,37 +16,36 @@ extension SecretServiceClient {
     /// The collection searches are limited to: the named one's path, or `nil` for the
     /// default choice, whose searches go over every collection as libsecret's do.
     /// - Throws: `KeyringError.serviceUnavailable(reason: .noCollection)` naming a collection that does not exist.
-    func searchScope(deadline: Deadline) throws -> String? {
+    func searchScope(in operation: SecretOperation) throws -> String? {
         guard choice.name != nil else { return nil }
-        return try collection(deadline: deadline).path
+        return try collection(in: operation).path
     }
 
     /// The collection in use, resolved once and remembered; never creates one.
     /// - Throws: `.serviceUnavailable(reason: .noCollection)` when there is none.
-    func collection(deadline: Deadline) throws -> ResolvedCollection {
+    func collection(in operation: SecretOperation) throws -> ResolvedCollection {
         if let known = resolved.withLock({ $0 }) { return known }
-        guard let found = try find(deadline: deadline) else {
+        guard let found = try find(in: operation) else {
             throw KeyringError.serviceUnavailable(reason: .noCollection(detail: missingDetail(created: false)))
         }
         return remember(found)
     }
 
-    /// The collection new items go to: as `collection(deadline:)`, but with no default
-    /// collection the daemon is asked to create one (which may prompt, bounded by
-    /// `prompt` and renewing `deadline` after), and else the `session` collection is
-    /// used when the caller allowed it.
+    /// The collection new items go to: as `collection(in:)`, but with no default
+    /// collection the daemon is asked to create one (which may prompt), and else the
+    /// `session` collection is used when the caller allowed it.
     /// - Throws: `.serviceUnavailable(reason: .noCollection)` when none can be had,
     ///   `.promptTimedOut`, or the calls' errors.
-    func collectionForWriting(_ operation: String, deadline: inout Deadline, prompt: PromptBound) throws -> ResolvedCollection {
+    func collectionForWriting(in operation: SecretOperation) throws -> ResolvedCollection {
         if let known = resolved.withLock({ $0 }) { return known }
-        if let found = try find(deadline: deadline) { return remember(found) }
+        if let found = try find(in: operation) { return remember(found) }
         guard choice.name == nil else {
             throw KeyringError.serviceUnavailable(reason: .noCollection(detail: missingDetail(created: false)))
         }
-        if let created = try createDefault(operation, deadline: &deadline, prompt: prompt) {
+        if let created = try createDefault(in: operation) {
             return remember(ResolvedCollection(path: created, reason: "no default collection was set; the daemon created one"))
         }
-        if choice.sessionFallback, let session = try alias("session", deadline: deadline) {
+        if choice.sessionFallback, let session = try alias("session", in: operation) {
             return remember(
                 ResolvedCollection(
                     path: session,
@@ -57,9 +56,9 @@ extension SecretServiceClient {
     }
 
     /// What the store would use and why, without creating anything: for `doctor`.
-    func describeCollection(deadline: Deadline) throws -> ResolvedCollection? {
+    func describeCollection(in operation: SecretOperation) throws -> ResolvedCollection? {
         if let known = resolved.withLock({ $0 }) { return known }
-        return try find(deadline: deadline)
+        return try find(in: operation)
     }
 
     private func remember(_ found: ResolvedCollection) -> ResolvedCollection {
@@ -86,22 +85,24 @@ extension SecretServiceClient {
     }
 
     /// The collection the choice names, or the default alias's; `nil` when there is none.
-    private func find(deadline: Deadline) throws -> ResolvedCollection? {
+    private func find(in operation: SecretOperation) throws -> ResolvedCollection? {
         guard let name = choice.name else {
-            return try alias("default", deadline: deadline).map {
+            return try alias("default", in: operation).map {
                 ResolvedCollection(path: $0, reason: "the default alias names it")
             }
         }
         if name.hasPrefix("/") {
-            let collections = try collectionPaths(deadline: deadline)
+            let collections = try collectionPaths(in: operation)
             return collections.contains(name) ? ResolvedCollection(path: name, reason: "named by its path") : nil
         }
         // The alias first: one call, and the common case (`default`, `session`, `login`).
-        if let path = try alias(name, deadline: deadline) {
+        if let path = try alias(name, in: operation) {
             return ResolvedCollection(path: path, reason: "named by its alias \"\(name)\"")
         }
-        let collections = try collectionPaths(deadline: deadline)
-        let labelled = try collections.filter { try label(of: $0, deadline: deadline) == name }
+        let collections = try collectionPaths(in: operation)
+        let labelled = try collections.filter { path in
+            try collection(at: path).label(in: operation.step("read the label of \(path)")) == name
+        }
         guard labelled.count <= 1 else {
             throw KeyringError.invalidConfiguration(
                 setting: "collection",
@@ -119,62 +120,28 @@ extension SecretServiceClient {
     /// of freed bytes ("Object does not exist at path …/collection/_81BB3FV", one `set`
     /// in 935 of the stress suite). So the alias is read once, and the collection's own
     /// path used and remembered, as libsecret remembers its collections.
-    private func alias(_ name: String, deadline: Deadline) throws -> String? {
-        let reply = try bus.call(
-            "read the collection alias \(name)", destination: destination, path: SecretServiceNames.servicePath,
-            interface: SecretServiceNames.service, method: "ReadAlias", signature: "s", reply: "o", deadline: deadline,
-            decode: BasicReplies.path
-        ) { $0.string(name) }
-        let path = reply
+    private func alias(_ name: String, in operation: SecretOperation) throws -> String? {
+        let path = try service.readAlias(name, in: operation.step("read the collection alias \(name)"))
         return path == SecretServiceNames.none ? nil : path
     }
 
     /// Every collection's path (the service's `Collections` property).
-    private func collectionPaths(deadline: Deadline) throws -> [String] {
-        let value = try property(
-            SecretServiceNames.service, "Collections", of: SecretServiceNames.servicePath, "list the collections",
-            deadline: deadline)
-        guard case .paths(let paths) = value else {
-            throw BusFailure.invalidReply("the Collections property is not a list of paths")
-        }
-        return paths
-    }
-
-    /// A collection's `Label`; `nil` when it vanished or its label is not a string.
-    private func label(of path: String, deadline: Deadline) throws -> String? {
-        let reply = try bus.callOnItem(
-            "read the label of \(path)", destination: destination, path: path, interface: SecretServiceNames.properties,
-            method: "Get", signature: "ss", reply: "v", deadline: deadline, decode: BasicReplies.property
-        ) {
-            $0.string(SecretServiceNames.collection)
-            $0.string("Label")
-        }
-        guard case .string(let label) = reply else { return nil }
-        return label
+    private func collectionPaths(in operation: SecretOperation) throws -> [String] {
+        try service.collections(in: operation.step("list the collections"))
     }
 
     /// Asks the daemon to create the default collection (`CreateCollection` with the
-    /// alias `default`); shows the prompt it asks for within `prompt`'s bound. `nil`
-    /// when the prompt was dismissed (or, with no display, could not be shown).
-    private func createDefault(_ operation: String, deadline: inout Deadline, prompt: PromptBound) throws -> String? {
-        let reply = try bus.call(
-            "create the default collection to \(operation)", destination: destination, path: SecretServiceNames.servicePath,
-            interface: SecretServiceNames.service, method: "CreateCollection", signature: "a{sv}s", reply: "oo",
-            deadline: deadline, decode: BasicReplies.twoPaths
-        ) {
-            $0.properties([(SecretServiceNames.collectionLabel, "s", { $0.string(Self.createdLabel) })])
-            $0.string("default")
-        }
-        // The new collection ("/" when a prompt must create it) and the prompt ("/" for none).
-        let created = reply[0]
-        let promptToShow = reply[1]
-        if promptToShow == SecretServiceNames.none { return created == SecretServiceNames.none ? nil : created }
+    /// alias `default`), completing the prompt it returns; `nil` when the prompt was
+    /// dismissed (or, with no display, could not be shown).
+    private func createDefault(in operation: SecretOperation) throws -> String? {
+        let creating = operation.step("create the default collection to \(operation.asked)")
+        let created = try service.createCollection(label: Self.createdLabel, alias: "default", in: creating)
         // The prompt asks the person for the new keyring's password, as an unlock prompt does:
         // the same bound, and the same error when nobody answers.
-        let answered = try SecretPrompt.complete(
-            promptToShow, on: bus, daemon: destination, "create the default collection to \(operation)", unlocking: true,
-            callTimeout: deadline.timeout, promptTimeout: prompt.timeout)
-        deadline = Deadline(deadline.timeout)
-        return answered?.first
+        switch try SecretPrompt.outcome(of: created.prompt, on: bus, daemon: destination, unlocking: true, in: creating) {
+        case .none: return created.path == SecretServiceNames.none ? nil : created.path
+        case .dismissed: return nil
+        case .completed(let paths): return paths.first
+        }
     }
 }

@@ -8,12 +8,8 @@ extension SecretServiceClient {
     }
 
     /// The label and attributes of the item at `path`, in one call; `nil` when it vanished since the search.
-    func state(at path: String, _ operation: String, deadline: Deadline) throws -> ItemState? {
-        let read = try bus.callOnItem(
-            operation, destination: destination, path: path, interface: SecretServiceNames.properties, method: "GetAll",
-            signature: "s", reply: "a{sv}", deadline: deadline, decode: SecretReplies.itemProperties
-        ) { $0.string(SecretServiceNames.item) }
-        guard let reply = read else { return nil }
+    func state(at path: String, in operation: SecretOperation) throws -> ItemState? {
+        guard let reply = try item(at: path).properties(in: operation) else { return nil }
         guard let attributes = reply.attributes else {
             // Missing, or of another type: not readable, which is no proof that the item is foreign.
             throw BusFailure.invalidReply("the Secret Service sent no attributes of type a{ss} for \(path)")
@@ -23,13 +19,10 @@ extension SecretServiceClient {
 
     /// Sets the secret of the item at `path` to `record`'s (Item.SetSecret, through our session).
     /// - Returns: `false` when the item vanished since the search (another process deleted it).
-    func setSecret(_ record: StoredRecord, at path: String, _ operation: String, deadline: Deadline) throws -> Bool {
-        var secret = try transfer(deadline: deadline).encode(record.secret, contentType: Self.contentType(record))
+    func setSecret(_ record: StoredRecord, at path: String, in operation: SecretOperation) throws -> Bool {
+        var secret = try transfer(deadline: operation.deadline).encode(record.secret, contentType: Self.contentType(record))
         defer { secret.wipe() }
-        return try bus.callOnItem(
-            operation, destination: destination, path: path, interface: SecretServiceNames.item, method: "SetSecret",
-            signature: "(oayays)", reply: "", deadline: deadline, decode: BasicReplies.none
-        ) { secret.write(into: &$0) } != nil
+        return try item(at: path).setSecret(secret, in: operation)
     }
 
     /// The content type `record`'s secret is sent with: `text/plain` for a password, unless

@@ -4,9 +4,7 @@ internal import KeyringCrypto
 /// person at a terminal over SSH needs, where nobody sees a prompt.
 ///
 /// The Secret Service specification has no such call; gnome-keyring has one on an
-/// interface of its own, `org.gnome.keyring.InternalUnsupportedGuiltRiddenInterface`
-/// (`UnlockWithMasterPassword(o collection, (oayays) master)`, in its
-/// `daemon/dbus/gkd-secret-service.c`), which its own tools use. The password travels
+/// interface of its own (`GnomeKeyringInterface`). The password travels
 /// as a secret of the transfer (encrypted under the key agreed with the daemon, as any
 /// secret the store sends), is checked by the daemon against the keyring file, and a
 /// wrong one answers `org.gnome.keyring.Error.Denied` and changes nothing. KeePassXC
@@ -23,19 +21,13 @@ extension SecretServiceClient {
     /// - Throws: `KeyringError.wrongPassphrase` when the daemon refuses the password,
     ///   `.serviceUnavailable(reason: .noPasswordUnlock)` naming the daemon when it cannot
     ///   unlock that way (or opens no encrypted transfer), or the call's errors.
-    func unlock(_ path: String, password: SecureBytes, deadline: Deadline) throws {
-        var secret = try encrypted(password, deadline: deadline)
+    func unlock(_ path: String, password: SecureBytes, in operation: SecretOperation) throws {
+        var secret = try encrypted(password, deadline: operation.deadline)
         defer { secret.wipe() }
         do {
-            _ = try unsupportedNamed(deadline) {
-                try bus.call(
-                    "unlock \(path) with a password", destination: destination, path: SecretServiceNames.servicePath,
-                    interface: SecretServiceNames.gnomeKeyringInternal, method: "UnlockWithMasterPassword",
-                    signature: "o(oayays)", reply: "", deadline: deadline, decode: BasicReplies.none
-                ) {
-                    $0.string(path)
-                    secret.write(into: &$0)
-                }
+            try unsupportedNamed(operation.deadline) {
+                try gnomeKeyring.unlockWithMasterPassword(
+                    path, secret, in: operation.step("unlock \(path) with a password"))
             }
         } catch let error as KeyringError where error.backendDomain == "org.gnome.keyring.Error.Denied" {
             throw KeyringError.wrongPassphrase
@@ -46,31 +38,19 @@ extension SecretServiceClient {
     /// (`CreateWithMasterPassword`, as `gnome-keyring-daemon --unlock` creates the login
     /// keyring when there is none), and makes it the default (`SetAlias`); returns its path.
     /// - Throws: `.serviceUnavailable(reason: .noPasswordUnlock)` naming a daemon that cannot, or the calls' errors.
-    func createDefault(label: String, password: SecureBytes, deadline: Deadline) throws -> String {
-        var secret = try encrypted(password, deadline: deadline)
+    func createDefault(label: String, password: SecureBytes, in operation: SecretOperation) throws -> String {
+        var secret = try encrypted(password, deadline: operation.deadline)
         defer { secret.wipe() }
-        let reply = try unsupportedNamed(deadline) {
-            try bus.call(
-                "create the default collection with a password", destination: destination,
-                path: SecretServiceNames.servicePath, interface: SecretServiceNames.gnomeKeyringInternal,
-                method: "CreateWithMasterPassword", signature: "a{sv}(oayays)", reply: "o", deadline: deadline,
-                decode: BasicReplies.path
-            ) {
-                $0.properties([(SecretServiceNames.collectionLabel, "s", { $0.string(label) })])
-                secret.write(into: &$0)
-            }
+        let path = try unsupportedNamed(operation.deadline) {
+            try gnomeKeyring.createWithMasterPassword(
+                label: label, secret, in: operation.step("create the default collection with a password"))
         }
-        let path = reply
-        try bus.call(
-            "make \(path) the default collection", destination: destination, path: SecretServiceNames.servicePath,
-            interface: SecretServiceNames.service, method: "SetAlias", signature: "so", reply: "", deadline: deadline,
-            decode: BasicReplies.none
-        ) {
-            $0.string("default")
-            $0.string(path)
-        }
+        try service.setAlias("default", to: path, in: operation.step("make \(path) the default collection"))
         return path
     }
+
+    /// gnome-keyring's own interface on this client's daemon.
+    private var gnomeKeyring: GnomeKeyringInterface { GnomeKeyringInterface(bus: bus, daemon: destination) }
 
     /// `password` as a secret of an encrypted transfer; never a plain one.
     private func encrypted(_ password: SecureBytes, deadline: Deadline) throws -> SecretTransfer.Encoded {

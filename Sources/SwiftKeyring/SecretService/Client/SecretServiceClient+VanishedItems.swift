@@ -10,11 +10,10 @@
 extension SecretServiceClient {
     /// Whether the item at `path` is gone: a read of its `Attributes` is answered "no such
     /// object". Any other answer, a failure included, is no proof, and gives `false`.
-    func itemIsGone(_ path: String, deadline: Deadline) -> Bool {
+    func itemIsGone(_ path: String, in operation: SecretOperation) -> Bool {
         do {
-            let reply = try bus.reply(
-                to: sendAttributesRead(path, deadline: deadline), "check whether an item still exists", deadline: deadline)
-            return try attributes(in: reply) == nil
+            let read = try item(at: path).attributes(deadline: operation.deadline)
+            return try table(read.valueUnlessVanished(in: operation.step("check whether an item still exists"))) == nil
         } catch {
             return false
         }
@@ -22,11 +21,11 @@ extension SecretServiceClient {
 
     /// `body`'s result; `nil` when it fails with a backend error and the item at `path` is
     /// gone meanwhile. Any other failure is thrown as it came.
-    func absentIfGone<Value>(_ path: String, deadline: Deadline, _ body: () throws -> Value) throws -> Value? {
+    func absentIfGone<Value>(_ path: String, in operation: SecretOperation, _ body: () throws -> Value) throws -> Value? {
         do {
             return try body()
-        } catch let error as KeyringError where error.code == .backend && !deadline.hasPassed {
-            if itemIsGone(path, deadline: deadline) { return nil }
+        } catch let error as KeyringError where error.code == .backend && !operation.deadline.hasPassed {
+            if itemIsGone(path, in: operation) { return nil }
             throw error
         }
     }

@@ -22,9 +22,9 @@ final class SecretServiceClient: Sendable {
     /// The transfer secrets are encrypted for, opened by the first call that carries
     /// a secret (listing and removing never do); freed with this client.
     private let opened: Mutex<TransferState>
-    /// A search sent in the connection's first flight (`HeldOpening`), its attributes and
-    /// serial, taken by the first `searchPaths` that asks the same.
-    private let presentSearch: Mutex<(attributes: [String: String], serial: UInt32)?>
+    /// A search sent in the connection's first flight (`HeldOpening`), and its attributes,
+    /// taken by the first `searchPaths` that asks the same.
+    private let presentSearch: Mutex<SentSearch?>
     /// The unique bus name of the daemon, as the bus named the owner of
     /// `org.freedesktop.secrets` when this client opened.
     let destination: String
@@ -50,7 +50,7 @@ final class SecretServiceClient: Sendable {
     /// - Throws: as `init(address:collection:deadline:)`, but for connecting.
     init(
         bus: BusConnection, owner: String?, greeted: Bool = false, session: SecretTransfer.Opening? = nil,
-        search: (attributes: [String: String], serial: UInt32)? = nil, collection: CollectionChoice = .default,
+        search: SentSearch? = nil, collection: CollectionChoice = .default,
         deadline: Deadline
     ) throws {
         choice = collection
@@ -71,32 +71,14 @@ final class SecretServiceClient: Sendable {
         // client's record, so this call is safe whenever it runs, and the calls after it find the
         // record made. libsecret's first call is a GetAll of these properties for the same reason.
         // ConcurrentClientsTests prove it; keep this call first (`HeldOpening` and the probe send it first too).
-        try Self.greetingAnswered(
-            bus, bus.reply(to: Self.sendGreeting(bus, to: daemon, deadline: deadline), Self.greeting, deadline: deadline))
+        let service = ServiceInterface(bus: bus, daemon: daemon)
+        try service.greeting(deadline: deadline).value(asked: ServiceInterface.greetingAsked, deadline: deadline)
     }
 
-    /// What a greeting's wait is called in errors.
-    static let greeting = "connect to the Secret Service"
-
-    /// Sends the greeting, a read of the Service's `Collections` property, to `daemon` (a
-    /// unique name, or the well-known name bound to `owner`); the reply is checked by `greetingAnswered`.
-    static func sendGreeting(
-        _ bus: BusConnection, to daemon: String, owner: BusConnection.OwnerQuery? = nil, deadline: Deadline
-    ) throws -> UInt32 {
-        try bus.send(
-            destination: daemon, path: SecretServiceNames.servicePath, interface: SecretServiceNames.properties,
-            member: "Get", signature: "ss", reply: "v", decode: SecretReplies.anyVariant, owner: owner,
-            deadline: deadline
-        ) {
-            $0.string(SecretServiceNames.service)
-            $0.string("Collections")
-        }
-    }
-
-    /// Checks the greeting's reply: a variant, or the daemon's error thrown.
-    static func greetingAnswered(_ bus: BusConnection, _ reply: BusMessage) throws {
-        _ = try BusConnection.decoded(
-            Void.self, of: reply, interface: SecretServiceNames.properties, method: "Get", expected: "v")
+    /// A `SearchItems` sent before the client opened, with the attributes it asks for.
+    struct SentSearch: Sendable {
+        let attributes: [String: String]
+        let call: PendingReply<SecretReplies.Found>
     }
 
     /// Where the transfer stands: none yet, its `OpenSession` on the way, or open.
@@ -162,6 +144,19 @@ final class SecretServiceClient: Sendable {
         return owner != destination
     }
 
+    /// The Secret Service's own object on this client's daemon.
+    var service: ServiceInterface { ServiceInterface(bus: bus, daemon: destination) }
+
+    /// The collection at `path` on this client's daemon.
+    func collection(at path: String) -> CollectionInterface {
+        CollectionInterface(object: service.object.at(path))
+    }
+
+    /// The item at `path` on this client's daemon.
+    func item(at path: String) -> ItemInterface {
+        ItemInterface(object: service.object.at(path))
+    }
+
     /// The paths of the items matching `attributes`, split by lock state (`Service.SearchItems`);
     /// with a named collection, only its items.
     ///
@@ -172,118 +167,79 @@ final class SecretServiceClient: Sendable {
     ///
     /// With `openingSession`, the session's opening (`startSession`) is started while the
     /// search is in flight: the key pair is made while the daemon searches, not before or after.
-    func searchPaths(_ attributes: SecretAttributes, _ operation: String, openingSession: Bool = false, deadline: Deadline)
-        throws -> (unlocked: [String], locked: [String])
+    func searchPaths(_ attributes: SecretAttributes, in operation: SecretOperation, openingSession: Bool = false)
+        throws -> SecretReplies.Found
     {
         let sent = presentSearch.withLock { present in
             defer { present = nil }
             return present
         }
-        let search: UInt32
+        let search: PendingReply<SecretReplies.Found>
         if let sent, sent.attributes == attributes.values {
-            search = sent.serial
+            search = sent.call
         } else {
-            if let sent { bus.forget(sent.serial) }
-            search = try Self.sendSearch(bus, to: destination, attributes, deadline: deadline)
+            sent?.call.forget()
+            search = try service.searchItems(attributes.values, deadline: operation.deadline)
         }
         let scope: String?
         do {
-            scope = try searchScope(deadline: deadline).map { $0 + "/" }
+            scope = try searchScope(in: operation).map { $0 + "/" }
         } catch {
-            bus.forget(search)
+            search.forget()
             throw error
         }
-        if openingSession { startSession(deadline: deadline) }
-        let reply = try BusConnection.decoded(
-            SecretReplies.Found.self, of: bus.reply(to: search, operation, deadline: deadline),
-            interface: SecretServiceNames.service, method: "SearchItems", expected: "aoao")!
-        let found = (unlocked: reply.unlocked, locked: reply.locked)
+        if openingSession { startSession(deadline: operation.deadline) }
+        let found = try search.value(in: operation)
         guard let scope else { return found }
-        return (found.unlocked.filter { $0.hasPrefix(scope) }, found.locked.filter { $0.hasPrefix(scope) })
+        return SecretReplies.Found(
+            unlocked: found.unlocked.filter { $0.hasPrefix(scope) }, locked: found.locked.filter { $0.hasPrefix(scope) })
     }
 
-    /// Sends `Service.SearchItems` for `attributes` to `daemon` (a unique name, or the
-    /// well-known name bound to `owner`); the reply is read as `searchPaths` reads it.
-    static func sendSearch(
-        _ bus: BusConnection, to daemon: String, owner: BusConnection.OwnerQuery? = nil, _ attributes: SecretAttributes,
-        deadline: Deadline
-    ) throws -> UInt32 {
-        try bus.send(
-            destination: daemon, path: SecretServiceNames.servicePath, interface: SecretServiceNames.service,
-            member: "SearchItems", signature: "a{ss}", reply: "aoao", decode: SecretReplies.searchItems, owner: owner,
-            deadline: deadline
-        ) { $0.stringTable(attributes.values) }
-    }
-
-    /// Asks the daemon to unlock `paths`; returns the paths now unlocked.
+    /// The items matching `attributes`, every locked one first offered to the daemon to unlock
+    /// (which may prompt): the one rule by which reads, writes and removals find their items.
     ///
-    /// When the daemon asks the person (an unlock prompt), the wait is bounded by
-    /// `promptTimeout` rather than `deadline` (see `UnlockPrompt`), and `deadline`
-    /// is renewed afterwards: a person's answer must not use up the bound of the
-    /// calls that follow it.
-    func unlock(_ paths: [String], _ operation: String, deadline: inout Deadline, prompt: PromptBound) throws -> [String] {
-        let unlocked = try UnlockPrompt.unlock(
-            paths, on: bus, daemon: destination, operation, deadline: deadline, promptTimeout: prompt.timeout,
-            display: prompt.display)
-        deadline = Deadline(deadline.timeout)
-        return unlocked
+    /// Every match is unlocked, not only when none is readable: a read takes the newest
+    /// item among duplicates (`ItemReplacement.precedes`), the one a write keeps, and a
+    /// locked newer item passed over would give the value the next write discards; a
+    /// write or a removal must see every item it replaces or deletes.
+    /// - Throws: `KeyringError.locked` when some stay locked, or the calls' errors.
+    func unlockedPaths(_ attributes: SecretAttributes, in operation: SecretOperation) throws -> [String] {
+        let found = try searchPaths(attributes, in: operation)
+        guard !found.locked.isEmpty else { return found.unlocked }
+        let unlocked = try unlock(found.locked, in: operation)
+        guard Set(unlocked) == Set(found.locked) else { throw KeyringError.locked }
+        return found.unlocked + unlocked
+    }
+
+    /// Asks the daemon to unlock `paths`; returns the paths now unlocked. An unlock prompt
+    /// waits within the operation's prompt bound (see `SecretPrompt.outcome`).
+    func unlock(_ paths: [String], in operation: SecretOperation) throws -> [String] {
+        try UnlockPrompt.unlock(paths, with: service, in: operation)
     }
 
     /// Asks the daemon to unlock the collection new items go to, so an item can be
     /// created in it; the daemon may prompt, as in `unlock`.
-    func unlockCollection(_ operation: String, deadline: inout Deadline, prompt: PromptBound) throws {
-        let collection = try collectionForWriting(operation, deadline: &deadline, prompt: prompt)
-        _ = try unlock([collection.path], operation, deadline: &deadline, prompt: prompt)
+    func unlockCollection(in operation: SecretOperation) throws {
+        _ = try unlock([collectionForWriting(in: operation).path], in: operation)
     }
 
-    /// Sends `Properties.Get` of an item's `Attributes`; the reply is read by `attributes(in:)`.
-    func sendAttributesRead(_ path: String, deadline: Deadline) throws -> UInt32 {
-        try bus.send(
-            destination: destination, path: path, interface: SecretServiceNames.properties, member: "Get",
-            signature: "ss", reply: "v", decode: SecretReplies.attributes, deadline: deadline
-        ) {
-            $0.string(SecretServiceNames.item)
-            $0.string("Attributes")
-        }
-    }
-
-    /// The attributes in the reply to `sendAttributesRead`; `nil` when the item vanished.
-    /// - Throws: the daemon's error, or `.backend` for attributes of another type than `a{ss}`:
-    ///   an item whose attributes cannot be read is no item we can tell apart from ours,
-    ///   and must not pass for a foreign one.
-    func attributes(in reply: BusMessage) throws -> [String: String]? {
-        guard
-            let read = try BusConnection.decoded(
-                SecretReplies.Attributes.self, of: reply, interface: SecretServiceNames.properties, method: "Get",
-                expected: "v", vanishing: true)
-        else { return nil }
+    /// The attributes a read of an item's `Attributes` gave; `nil` when the item vanished.
+    /// - Throws: `.backend` for attributes of another type than `a{ss}`: an item whose
+    ///   attributes cannot be read is no item we can tell apart from ours, and must not pass
+    ///   for a foreign one.
+    func table(_ read: SecretReplies.Attributes?) throws -> [String: String]? {
         switch read {
+        case nil: return nil
         case .table(let table): return table
-        case .otherType(let type): throw Self.wrongType("an item's attributes", type, "a{ss}")
-        }
-    }
-
-    /// Sends `Service.GetSecrets` for the items at `paths`; the reply is read by `secrets(in:asked:)`.
-    private func sendSecretsRead(_ paths: [String], transfer: SecretTransfer, deadline: Deadline) throws -> UInt32 {
-        try bus.send(
-            destination: destination, path: SecretServiceNames.servicePath, interface: SecretServiceNames.service,
-            member: "GetSecrets", signature: "aoo", reply: "a{o(oayays)}", decode: SecretReplies.getSecrets,
-            deadline: deadline
-        ) {
-            $0.strings(paths)
-            $0.string(transfer.path)
+        case .otherType(let type): throw SecretReplies.wrongType("an item's attributes", type, "a{ss}")
         }
     }
 
     /// The secrets of a `GetSecrets` reply, still encoded, by path: only those of the `asked`
     /// paths (a daemon leaves out an item gone or locked, and whatever else it names is none
-    /// of ours); `nil` when the daemon said the object vanished, where `vanishing`.
-    private func secrets(in reply: BusMessage, asked: [String], vanishing: Bool) throws -> [String: SecretTransfer.Encoded]? {
-        guard
-            let entries = try BusConnection.decoded(
-                [SecretReplies.Secret].self, of: reply, interface: SecretServiceNames.service, method: "GetSecrets",
-                expected: "a{o(oayays)}", vanishing: vanishing)
-        else { return nil }
+    /// of ours); `nil` for `nil`, a reply saying the object vanished.
+    private func chosen(_ entries: [SecretReplies.Secret]?, asked: [String]) -> [String: SecretTransfer.Encoded]? {
+        guard let entries else { return nil }
         var secrets: [String: SecretTransfer.Encoded] = [:]
         for entry in entries {
             guard asked.contains(entry.item) else {
@@ -300,32 +256,35 @@ final class SecretServiceClient: Sendable {
     /// gives no secret, or was deleted since the search.
     ///
     /// The `Attributes` property and the secret are asked for together: one round trip.
-    func record(at path: String, _ operation: String, deadline: Deadline) throws -> StoredRecord? {
-        let transfer = try transfer(deadline: deadline)
+    func record(at path: String, in operation: SecretOperation) throws -> StoredRecord? {
+        let transfer = try transfer(deadline: operation.deadline)
         // A failure may only mean the item was deleted since the search (KWallet's GetSecrets says so
         // with InvalidArgs): see `absentIfGone`.
-        return try absentIfGone(path, deadline: deadline) { () -> StoredRecord? in
+        return try absentIfGone(path, in: operation) { () -> StoredRecord? in
             // Both in one write: the daemon reads them as one flight.
-            let (attributesCall, secretCall) = try bus.sendingTogether(deadline: deadline) {
-                let attributesCall = try sendAttributesRead(path, deadline: deadline)
+            let (attributesCall, secretCall) = try bus.sendingTogether(deadline: operation.deadline) {
+                let attributesCall = try item(at: path).attributes(deadline: operation.deadline)
                 do {
-                    return (attributesCall, try sendSecretsRead([path], transfer: transfer, deadline: deadline))
+                    return (
+                        attributesCall,
+                        try service.getSecrets([path], session: transfer.path, deadline: operation.deadline)
+                    )
                 } catch {
-                    bus.forget(attributesCall)
+                    attributesCall.forget()
                     throw error
                 }
             }
             let attributesReply: BusMessage
             do {
-                attributesReply = try bus.reply(to: attributesCall, operation, deadline: deadline)
+                attributesReply = try attributesCall.reply(in: operation)
             } catch {
-                bus.forget(secretCall)
+                secretCall.forget()
                 throw error
             }
-            let secretReply = try bus.reply(to: secretCall, operation, deadline: deadline)
+            let secretReply = try secretCall.reply(in: operation)
             // Either call may be the one that says the item vanished meanwhile.
-            guard let table = try attributes(in: attributesReply),
-                let encoded = try secrets(in: secretReply, asked: [path], vanishing: true)?[path],
+            guard let table = try table(attributesCall.valueUnlessVanished(of: attributesReply)),
+                let encoded = try chosen(secretCall.valueUnlessVanished(of: secretReply), asked: [path])?[path],
                 let summary = SecretAttributes.summary(from: table)
             else { return nil }
             return StoredRecord(id: summary.id, metadata: summary.metadata, secret: try transfer.decode(encoded))
@@ -333,34 +292,30 @@ final class SecretServiceClient: Sendable {
     }
 
     /// Reads one item's secret only; `nil` when the daemon gives none (the item vanished, or is locked).
-    func secret(at path: String, _ operation: String, deadline: Deadline) throws -> [UInt8]? {
-        let transfer = try transfer(deadline: deadline)
-        let reply = try bus.reply(
-            to: sendSecretsRead([path], transfer: transfer, deadline: deadline), operation, deadline: deadline)
-        return try secrets(in: reply, asked: [path], vanishing: true)?[path].map { try transfer.decode($0) }
+    func secret(at path: String, in operation: SecretOperation) throws -> [UInt8]? {
+        let transfer = try transfer(deadline: operation.deadline)
+        let call = try service.getSecrets([path], session: transfer.path, deadline: operation.deadline)
+        return try chosen(call.valueUnlessVanished(in: operation), asked: [path])?[path].map { try transfer.decode($0) }
     }
 
     /// The secrets of the items at `paths`, in one call; items the daemon leaves out (gone,
     /// or locked) are left out.
-    func secrets(at paths: [String], _ operation: String, deadline: Deadline) throws -> [String: [UInt8]] {
+    func secrets(at paths: [String], in operation: SecretOperation) throws -> [String: [UInt8]] {
         guard !paths.isEmpty else { return [:] }
-        let transfer = try transfer(deadline: deadline)
-        let reply = try bus.reply(
-            to: sendSecretsRead(paths, transfer: transfer, deadline: deadline), operation, deadline: deadline)
+        let transfer = try transfer(deadline: operation.deadline)
+        let call = try service.getSecrets(paths, session: transfer.path, deadline: operation.deadline)
         // Not an item's call: an error, even "no such object", is the error it is.
-        return try secrets(in: reply, asked: paths, vanishing: false)!.mapValues { try transfer.decode($0) }
+        return try chosen(call.value(in: operation), asked: paths)!.mapValues { try transfer.decode($0) }
     }
 
     /// The secret at a remembered path, in one call; `nil` when it must be looked up
     /// the long way: the item is gone or locked (gnome-keyring leaves such items out
     /// of `GetSecrets`' reply), or the daemon announced a change while the call was
     /// in flight. A timeout or a cancellation is thrown, not retried.
-    func secret(remembered: ItemMemory.Remembered, of id: RecordID, _ operation: String, deadline: Deadline) throws
-        -> [UInt8]?
-    {
+    func secret(remembered: ItemMemory.Remembered, of id: RecordID, in operation: SecretOperation) throws -> [UInt8]? {
         let secret: [UInt8]?
         do {
-            secret = try self.secret(at: remembered.path, operation, deadline: deadline)
+            secret = try self.secret(at: remembered.path, in: operation)
         } catch let error as KeyringError {
             if case .timedOut = error { throw error }
             memory.forget(id)
@@ -375,30 +330,30 @@ final class SecretServiceClient: Sendable {
 
     /// The identity and metadata of the items at `paths` (readable even while locked),
     /// with the reads in flight together; items that are not ours or vanished meanwhile are left out.
-    func summaries(at paths: [String], _ operation: String, deadline: Deadline) throws -> [RecordSummary] {
-        try items(at: paths, operation, deadline: deadline).map(\.summary)
+    func summaries(at paths: [String], in operation: SecretOperation) throws -> [RecordSummary] {
+        try items(at: paths, in: operation).map(\.summary)
     }
 
     /// As `summaries(at:)`, each with the path of its item, so that a record chosen among them is
     /// read without another search.
-    func items(at paths: [String], _ operation: String, deadline: Deadline) throws -> [(path: String, summary: RecordSummary)] {
-        let read = try attributes(at: paths, operation, deadline: deadline)
+    func items(at paths: [String], in operation: SecretOperation) throws -> [(path: String, summary: RecordSummary)] {
+        let read = try attributes(at: paths, in: operation)
         return paths.compactMap { path in read[path].flatMap(SecretAttributes.summary(from:)).map { (path, $0) } }
     }
 
     /// The attributes of the items at `paths`, keyed by path (reads in flight
     /// together); items that vanished meanwhile are left out.
-    func attributes(at paths: [String], _ operation: String, deadline: Deadline) throws -> [String: [String: String]] {
+    func attributes(at paths: [String], in operation: SecretOperation) throws -> [String: [String: String]] {
         var result: [String: [String: String]] = [:]
         // At most a window of calls in flight at once: a long list waits about one round
         // trip per window rather than per item, and stays far below the bus's limit on pending replies.
         for start in stride(from: 0, to: paths.count, by: Self.attributesWindow) {
             let window = paths[start..<min(start + Self.attributesWindow, paths.count)]
-            var serials: [UInt32] = []
-            defer { serials.forEach(bus.forget) }
-            for path in window { serials.append(try sendAttributesRead(path, deadline: deadline)) }
-            for (path, serial) in zip(window, serials) {
-                if let table = try attributes(in: bus.reply(to: serial, operation, deadline: deadline)) { result[path] = table }
+            var calls: [PendingReply<SecretReplies.Attributes>] = []
+            defer { calls.forEach { $0.forget() } }
+            for path in window { calls.append(try item(at: path).attributes(deadline: operation.deadline)) }
+            for (path, call) in zip(window, calls) {
+                if let table = try table(call.valueUnlessVanished(in: operation)) { result[path] = table }
             }
         }
         return result
@@ -407,114 +362,52 @@ final class SecretServiceClient: Sendable {
     /// How many `Attributes` reads `attributes(at:)` keeps in flight at once.
     private static let attributesWindow = 32
 
-    /// The error for a reply value of another type than the one the specification gives.
-    /// The error for a reply value of type `type` where the specification gives `expected`.
-    static func wrongType(_ what: String, _ type: String, _ expected: String) -> KeyringError {
-        BusFailure.invalidReply("the Secret Service sent \(what) of type \(type), not \(expected)")
-    }
-
     /// Creates an item for `record` in the collection in use (never replacing
     /// one: see `ItemReplacement`); returns the item's path. A prompt the daemon
-    /// asks for first (KeePassXC confirms each new item) is shown and waited for
-    /// within `prompt`'s bound, and `deadline` is renewed after it, as in `unlock`.
-    /// - Throws: `KeyringError.promptDismissed` when the person refuses it, or the calls' errors.
-    func createItem(_ record: StoredRecord, _ operation: String, deadline: inout Deadline, prompt: PromptBound) throws -> String {
-        let attributes = SecretAttributes.all(record)
-        let collection = try collectionForWriting(operation, deadline: &deadline, prompt: prompt).path
-        var secret = try transfer(deadline: deadline).encode(record.secret, contentType: Self.contentType(record))
+    /// asks for first (KeePassXC confirms each new item) is completed within the
+    /// operation's prompt bound (`SecretPrompt.outcome`).
+    /// - Throws: `KeyringError.confirmationDismissed` when the person refuses it, or the calls' errors.
+    func createItem(_ record: StoredRecord, in operation: SecretOperation) throws -> String {
+        let collection = try collectionForWriting(in: operation).path
+        var secret = try transfer(deadline: operation.deadline).encode(record.secret, contentType: Self.contentType(record))
         defer { secret.wipe() }
-        // Label and attributes, the secret as the transfer encoded it, and replace off (KeePassXC
-        // answers replace with a confirmation nobody sees, and matches it by a subset of the
-        // attributes; ItemReplacement replaces instead).
-        let reply = try bus.call(
-            operation, destination: destination, path: collection, interface: SecretServiceNames.collection,
-            method: "CreateItem", signature: "a{sv}(oayays)b", reply: "oo", deadline: deadline,
-            decode: BasicReplies.twoPaths
-        ) { arguments in
-            arguments.properties([
-                (SecretServiceNames.itemLabel, "s", { $0.string(SecretLabel.label(for: record)) }),
-                (SecretServiceNames.itemAttributes, "a{ss}", { $0.stringTable(attributes.values) }),
-            ])
-            secret.write(into: &arguments)
-            arguments.boolean(false)
-        }
-        // The new item's path ("/" when a prompt must create it) and the prompt's ("/" for none).
-        let item = reply[0]
-        let promptToShow = reply[1]
-        if promptToShow == SecretServiceNames.none {
-            guard item != SecretServiceNames.none else {
+        let created = try self.collection(at: collection).createItem(
+            label: SecretLabel.label(for: record), attributes: SecretAttributes.all(record).values, secret: secret,
+            in: operation)
+        switch try SecretPrompt.outcome(of: created.prompt, on: bus, daemon: destination, unlocking: false, in: operation) {
+        case .none:
+            guard created.path != SecretServiceNames.none else {
                 throw BusFailure.invalidReply("CreateItem returned no item")
             }
-            return item
-        }
-        guard let created = try completePrompt(promptToShow, operation, deadline: &deadline, prompt: prompt) else {
+            return created.path
+        case .dismissed:
             throw KeyringError.confirmationDismissed
+        case .completed(let paths):
+            guard let path = paths.first else { throw BusFailure.invalidReply("CreateItem's prompt gave no item") }
+            return path
         }
-        guard let path = created.first else {
-            throw BusFailure.invalidReply("CreateItem's prompt gave no item")
-        }
-        return path
     }
 
-    /// Deletes the item at `path`, showing and waiting for a prompt the daemon
-    /// asks for first (KeePassXC may confirm each deletion); `deadline` is renewed after it, as in `unlock`.
+    /// Deletes the item at `path`, completing a prompt the daemon asks for first (KeePassXC
+    /// may confirm each deletion).
     /// - Returns: `false` when the item was already gone (another process deleted it since the search).
     /// - Throws: `KeyringError.promptDismissed` when the person refuses it, or the calls' errors.
-    func delete(_ path: String, _ operation: String, deadline: inout Deadline, prompt: PromptBound) throws -> Bool {
-        guard
-            let reply = try bus.callOnItem(
-                operation, destination: destination, path: path, interface: SecretServiceNames.item, method: "Delete",
-                reply: "o", deadline: deadline, decode: BasicReplies.path)
-        else { return false }
-        let promptToShow = reply
-        guard promptToShow != SecretServiceNames.none else { return true }
-        guard try completePrompt(promptToShow, operation, deadline: &deadline, prompt: prompt) != nil else {
+    func delete(_ path: String, in operation: SecretOperation) throws -> Bool {
+        guard let prompt = try item(at: path).delete(in: operation) else { return false }
+        if case .dismissed = try SecretPrompt.outcome(of: prompt, on: bus, daemon: destination, unlocking: false, in: operation) {
             throw KeyringError.promptDismissed
         }
         return true
     }
 
-    /// Shows a prompt a write asked for, within the prompt bound, then renews `deadline`;
-    /// `nil` when it was dismissed.
-    private func completePrompt(_ path: String, _ operation: String, deadline: inout Deadline, prompt: PromptBound) throws
-        -> [String]?
-    {
-        let answered = try SecretPrompt.complete(
-            path, on: bus, daemon: destination, operation, unlocking: false, callTimeout: deadline.timeout,
-            promptTimeout: prompt.timeout
-        )
-        deadline = Deadline(deadline.timeout)
-        return answered
-    }
-
-    /// Whether the collection in use is locked now (reading its `Locked` property).
+    /// Whether the collection in use is locked now.
     /// - Throws: `.serviceUnavailable(reason: .noCollection)` when there is none.
-    func isCollectionLocked(deadline: Deadline) throws -> Bool {
-        try isLocked(collection(deadline: deadline).path, deadline: deadline)
+    func isCollectionLocked(in operation: SecretOperation) throws -> Bool {
+        try isLocked(collection(in: operation).path, in: operation)
     }
 
-    /// Whether the collection at `path` is locked now: a `Locked` sent as anything but a
-    /// boolean is an error, never read as unlocked.
-    func isLocked(_ path: String, deadline: Deadline) throws -> Bool {
-        let reply = try property(
-            SecretServiceNames.collection, "Locked", of: path, "read whether the collection is locked",
-            deadline: deadline)
-        guard case .boolean(let locked) = reply else {
-            throw Self.wrongType("the collection's Locked", reply.type, "b")
-        }
-        return locked
-    }
-
-    /// One property of the object at `path` (`Properties.Get`).
-    func property(_ interface: String, _ name: String, of path: String, _ operation: String, deadline: Deadline) throws
-        -> PropertyValue
-    {
-        try bus.call(
-            operation, destination: destination, path: path, interface: SecretServiceNames.properties, method: "Get",
-            signature: "ss", reply: "v", deadline: deadline, decode: BasicReplies.property
-        ) {
-            $0.string(interface)
-            $0.string(name)
-        }
+    /// Whether the collection at `path` is locked now.
+    func isLocked(_ path: String, in operation: SecretOperation) throws -> Bool {
+        try collection(at: path).isLocked(in: operation.step("read whether the collection is locked"))
     }
 }

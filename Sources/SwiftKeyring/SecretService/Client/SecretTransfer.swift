@@ -30,10 +30,9 @@ final class SecretTransfer: Sendable {
     /// thread can wait for it.
     final class Opening: @unchecked Sendable {
         private let agreement: DHKeyAgreement
-        private let bus: BusConnection
-        /// The daemon's unique name, once known (see `init(…owner:)`).
-        private var destination: String
-        private let call: UInt32
+        /// The service of the daemon it went to: its unique name once known (see `init(…owner:)`).
+        private var service: ServiceInterface
+        private let call: PendingReply<SecretReplies.Opened>
         private var finished = false
 
         /// Sends `OpenSession` to `daemon` (its unique name, or the well-known name bound to
@@ -43,62 +42,44 @@ final class SecretTransfer: Sendable {
             // The one place a key pair for the bus is made.
             let agreement = try KeyringError.translatingCrypto { try DHKeyAgreement() }
             self.agreement = agreement
-            self.bus = bus
-            destination = daemon
-            call = try Self.openSession(bus, daemon, SecretTransfer.algorithm, owner: owner, deadline: deadline) {
+            service = ServiceInterface(bus: bus, daemon: daemon)
+            call = try service.openSession(SecretTransfer.algorithm, owner: owner, deadline: deadline) {
                 $0.variant("ay") { $0.byteArray(agreement.publicValue) }
             }
         }
 
         deinit {
             // An opening never finished: its reply, when it comes, is dropped.
-            if !finished { bus.forget(call) }
+            if !finished { call.forget() }
         }
 
         /// Names the daemon an `OpenSession` sent to the well-known name went to, as the bus answered.
         func bind(to daemon: String) {
-            destination = daemon
-        }
-
-        private static func openSession(
-            _ bus: BusConnection, _ daemon: String, _ algorithm: String, owner: BusConnection.OwnerQuery? = nil,
-            deadline: Deadline, input: (inout WireWriter) -> Void
-        ) throws -> UInt32 {
-            try bus.send(
-                destination: daemon, path: SecretServiceNames.servicePath, interface: SecretServiceNames.service,
-                member: "OpenSession", signature: "sv", reply: "vo", decode: SecretReplies.openSession, owner: owner,
-                deadline: deadline
-            ) {
-                $0.string(algorithm)
-                input(&$0)
-            }
+            service = ServiceInterface(bus: service.object.bus, daemon: daemon)
         }
 
         /// Waits for the daemon's answer and agrees the key. The opening is spent afterwards, whatever happens.
         /// - Returns: the transfer; `nil` when this key exchange is one of the few daemons
         ///   disagree on (see `DHKeyAgreement.key(peer:)`): the daemon's session is closed
         ///   then, and the caller opens another.
-        /// - Throws: `KeyringError.serviceUnavailable` when the daemon opens no transfer, or the call's errors.
+        /// - Throws: `KeyringError.serviceUnavailable` when the daemon opens none, or the call's errors.
         func finish(deadline: Deadline) throws -> SecretTransfer? {
             guard !finished else {
                 throw KeyringError.serviceUnavailable(reason: .noDaemon(detail: "the daemon opened no session"))
             }
             finished = true
-            let operation = "open a Secret Service session"
-            var reply = try bus.reply(to: call, operation, deadline: deadline)
+            let asked = "open a Secret Service session"
+            var answered = call
+            var reply = try answered.reply(asked: asked, deadline: deadline)
             var plain = false
             if reply.kind == .error && reply.errorName == SecretServiceNames.notSupportedError {
                 // A daemon without the key exchange: a plain transfer, as libsecret falls back to.
                 plain = true
-                let serial = try Self.openSession(bus, destination, "plain", deadline: deadline) {
-                    $0.variant("s") { $0.string("") }
-                }
-                reply = try bus.reply(to: serial, operation, deadline: deadline)
+                answered = try service.openSession("plain", deadline: deadline) { $0.variant("s") { $0.string("") } }
+                reply = try answered.reply(asked: asked, deadline: deadline)
             }
-            let opened = try BusConnection.decoded(
-                SecretReplies.Opened.self, of: reply, interface: SecretServiceNames.service, method: "OpenSession",
-                expected: "vo")!
             // The daemon's output (its public value, or "" for plain) and the transfer's path.
+            let opened = try answered.value(of: reply)
             let path = opened.path
             if plain { return SecretTransfer(path: path, key: nil) }
             guard let peer = opened.output else {
@@ -111,19 +92,12 @@ final class SecretTransfer: Sendable {
                 throw failure("the Secret Service's answer to the session's key exchange is not valid")
             }
             guard let key = agreed else {
-                close(path, deadline: deadline)
+                // Never used; best effort, since the daemon also closes it when our connection ends.
+                try? SessionInterface(object: service.object.at(path)).close(
+                    asked: "close an unused Secret Service session", deadline: deadline)
                 return nil
             }
             return SecretTransfer(path: path, key: key)
-        }
-
-        /// Closes the daemon's session at `path`, which will never be used; best effort, since
-        /// the daemon also closes it when our connection ends.
-        private func close(_ path: String, deadline: Deadline) {
-            _ = try? bus.call(
-                "close an unused Secret Service session", destination: destination, path: path,
-                interface: SecretServiceNames.session, method: "Close", reply: "", deadline: deadline,
-                decode: BasicReplies.none)
         }
     }
 

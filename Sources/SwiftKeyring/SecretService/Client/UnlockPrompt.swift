@@ -1,42 +1,20 @@
-/// Unlocks Secret Service objects, showing the daemon's unlock prompt when it
-/// asks for one and waiting for the person, not for the D-Bus call bound.
-///
-/// libsecret's own prompt handling (`secret_service_unlock_dbus_paths_sync`)
-/// cannot be cut short cleanly: cancelling it while the prompt is open trips a
-/// GLib critical and may never return. So the prompt is driven here, on the
-/// store's connection: `Service.Unlock` and `Prompt.Prompt` are ordinary bounded
-/// calls, and only the wait for `Completed` has the prompt's own, long bound.
-/// `SecretPrompt` shows the prompt and waits for it.
+/// Unlocks Secret Service objects (`Service.Unlock`), completing the unlock prompt the daemon
+/// returns when it asks the person (`SecretPrompt.outcome`).
 enum UnlockPrompt {
     /// Unlocks `paths`; returns those of them unlocked, which may be fewer when the daemon refused some.
-    /// - Parameters:
-    ///   - deadline: the call bound, for each D-Bus call; a call after the prompt gets a fresh one of the same length.
-    ///   - promptTimeout: how long a person may take to answer the prompt.
-    ///   - display: whether the caller has a display, so a prompt can have been shown
-    ///     (see `SecretServiceStore.canShowPrompt`).
     /// - Throws: `KeyringError.promptDismissed`, `.locked` for a prompt that ended at once
-    ///   with no display to show it on, `.promptTimedOut` when nobody answered it in time,
-    ///   `CancellationError` for a cancelled task, or the calls' own errors.
-    static func unlock(
-        _ paths: [String],
-        on bus: BusConnection,
-        daemon: String,
-        _ operation: String,
-        deadline: Deadline,
-        promptTimeout: Duration,
-        display: Bool
-    ) throws -> [String] {
-        if let unlocked = try unlockOnce(
-            paths, on: bus, daemon: daemon, operation, deadline: deadline, promptTimeout: promptTimeout, display: display,
-            acceptingLostPrompt: true)
-        {
+    ///   with no display to show it on (see `SecretServiceStore.canShowPrompt`),
+    ///   `.promptTimedOut` when nobody answered it in time, `CancellationError` for a
+    ///   cancelled task, or the calls' own errors.
+    static func unlock(_ paths: [String], with service: ServiceInterface, in operation: SecretOperation) throws
+        -> [String]
+    {
+        if let unlocked = try unlockOnce(paths, with: service, in: operation, acceptingLostPrompt: true) {
             return unlocked
         }
         // The prompt ended before it was shown, unlocking nothing (see `unlockOnce`): the
         // objects are asked again, which another client's unlock has usually done.
-        return try unlockOnce(
-            paths, on: bus, daemon: daemon, operation, deadline: Deadline(deadline.timeout), promptTimeout: promptTimeout,
-            display: display, acceptingLostPrompt: false) ?? []
+        return try unlockOnce(paths, with: service, in: operation, acceptingLostPrompt: false) ?? []
     }
 
     /// One `Unlock` and its prompt; `nil` when `acceptingLostPrompt` and the prompt was
@@ -49,43 +27,31 @@ enum UnlockPrompt {
     /// '/org/freedesktop/secrets/prompt/p1'", 1 of 32 processes here), though the
     /// collection is now unlocked.
     private static func unlockOnce(
-        _ paths: [String],
-        on bus: BusConnection,
-        daemon: String,
-        _ operation: String,
-        deadline: Deadline,
-        promptTimeout: Duration,
-        display: Bool,
-        acceptingLostPrompt: Bool
+        _ paths: [String], with service: ServiceInterface, in operation: SecretOperation, acceptingLostPrompt: Bool
     ) throws -> [String]? {
-        let reply = try bus.call(
-            operation, destination: daemon, path: SecretServiceNames.servicePath, interface: SecretServiceNames.service,
-            method: "Unlock", signature: "ao", reply: "aoo", deadline: deadline,
-            decode: SecretReplies.unlock
-        ) { $0.strings(paths) }
-        // The paths unlocked at once, and the prompt's path ("/" for none).
-        let unlocked = reply[0]
-        let prompt = reply[1][0]
-        // Only what was asked counts as unlocked: a path the daemon names beside them is
-        // no item of this operation's, and an asked one it leaves out is still locked.
-        guard prompt != SecretServiceNames.none else { return unlocked.filter(paths.contains) }
-        let answered: [String]?
+        let reply = try service.unlock(paths, in: operation)
+        let outcome: SecretPrompt.Outcome
         do {
-            answered = try SecretPrompt.complete(
-                prompt, on: bus, daemon: daemon, operation, unlocking: true, callTimeout: deadline.timeout,
-                promptTimeout: promptTimeout
-            )
+            outcome = try SecretPrompt.outcome(
+                of: reply.prompt, on: service.object.bus, daemon: service.object.destination, unlocking: true,
+                in: operation)
         } catch let error as KeyringError
             where acceptingLostPrompt && error.backendDomain == "org.freedesktop.DBus.Error.UnknownObject"
         {
             return nil
         }
-        if acceptingLostPrompt, answered?.isEmpty == true { return nil }
-        guard let answered else {
+        // Only what was asked counts as unlocked: a path the daemon names beside them is
+        // no item of this operation's, and an asked one it leaves out is still locked.
+        switch outcome {
+        case .none:
+            return reply.unlocked.filter(paths.contains)
+        case .completed(let answered):
+            if acceptingLostPrompt && answered.isEmpty { return nil }
+            return (reply.unlocked + answered).filter(paths.contains)
+        case .dismissed:
             // gnome-keyring with no display ends its prompt at once as dismissed: nobody
             // dismissed anything, the keyring simply stays locked, and says so.
-            throw display ? KeyringError.promptDismissed : KeyringError.locked
+            throw operation.prompt.display ? KeyringError.promptDismissed : KeyringError.locked
         }
-        return (unlocked + answered).filter(paths.contains)
     }
 }

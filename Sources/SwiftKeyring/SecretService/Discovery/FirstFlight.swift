@@ -7,14 +7,14 @@
 struct FirstFlight {
     let bus: BusConnection
     let question: BusConnection.OwnerQuery
-    let greeting: UInt32
+    let greeting: PendingReply<Void>
 
     /// Sends the owner question and the greeting (held with the rest when `bus` holds its writes).
     init(bus: BusConnection, deadline: Deadline) throws {
         self.bus = bus
         question = try bus.askOwner(SecretServiceNames.busName, watching: true, deadline: deadline)
-        greeting = try SecretServiceClient.sendGreeting(
-            bus, to: SecretServiceNames.busName, owner: question, deadline: deadline)
+        greeting = try ServiceInterface(bus: bus, daemon: SecretServiceNames.busName).greeting(
+            owner: question, deadline: deadline)
     }
 
     /// The daemon's unique name, once it answered the greeting; `nil` when nobody owns the
@@ -26,15 +26,14 @@ struct FirstFlight {
         do {
             owner = try bus.owner(answering: question, deadline: deadline)
         } catch {
-            bus.forget(greeting)
+            greeting.forget()
             throw error
         }
         guard let owner else {
-            bus.forget(greeting)
+            greeting.forget()
             return nil
         }
-        try SecretServiceClient.greetingAnswered(
-            bus, bus.reply(to: greeting, SecretServiceClient.greeting, deadline: deadline))
+        try greeting.value(asked: ServiceInterface.greetingAsked, deadline: deadline)
         return owner
     }
 }
@@ -94,12 +93,12 @@ final class HeldOpening: @unchecked Sendable {
         do {
             daemon = try flight.daemon(deadline: deadline)
         } catch {
-            search.map { bus.forget($0.serial) }
+            search?.call.forget()
             throw error
         }
         guard let daemon else {
             // Nobody answered the calls sent to the name: the bus starts a daemon, which is greeted then.
-            search.map { bus.forget($0.serial) }
+            search?.call.forget()
             return try SecretServiceClient(bus: bus, owner: nil, collection: collection, deadline: deadline)
         }
         session?.bind(to: daemon)
@@ -111,10 +110,11 @@ final class HeldOpening: @unchecked Sendable {
     /// A lookup's `OpenSession` and `SearchItems` for `searching` (none without), to `daemon`.
     private func sendLookup(
         _ searching: SecretAttributes?, to daemon: String, owner: BusConnection.OwnerQuery?, deadline: Deadline
-    ) throws -> (session: SecretTransfer.Opening?, search: (attributes: [String: String], serial: UInt32)?) {
+    ) throws -> (session: SecretTransfer.Opening?, search: SecretServiceClient.SentSearch?) {
         guard let searching else { return (nil, nil) }
         let session = try SecretTransfer.Opening(bus: bus, daemon: daemon, owner: owner, deadline: deadline)
-        let serial = try SecretServiceClient.sendSearch(bus, to: daemon, owner: owner, searching, deadline: deadline)
-        return (session, (searching.values, serial))
+        let call = try ServiceInterface(bus: bus, daemon: daemon).searchItems(
+            searching.values, owner: owner, deadline: deadline)
+        return (session, SecretServiceClient.SentSearch(attributes: searching.values, call: call))
     }
 }

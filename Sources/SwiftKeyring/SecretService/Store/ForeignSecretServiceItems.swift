@@ -22,17 +22,19 @@ package enum ForeignSecretServiceItems {
     /// Every unlocked item, in any collection, whose attributes include all of `attributes`
     /// (`xdg:schema` among them for a schema's name), with its secret.
     /// - Throws: ``KeyringError/serviceUnavailable(reason:)`` without a Secret Service,
-    ///   ``KeyringError/timedOut(operation:seconds:)`` past `timeout`, or another libsecret failure.
+    ///   ``KeyringError/timedOut(operation:seconds:)`` past `timeout`, or the daemon's error.
     package static func search(_ attributes: [String: String], timeout: Duration) throws -> [Item] {
         let deadline = Deadline(timeout)
-        let operation = "search for other programs' items"
+        // Nothing here unlocks, so no prompt is ever shown.
+        let operation = SecretOperation(
+            "search for other programs' items", deadline: deadline, prompt: PromptBound(timeout: timeout, display: false))
         let client = try SecretServiceClient(
             address: SessionBusAddress.resolve(ProcessInfo.processInfo.environment), deadline: deadline)
         // The attributes are matched as given, none added or checked.
-        let found = try client.searchPaths(SecretAttributes(values: attributes), operation, deadline: deadline)
-        let everyAttributes = try client.attributes(at: found.unlocked + found.locked, operation, deadline: deadline)
+        let found = try client.searchPaths(SecretAttributes(values: attributes), in: operation)
+        let everyAttributes = try client.attributes(at: found.unlocked + found.locked, in: operation)
         // A locked item's secret is not read (no prompt is shown): the caller says it was not copied.
-        let secrets = try client.secrets(at: found.unlocked, operation, deadline: deadline)
+        let secrets = try client.secrets(at: found.unlocked, in: operation)
         return (found.unlocked + found.locked).compactMap { path in
             everyAttributes[path].map { Item(attributes: $0, secret: secrets[path]) }
         }

@@ -13,14 +13,12 @@ extension ItemReplacement {
     /// An item another process deleted meanwhile is not checked: it holds nothing to read.
     /// - Throws: `KeyringError.invalidRecord` naming the first field the daemon changed.
     static func checkCreated(
-        _ created: String, holds record: StoredRecord, _ operation: String, _ client: SecretServiceClient,
-        deadline: inout Deadline, prompt: PromptBound
+        _ created: String, holds record: StoredRecord, _ client: SecretServiceClient, in operation: SecretOperation
     ) throws {
         let sent = SecretAttributes.all(record)
-        guard let stored = try client.attributes(at: [created], operation, deadline: deadline)[created],
-            !sent.areAll(in: stored)
+        guard let stored = try client.attributes(at: [created], in: operation)[created], !sent.areAll(in: stored)
         else { return }
-        _ = try client.delete(created, operation, deadline: &deadline, prompt: prompt)
+        _ = try client.delete(created, in: operation)
         let changed = sent.values.keys.sorted().first { stored[$0] != sent.values[$0] } ?? "key"
         throw KeyringError.invalidRecord(
             field: changed,

@@ -40,41 +40,38 @@ enum ItemReplacement {
     /// writes, once begun, cannot: a `CreateItem` or `SetSecret` cut short may still
     /// take effect in the daemon, and a clean-up cut short leaves two items.
     /// - Throws: `KeyringError.locked` when a matching item stays locked, or another store error.
-    static func save(
-        _ record: StoredRecord, _ operation: String, _ client: SecretServiceClient, deadline: Deadline, prompt: PromptBound
-    ) throws {
-        var deadline = deadline
+    static func save(_ record: StoredRecord, _ client: SecretServiceClient, in operation: SecretOperation) throws {
         let identity = SecretAttributes.identity(record.id)
         // Every save sends a secret: the session opens while the search runs.
-        client.startSession(deadline: deadline)
-        var existing = try paths(identity, operation, client, deadline: &deadline, prompt: prompt)
+        client.startSession(deadline: operation.deadline)
+        var existing = try client.unlockedPaths(identity, in: operation)
         if existing.count > 1 {
-            existing = try ours(existing, identity, operation, client, deadline: deadline)
+            existing = try ours(existing, identity, client, in: operation)
         }
         try OperationCancellation.check()
         try OperationCancellation.withoutCancellation {
-            try write(record, identity, existing, operation, client, deadline: &deadline, prompt: prompt)
+            try write(record, identity, existing, client, in: operation)
         }
     }
 
     /// The writes of `save`, given the items that hold `identity` now (read back
     /// as ours when there are several; a single one is read back here).
     private static func write(
-        _ record: StoredRecord, _ identity: SecretAttributes, _ existing: [String], _ operation: String,
-        _ client: SecretServiceClient, deadline: inout Deadline, prompt: PromptBound
+        _ record: StoredRecord, _ identity: SecretAttributes, _ existing: [String], _ client: SecretServiceClient,
+        in operation: SecretOperation
     ) throws {
         // The items of ours that held the record before this write, to delete once it is stored.
         var stale: [String] = []
         if let keeper = existing.max(by: precedes),
-            let state = try client.state(at: keeper, operation, deadline: deadline),
+            let state = try client.state(at: keeper, in: operation),
             identity.areAll(in: state.attributes)
         {
             stale = existing
             if SecretAttributes.all(record).areAll(in: state.attributes) && state.label == SecretLabel.label(for: record),
-                try client.setSecret(record, at: keeper, operation, deadline: deadline)
+                try client.setSecret(record, at: keeper, in: operation)
             {
                 for path in existing where path != keeper {
-                    try delete(path, operation, client, deadline: &deadline, prompt: prompt)
+                    try delete(path, client, in: operation)
                 }
                 return
             }
@@ -86,55 +83,36 @@ enum ItemReplacement {
         // The collection is found (or, with none, created) here, before the item is.
         let hidden =
             existing.isEmpty
-            ? try client.isLocked(
-                client.collectionForWriting(operation, deadline: &deadline, prompt: prompt).path, deadline: deadline)
+            ? try client.isLocked(client.collectionForWriting(in: operation).path, in: operation)
             : false
-        let created = try client.createItem(record, operation, deadline: &deadline, prompt: prompt)
-        try checkCreated(created, holds: record, operation, client, deadline: &deadline, prompt: prompt)
+        let created = try client.createItem(record, in: operation)
+        try checkCreated(created, holds: record, client, in: operation)
         // The old items go before the search below, so that the greatest path, which
         // that search keeps, is never one of them (KeePassXC's paths are not in order).
         for path in stale {
-            try delete(path, operation, client, deadline: &deadline, prompt: prompt)
+            try delete(path, client, in: operation)
         }
         // Searched again rather than trusting the first search: another process
         // may have created its own item meanwhile, and one of the two must go.
-        let after = try ours(
-            try paths(identity, operation, client, deadline: &deadline, prompt: prompt), identity, operation, client,
-            deadline: deadline)
+        let after = try ours(client.unlockedPaths(identity, in: operation), identity, client, in: operation)
         // When the first search could not see, what it missed is older than ours: keep ours.
         guard let keeper = hidden ? created : after.max(by: precedes) else { return }
         for path in after where path != keeper {
-            try delete(path, operation, client, deadline: &deadline, prompt: prompt)
+            try delete(path, client, in: operation)
         }
     }
 
     /// Deletes a stale duplicate; one that is already gone is no failure: two
     /// racing saves see the same duplicates, and both delete them.
-    private static func delete(
-        _ path: String, _ operation: String, _ client: SecretServiceClient, deadline: inout Deadline, prompt: PromptBound
-    ) throws {
-        _ = try client.delete(path, operation, deadline: &deadline, prompt: prompt)
-    }
-
-    /// The paths of the items matching `attributes`, locked ones offered to the daemon to unlock first
-    /// (renewing `deadline` after an unlock, as `SecretServiceClient.unlock` does).
-    /// - Throws: `KeyringError.locked` when some stay locked.
-    static func paths(
-        _ attributes: SecretAttributes, _ operation: String, _ client: SecretServiceClient, deadline: inout Deadline,
-        prompt: PromptBound
-    ) throws -> [String] {
-        let found = try client.searchPaths(attributes, operation, deadline: deadline)
-        guard !found.locked.isEmpty else { return found.unlocked }
-        let unlocked = try client.unlock(found.locked, operation, deadline: &deadline, prompt: prompt)
-        guard Set(unlocked) == Set(found.locked) else { throw KeyringError.locked }
-        return found.unlocked + unlocked
+    private static func delete(_ path: String, _ client: SecretServiceClient, in operation: SecretOperation) throws {
+        _ = try client.delete(path, in: operation)
     }
 
     /// Those of `paths` whose attributes, read back, carry every one of `attributes`.
     static func ours(
-        _ paths: [String], _ attributes: SecretAttributes, _ operation: String, _ client: SecretServiceClient, deadline: Deadline
+        _ paths: [String], _ attributes: SecretAttributes, _ client: SecretServiceClient, in operation: SecretOperation
     ) throws -> [String] {
-        let read = try client.attributes(at: paths, operation, deadline: deadline)
+        let read = try client.attributes(at: paths, in: operation)
         return paths.filter { read[$0].map(attributes.areAll(in:)) ?? false }
     }
 

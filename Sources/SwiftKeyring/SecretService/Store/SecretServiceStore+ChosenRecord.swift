@@ -12,11 +12,9 @@ extension SecretServiceStore: ChosenRecordReads {
         service: String, kind: RecordKind, choosing choose: ([RecordID]) -> [RecordID], call: StoreCall
     ) throws -> StoredRecord? {
         try call.bind {
-            let operation = "read a chosen record of \(service)"
-            let (found, unread) = try client.run(
-                operation, deadline: call.deadline, searching: .scope(service: service, kind: kind)
-            ) { client in
-                try firstRecord(service: service, kind: kind, choose, operation, client, deadline: call.deadline)
+            let operation = self.operation("read a chosen record of \(service)", call.deadline)
+            let (found, unread) = try client.run(operation, searching: .scope(service: service, kind: kind)) { client in
+                try firstRecord(service: service, kind: kind, choose, client, in: operation)
             }
             if let found { return found }
             for id in unread {
@@ -29,14 +27,13 @@ extension SecretServiceStore: ChosenRecordReads {
     /// The chosen record, when one of the items the search found gives it; else the
     /// identities chosen that are still to be looked up, in order.
     private func firstRecord(
-        service: String, kind: RecordKind, _ choose: ([RecordID]) -> [RecordID], _ operation: String,
-        _ client: SecretServiceClient, deadline: Deadline
+        service: String, kind: RecordKind, _ choose: ([RecordID]) -> [RecordID], _ client: SecretServiceClient,
+        in operation: SecretOperation
     ) throws -> (StoredRecord?, ArraySlice<RecordID>) {
         // The session opens while the search runs: its key pair is made while the daemon searches.
-        let paths = try client.searchPaths(
-            .scope(service: service, kind: kind), operation, openingSession: true, deadline: deadline)
+        let paths = try client.searchPaths(.scope(service: service, kind: kind), in: operation, openingSession: true)
         // As `summaries`: a search may return items of another service or kind, which are not offered.
-        let items = try client.items(at: paths.unlocked + paths.locked, operation, deadline: deadline).filter { item in
+        let items = try client.items(at: paths.unlocked + paths.locked, in: operation).filter { item in
             item.summary.id.service.utf8.elementsEqual(service.utf8) && item.summary.id.kind == kind
         }
         let chosen = choose(items.map(\.summary.id))[...]
@@ -44,7 +41,7 @@ extension SecretServiceStore: ChosenRecordReads {
         let readable = items.filter { $0.summary.id == id && paths.unlocked.contains($0.path) }.map(\.path)
         // Newest first, as `lookUp` reads duplicates: the item writes keep.
         for path in readable.sorted(by: ItemReplacement.precedes).reversed() {
-            guard let record = try client.record(at: path, operation, deadline: deadline), record.id == id else { continue }
+            guard let record = try client.record(at: path, in: operation), record.id == id else { continue }
             _ = try Self.checked(record.secret, of: id)
             return (record, [])
         }

@@ -24,10 +24,8 @@ extension SecretServiceStore {
     /// ```
     /// - Throws: `KeyringError` when the daemon cannot be asked, for example `.timedOut`.
     public func collectionInUse() throws -> CollectionInUse {
-        let deadline = Deadline(timeout)
-        let found = try client.run("find the collection in use", deadline: deadline) { client in
-            try client.describeCollection(deadline: deadline)
-        }
+        let operation = self.operation("find the collection in use", Deadline(timeout))
+        let found = try client.run(operation) { try $0.describeCollection(in: operation) }
         if let found { return CollectionInUse(path: found.path, reason: found.reason) }
         if let name = collection.name {
             return CollectionInUse(path: nil, reason: "no collection has the alias or label \"\(name)\"")
@@ -93,11 +91,9 @@ extension SecretServiceStore {
             throw KeyringError.invalidConfiguration(
                 setting: "password", reason: "must not be empty: the keyring would be stored unencrypted")
         }
-        let deadline = Deadline(timeout)
+        let operation = self.operation("create the default collection", Deadline(timeout))
         do {
-            return try client.run("create the default collection", deadline: deadline) { client in
-                try client.createDefault(label: label, password: password, deadline: deadline)
-            }
+            return try client.run(operation) { try $0.createDefault(label: label, password: password, in: operation) }
         } catch let error as KeyringError {
             throw error.placed(in: .secretService)
         }
@@ -105,10 +101,10 @@ extension SecretServiceStore {
 
     /// ``unlock(password:)`` with a password already in secure memory, which the caller wipes.
     package func unlock(password: SecureBytes) throws {
-        let deadline = Deadline(timeout)
+        let operation = self.operation("unlock the collection", Deadline(timeout))
         do {
-            try client.run("unlock the collection", deadline: deadline) { client in
-                try client.unlock(client.collection(deadline: deadline).path, password: password, deadline: deadline)
+            try client.run(operation) { client in
+                try client.unlock(client.collection(in: operation).path, password: password, in: operation)
             }
         } catch let error as KeyringError {
             throw error.placed(in: .secretService)

@@ -52,7 +52,7 @@ public final class SecretServiceStore: CredentialStore {
     let timeout: Duration
     /// The bus this store talks to, for its identity.
     private let address: String
-    private let prompt: PromptBound
+    let prompt: PromptBound
     /// The collection asked for, for the store's identity.
     let collection: CollectionChoice
     /// Writes within this process, one at a time, so two saves of one key never
@@ -147,6 +147,11 @@ public final class SecretServiceStore: CredentialStore {
         }
     }
 
+    /// The operation `asked` of this store within `deadline`, with the store's prompt bound.
+    func operation(_ asked: String, _ deadline: Deadline) -> SecretOperation {
+        SecretOperation(asked, deadline: deadline, prompt: prompt)
+    }
+
     /// How long an unlock prompt waits for the person unless told otherwise: long enough to type a password.
     public static let defaultPromptTimeout: Duration = .seconds(120)
 
@@ -169,10 +174,8 @@ public final class SecretServiceStore: CredentialStore {
     /// - Throws: `KeyringError` when the daemon cannot be asked, for example `.timedOut`, or
     ///   ``KeyringError/Unavailability/Kind/noCollection`` when there is no such collection.
     public func isLocked() throws -> Bool {
-        let deadline = Deadline(timeout)
-        return try client.run("read whether the collection is locked", deadline: deadline) { client in
-            try client.isCollectionLocked(deadline: deadline)
-        }
+        let operation = self.operation("read whether the collection is locked", Deadline(timeout))
+        return try client.run(operation) { try $0.isCollectionLocked(in: operation) }
     }
 
     /// Returns the record stored under `id`, or `nil` when there is none.
@@ -192,15 +195,15 @@ public final class SecretServiceStore: CredentialStore {
 
     /// `record(for:call:)` within `deadline`, the call's one bound, a reopen after a daemon restart included.
     func record(for id: RecordID, deadline: Deadline) throws -> StoredRecord? {
-        let operation = "read \(id)"
-        return try client.run(operation, deadline: deadline, searching: .identity(id)) { client in
+        let operation = self.operation("read \(id)", deadline)
+        return try client.run(operation, searching: .identity(id)) { client in
             if let remembered = client.memory.recall(id),
-                let secret = try client.secret(remembered: remembered, of: id, operation, deadline: deadline)
+                let secret = try client.secret(remembered: remembered, of: id, in: operation)
             {
                 return StoredRecord(
                     id: remembered.summary.id, metadata: remembered.summary.metadata, secret: try Self.checked(secret, of: id))
             }
-            return try lookUp(id, operation, client, deadline: deadline)
+            return try lookUp(id, client, in: operation)
         }
     }
 
@@ -214,14 +217,14 @@ public final class SecretServiceStore: CredentialStore {
 
     /// `secret(for:call:)` within `deadline`.
     private func secret(for id: RecordID, deadline: Deadline) throws -> [UInt8]? {
-        let operation = "read \(id)"
-        return try client.run(operation, deadline: deadline, searching: .identity(id)) { client in
+        let operation = self.operation("read \(id)", deadline)
+        return try client.run(operation, searching: .identity(id)) { client in
             if let remembered = client.memory.recall(id),
-                let secret = try client.secret(remembered: remembered, of: id, operation, deadline: deadline)
+                let secret = try client.secret(remembered: remembered, of: id, in: operation)
             {
                 return try Self.checked(secret, of: id)
             }
-            return try lookUp(id, operation, client, deadline: deadline)?.secret
+            return try lookUp(id, client, in: operation)?.secret
         }
     }
 
@@ -229,14 +232,14 @@ public final class SecretServiceStore: CredentialStore {
     /// attributes, newest first (the greatest path, the one writes keep among
     /// duplicates: see `ItemReplacement`), until one really is `id`'s; remembered for
     /// the next lookup.
-    private func lookUp(_ id: RecordID, _ operation: String, _ client: SecretServiceClient, deadline: Deadline) throws
+    private func lookUp(_ id: RecordID, _ client: SecretServiceClient, in operation: SecretOperation) throws
         -> StoredRecord?
     {
-        var deadline = deadline
-        client.startSession(deadline: deadline)
-        let mark = client.memory.markBeforeSearch(deadline: deadline)
-        for path in try readablePaths(id, operation, client, deadline: &deadline) {
-            guard let record = try client.record(at: path, operation, deadline: deadline), record.id == id else {
+        client.startSession(deadline: operation.deadline)
+        let mark = client.memory.markBeforeSearch(deadline: operation.deadline)
+        let paths = try client.unlockedPaths(.identity(id), in: operation)
+        for path in paths.sorted(by: ItemReplacement.precedes).reversed() {
+            guard let record = try client.record(at: path, in: operation), record.id == id else {
                 continue
             }
             _ = try Self.checked(record.secret, of: id)
@@ -262,22 +265,6 @@ public final class SecretServiceStore: CredentialStore {
         return secret
     }
 
-    /// The unlocked items holding `id`, newest first (greatest path in
-    /// `ItemReplacement.precedes`); a locked one is first offered to the daemon to
-    /// unlock (which may prompt, and renews `deadline`).
-    /// - Throws: `KeyringError.locked` when matching items exist but all stay locked.
-    private func readablePaths(
-        _ id: RecordID, _ operation: String, _ client: SecretServiceClient, deadline: inout Deadline
-    ) throws -> [String] {
-        let paths = try client.searchPaths(.identity(id), operation, deadline: deadline)
-        var readable = paths.unlocked
-        if readable.isEmpty && !paths.locked.isEmpty {
-            readable = try client.unlock(paths.locked, operation, deadline: &deadline, prompt: prompt)
-            guard !readable.isEmpty else { throw KeyringError.locked }
-        }
-        return readable.sorted(by: ItemReplacement.precedes).reversed()
-    }
-
     /// Stores `record`, replacing any record with the same `id`: afterwards exactly one item holds it.
     ///
     /// An existing item of ours is changed in place (usually only its secret);
@@ -297,13 +284,13 @@ public final class SecretServiceStore: CredentialStore {
 
     /// `save(_:call:)` within `deadline`.
     private func save(_ record: StoredRecord, deadline: Deadline) throws {
-        let operation = "store \(record.id)"
+        let operation = self.operation("store \(record.id)", deadline)
         try writes.withLock { _ in
-            try writeLock.run(service: record.id.service, operation, deadline: deadline) {
+            try writeLock.run(service: record.id.service, operation.asked, deadline: operation.deadline) {
                 try OperationCancellation.check()
-                try client.run(operation, deadline: deadline) { client in
-                    try unlockingDefaultCollection(operation, client, deadline: deadline) { deadline in
-                        try ItemReplacement.save(record, operation, client, deadline: deadline, prompt: prompt)
+                try client.run(operation) { client in
+                    try unlockingDefaultCollection(client, in: operation) {
+                        try ItemReplacement.save(record, client, in: operation)
                     }
                 }
             }
@@ -314,17 +301,16 @@ public final class SecretServiceStore: CredentialStore {
     /// refuses `CreateItem` then), unlocks the collection, which may prompt, and
     /// runs `body` once more with a fresh call bound.
     ///
-    /// Unlocking only on refusal keeps an unlocked keyring's `save` to the calls it
-    /// needs; unlocking before `CreateItem` keeps libsecret from handling a prompt itself.
+    /// Unlocking only on refusal keeps an unlocked keyring's `save` to the calls it needs.
     private func unlockingDefaultCollection<Result>(
-        _ operation: String, _ client: SecretServiceClient, deadline: Deadline, _ body: (Deadline) throws -> Result
+        _ client: SecretServiceClient, in operation: SecretOperation, _ body: () throws -> Result
     ) throws -> Result {
         do {
-            return try body(deadline)
+            return try body()
         } catch KeyringError.locked {
-            var renewed = Deadline(deadline.timeout)
-            try client.unlockCollection(operation, deadline: &renewed, prompt: prompt)
-            return try body(renewed)
+            operation.renewDeadline()
+            try client.unlockCollection(in: operation)
+            return try body()
         }
     }
 
@@ -333,7 +319,7 @@ public final class SecretServiceStore: CredentialStore {
     /// - Throws: `KeyringError.locked` when it exists but stays locked (nothing is removed then).
     @discardableResult
     public func removeRecord(for id: RecordID, call: StoreCall) throws -> Bool {
-        try removeItems(.identity(id), of: id.service, "remove \(id)", call: call) > 0
+        try removeItems(.identity(id), of: id.service, asked: "remove \(id)", call: call) > 0
     }
 
     /// Lists the records of `service` (of one `kind`, or all kinds), sorted by key; no secrets are read.
@@ -343,10 +329,10 @@ public final class SecretServiceStore: CredentialStore {
 
     /// `summaries(service:kind:call:)` within `deadline`.
     private func summaries(service: String, kind: RecordKind?, deadline: Deadline) throws -> [RecordSummary] {
-        let operation = "list \(service)"
-        let summaries = try client.run(operation, deadline: deadline) { client in
-            let paths = try client.searchPaths(.scope(service: service, kind: kind), operation, deadline: deadline)
-            return try client.summaries(at: paths.unlocked + paths.locked, operation, deadline: deadline)
+        let operation = self.operation("list \(service)", deadline)
+        let summaries = try client.run(operation) { client in
+            let paths = try client.searchPaths(.scope(service: service, kind: kind), in: operation)
+            return try client.summaries(at: paths.unlocked + paths.locked, in: operation)
         }
         // A search may return items of another service or kind (KeePassXC's skips
         // protected attributes, and a daemon may simply be wrong): only this scope's are listed.
@@ -365,35 +351,30 @@ public final class SecretServiceStore: CredentialStore {
     /// - Returns: how many items were removed.
     @discardableResult
     public func removeAll(service: String, kind: RecordKind?, call: StoreCall) throws -> Int {
-        try removeItems(.scope(service: service, kind: kind), of: service, "remove all of \(service)", call: call)
+        try removeItems(.scope(service: service, kind: kind), of: service, asked: "remove all of \(service)", call: call)
     }
 
     /// Deletes every item matching `attributes`, after unlocking what must be;
     /// when something stays locked nothing is deleted.
-    private func removeItems(_ attributes: SecretAttributes, of service: String, _ operation: String, call: StoreCall)
+    private func removeItems(_ attributes: SecretAttributes, of service: String, asked: String, call: StoreCall)
         throws -> Int
     {
-        try call.bind { try removeItems(attributes, of: service, operation, deadline: call.deadline) }
-    }
-
-    /// `removeItems` within `deadline`.
-    private func removeItems(_ attributes: SecretAttributes, of service: String, _ operation: String, deadline: Deadline)
-        throws -> Int
-    {
-        try writes.withLock { _ in
-            try writeLock.run(service: service, operation, deadline: deadline) {
-                try removeItemsLocked(attributes, operation, deadline: deadline)
+        try call.bind {
+            let operation = self.operation(asked, call.deadline)
+            return try writes.withLock { _ in
+                try writeLock.run(service: service, operation.asked, deadline: operation.deadline) {
+                    try removeItemsLocked(attributes, in: operation)
+                }
             }
         }
     }
 
     /// `removeItems` once this process holds the service's write lock.
-    private func removeItemsLocked(_ attributes: SecretAttributes, _ operation: String, deadline: Deadline) throws -> Int {
-        let paths = try client.run(operation, deadline: deadline) { client in
-            var deadline = deadline
-            let found = try ItemReplacement.paths(attributes, operation, client, deadline: &deadline, prompt: prompt)
+    private func removeItemsLocked(_ attributes: SecretAttributes, in operation: SecretOperation) throws -> Int {
+        let paths = try client.run(operation) { client in
+            let found = try client.unlockedPaths(attributes, in: operation)
             // Read back before deleting: a search alone may match a foreign item (KeePassXC).
-            return try ItemReplacement.ours(found, attributes, operation, client, deadline: deadline)
+            return try ItemReplacement.ours(found, attributes, client, in: operation)
         }
         // One deadline per Delete, not for the loop: gnome-keyring rewrites its whole
         // file on each delete (36–55 ms an item at 1,000 items, Benchmarks/BENCHMARKS.md),
@@ -401,12 +382,8 @@ public final class SecretServiceStore: CredentialStore {
         // An item another process deleted first is not counted: this call did not remove it.
         var removed = 0
         for path in paths {
-            let itemDeadline = Deadline(deadline.timeout)
-            let deleted = try client.run(operation, deadline: itemDeadline) { client in
-                var deadline = itemDeadline
-                return try client.delete(path, operation, deadline: &deadline, prompt: prompt)
-            }
-            if deleted { removed += 1 }
+            let deletion = operation.withFreshDeadline()
+            if try client.run(deletion, { try $0.delete(path, in: deletion) }) { removed += 1 }
         }
         return removed
     }
