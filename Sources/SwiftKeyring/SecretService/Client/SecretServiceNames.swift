@@ -9,8 +9,6 @@ enum SecretServiceNames {
     static let item = "org.freedesktop.Secret.Item"
     static let prompt = "org.freedesktop.Secret.Prompt"
     static let session = "org.freedesktop.Secret.Session"
-    /// The properties interface every object has.
-    static let properties = "org.freedesktop.DBus.Properties"
     /// gnome-keyring's interface of its own, for a password given without a prompt.
     static let gnomeKeyringInternal = "org.gnome.keyring.InternalUnsupportedGuiltRiddenInterface"
     /// The specification's errors: the object is locked, or there is no such object.
