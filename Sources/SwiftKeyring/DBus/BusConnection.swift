@@ -768,7 +768,7 @@ final class BusConnection: @unchecked Sendable {
     /// Drops the bytes already read from the buffer's front, wiped first.
     private func compact() {
         guard bufferStart > 0 else { return }
-        buffer.withUnsafeMutableBytes { raw in
+        _ = buffer.withUnsafeMutableBytes { raw in
             UnsafeMutableRawBufferPointer(rebasing: raw[0..<bufferStart]).initializeMemory(as: UInt8.self, repeating: 0)
         }
         buffer.removeFirst(bufferStart)

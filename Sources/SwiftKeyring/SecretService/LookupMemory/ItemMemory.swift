@@ -118,6 +118,15 @@ final class ItemMemory: @unchecked Sendable {
     /// How many lookups were answered with one call on a remembered path.
     var lookupsFromMemory: Int { hits.load(ordering: .relaxed) }
 
+    /// Whether the watch is on, so that findings are remembered: whatever other clients
+    /// write meanwhile (each write only makes what is remembered stale), this stays true.
+    var isWatching: Bool {
+        state.withLock { state in
+            if case .on = state.watching { return true }
+            return false
+        }
+    }
+
     /// What is remembered of `id`, when nothing has changed since it was.
     func recall(_ id: RecordID) -> Remembered? {
         guard let remembered = state.withLock({ $0.entries[id] }), isCurrent(remembered.mark) else { return nil }

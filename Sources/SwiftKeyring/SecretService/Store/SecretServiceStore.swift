@@ -159,6 +159,10 @@ public final class SecretServiceStore: CredentialStore {
     /// `ItemMemory`), since the current session opened; for tests of that path.
     package var lookupsFromMemory: Int { client.memory?.lookupsFromMemory ?? 0 }
 
+    /// Whether this store's memory watches the daemon, so that what it finds is remembered
+    /// (after its second search, on gnome-keyring only); for tests of that path.
+    package var remembersFindings: Bool { client.memory?.isWatching ?? false }
+
     /// `secret-service`, with the session bus it talks to (and the collection, when one is named).
     public var identity: StoreIdentity {
         StoreIdentity(
