@@ -14,6 +14,7 @@ struct BusConnectionTests {
     func repliesGoToTheirCalls() throws {
         let environment = try PrivateSecretService.environment()
         let bus = try BusConnection(address: SessionBusAddress.resolve(environment), deadline: Deadline(.seconds(10)))
+        let daemon = BusObject(bus: bus, destination: BusConnection.busName, path: BusConnection.busPath)
         let wrong = Atomic<Int>(0)
         let failed = Atomic<Int>(0)
         let reached = AtOnce.threads(8) { thread in  // 8 threads of their own, from one barrier
@@ -22,11 +23,10 @@ struct BusConnectionTests {
                 let owned = (thread + call) % 2 == 0
                 let name = owned ? bus.uniqueName : ":1.\(900_000 + thread * 1000 + call)"
                 do {
-                    let reply = try bus.call(
-                        "ask whether a name has an owner", destination: BusConnection.busName, path: BusConnection.busPath,
-                        interface: BusConnection.busName, method: "NameHasOwner", signature: "s", reply: "b",
-                        deadline: Deadline(.seconds(30)), decode: { try $0.boolean() }
-                    ) { $0.string(name) }
+                    let reply = try daemon.send(
+                        BusConnection.busName, "NameHasOwner", signature: "s", reply: "b", deadline: Deadline(.seconds(30)),
+                        decode: { try $0.boolean() }
+                    ) { $0.string(name) }.value(asked: "ask whether a name has an owner", deadline: Deadline(.seconds(30)))
                     if reply != owned { wrong.add(1, ordering: .relaxed) }
                 } catch {
                     failed.add(1, ordering: .relaxed)

@@ -195,11 +195,11 @@ struct HostileBusTests {
         }
         let connection = try BusConnection(address: bus.address(), deadline: Deadline(.seconds(10)))
         #expect {
-            _ = try connection.call(
-                "read an alias", destination: BusConnection.busName, path: "/org/freedesktop/secrets",
-                interface: SecretServiceNames.service, method: "ReadAlias", signature: "s", reply: "o",
-                deadline: Deadline(.seconds(30)), decode: BasicReplies.path
-            ) { $0.string("default") }
+            let service = BusObject(bus: connection, destination: BusConnection.busName, path: "/org/freedesktop/secrets")
+            _ = try service.send(
+                SecretServiceNames.service, "ReadAlias", signature: "s", reply: "o", deadline: Deadline(.seconds(30)),
+                decode: BasicReplies.path
+            ) { $0.string("default") }.value(asked: "read an alias", deadline: Deadline(.seconds(30)))
         } throws: { error in
             String(describing: error).contains(BusFailure.invalidReplyDomain) && (error as? KeyringError)?.code != .timedOut
         }

@@ -1,4 +1,4 @@
-/// Readers of the small replies many calls share, for `BusConnection.call(…decode:)`: each
+/// Readers of the small replies many calls share, for `BusObject.send(…decode:)`: each
 /// reads its signature's values straight from the body, no value tree made.
 enum BasicReplies {
     /// `""`: nothing (the body's exact end is checked after it).

@@ -105,7 +105,7 @@ struct WireCursor {
     private mutating func text(_ length: Int, _ valid: (ArraySlice<UInt8>) -> Bool) throws -> String {
         guard length >= 0, length < limit - offset, storage[offset + length] == 0 else { throw Malformed() }
         let slice = storage[offset..<offset + length]
-        guard valid(slice), !slice.contains(0), let text = String(validating: slice, as: UTF8.self) else {
+        guard valid(slice), !slice.contains(0), let text = ExactUTF8.string(slice) else {
             throw Malformed()
         }
         offset += length + 1

@@ -87,9 +87,9 @@ package enum TrustedPath {
 
     private static func absolute(_ path: String) -> String {
         if path.hasPrefix("/") { return path }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return path }
-        return PathName.join(String(cString: buffer), path)
+        guard let folder = getcwd(nil, 0) else { return path }
+        defer { free(folder) }
+        return PathName.join(String(cString: folder), path)
     }
 
     /// Where the link at `path` points, made absolute from the link's own folder.

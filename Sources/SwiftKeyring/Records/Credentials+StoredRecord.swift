@@ -22,7 +22,7 @@ extension Credentials {
     /// A stored password's bytes as text; bytes that are not UTF-8 (written by another
     /// program) are refused rather than repaired, so a password never changes silently.
     static func password(from secret: [UInt8], of id: RecordID) throws -> String {
-        guard let password = String(validating: secret, as: UTF8.self) else {
+        guard let password = ExactUTF8.string(secret[...]) else {
             throw KeyringError.invalidRecord(field: "password", reason: "the stored bytes of \(id) are not UTF-8 text")
         }
         return password

@@ -34,15 +34,14 @@ public struct RecordID: Sendable, Hashable, Codable, CustomStringConvertible {
     /// as `e` and a combining accent are two keys, in every store, as the Secret Service
     /// (which compares bytes) has them.
     public static func == (left: RecordID, right: RecordID) -> Bool {
-        left.kind == right.kind && left.service.utf8.elementsEqual(right.service.utf8)
-            && left.key.utf8.elementsEqual(right.key.utf8)
+        left.kind == right.kind && ExactUTF8.same(left.service, right.service) && ExactUTF8.same(left.key, right.key)
     }
 
     /// Hashes the exact bytes, as `==` compares them.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(kind)
         hasher.combine(service.utf8.count)
-        for byte in service.utf8 { hasher.combine(byte) }
-        for byte in key.utf8 { hasher.combine(byte) }
+        ExactUTF8.hash(service, into: &hasher)
+        ExactUTF8.hash(key, into: &hasher)
     }
 }

@@ -102,11 +102,27 @@ enum RecordValidation {
     }
 
     static func checkCredentials(_ credentials: Credentials) throws {
+        guard !(isValidStored(credentials) && credentials.url.fragment == nil) else { return }
         try check(credentials, with: Self.credentials)
     }
 
+    /// Checks credentials read back from a store, as every lookup does.
     static func checkStoredCredentials(_ credentials: Credentials) throws {
+        guard !isValidStored(credentials) else { return }
         try check(credentials, with: Self.storedCredentials)
+    }
+
+    /// Whether `credentials` pass `storedCredentials`, checked directly, as `isValidName`
+    /// checks names: the validator's key paths and generic rules cost some 40,000
+    /// instructions a lookup, more than the search (Benchmarks/BENCHMARKS.md). Credentials
+    /// that fail go through the validator, which words the error; so this must never pass
+    /// what a rule there refuses.
+    private static func isValidStored(_ credentials: Credentials) -> Bool {
+        let url = credentials.url
+        guard isValidName(credentials.username), credentials.password.utf8.count <= maximumPasswordBytes,
+            isValidName(url.absoluteString), let scheme = url.scheme?.lowercased()
+        else { return false }
+        return (scheme == "http" || scheme == "https") && !(url.host ?? "").isEmpty && url.password == nil
     }
 
     static func checkSecret(_ secret: some Collection) throws {

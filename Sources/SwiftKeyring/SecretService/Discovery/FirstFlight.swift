@@ -4,6 +4,11 @@
 /// answers `Hello` and `GetNameOwner` itself, in order, before it routes the greeting, so
 /// one round trip tells who the daemon is and that it answers: no `Peer.Ping` is needed. A
 /// change of owner before the greeting's answer is an error (`askOwner(…watching:)`).
+///
+/// The match rule that watch adds stays for the connection's life, on purpose: the lookup
+/// memory (`ItemMemory`) needs the same rule once the store searches a second time, the
+/// name changes owner only when a daemon starts or ends, and a `RemoveMatch` would be a
+/// message more on every start for a rule that costs nothing while it waits.
 struct FirstFlight {
     let bus: BusConnection
     let question: BusConnection.OwnerQuery
