@@ -251,35 +251,22 @@ final class HostileBus: @unchecked Sendable {
             member: member, errorName: errorName, signature: signature, descriptors: descriptors, body: body.bytes)
     }
 
-    /// As above, with the body's bytes given.
+    /// As above, with the body's bytes given; addressed to the client, flagged NO_REPLY_EXPECTED.
     static func message(
         kind: UInt8, serial: UInt32 = 7, replySerial: UInt32? = nil, sender: String, path: String? = nil,
         interface: String? = nil, member: String? = nil, errorName: String? = nil, signature: String,
         descriptors: Int = 0, body: [UInt8]
     ) -> [UInt8] {
-        var message = WireWriter()
-        for byte in [UInt8(ascii: "l"), kind, 1, 1] { message.byte(byte) }
-        message.uint32(UInt32(body.count))
-        message.uint32(serial)
-        message.array(elementAlignment: 8) { fields in
-            func field(_ code: UInt8, _ type: String, _ value: (inout WireWriter) -> Void) {
-                fields.fields {
-                    $0.byte(code)
-                    $0.variant(type, value)
-                }
-            }
-            if let path { field(1, "o") { $0.string(path) } }
-            if let interface { field(2, "s") { $0.string(interface) } }
-            if let member { field(3, "s") { $0.string(member) } }
-            if let errorName { field(4, "s") { $0.string(errorName) } }
-            if let replySerial { field(5, "u") { $0.uint32(replySerial) } }
-            field(6, "s") { $0.string(clientName) }
-            field(7, "s") { $0.string(sender) }
-            if !signature.isEmpty { field(8, "g") { $0.signature(signature) } }
-            if descriptors > 0 { field(9, "u") { $0.uint32(UInt32(descriptors)) } }
-        }
-        message.align(8)
-        return message.bytes + body
+        var header = BusMessage(kind: BusMessage.Kind(rawValue: kind)!, serial: serial)
+        header.replySerial = replySerial
+        header.sender = sender
+        header.path = path
+        header.interface = interface
+        header.member = member
+        header.errorName = errorName
+        header.signature = signature
+        header.descriptors = descriptors
+        return TestFrame.write(header, destination: clientName, flags: 1, body: body)
     }
 
     /// A method return to `serial` from `sender` (the bus unless said).

@@ -8,14 +8,16 @@ enum TestFrame {
     /// codes it does not know) and keeps nothing of them.
     static let keptCodes: [UInt8] = [1, 2, 3, 4, 5, 7, 8, 9]
 
-    /// `message`'s header, its fields in `order` (by default each field it holds, by code), then `body`.
-    /// `flags` is written as given: the reader reads none.
-    static func write(_ message: BusMessage, flags: UInt8 = 0, order: [UInt8]? = nil, body: [UInt8]) -> [UInt8] {
+    /// `message`'s header, its fields in `order` (by default each field it holds, by code, with
+    /// DESTINATION when `destination` is given), then `body`. `flags` is written as given: the reader reads none.
+    static func write(
+        _ message: BusMessage, destination: String? = nil, flags: UInt8 = 0, order: [UInt8]? = nil, body: [UInt8]
+    ) -> [UInt8] {
         var writer = WireWriter()
         for byte in [UInt8(ascii: "l"), message.kind.rawValue, flags, 1] { writer.byte(byte) }
         writer.uint32(UInt32(body.count))
         writer.uint32(message.serial)
-        let order = order ?? keptCodes.filter { holds(message, $0) }
+        let order = order ?? (keptCodes + (destination == nil ? [] : [6])).sorted().filter { holds(message, $0) }
         writer.array(elementAlignment: 8) { fields in
             for code in order {
                 fields.fields { field in
@@ -26,6 +28,7 @@ enum TestFrame {
                     case 3: field.variant("s") { $0.string(message.member ?? "") }
                     case 4: field.variant("s") { $0.string(message.errorName ?? "") }
                     case 5: field.variant("u") { $0.uint32(message.replySerial ?? 0) }
+                    case 6: field.variant("s") { $0.string(destination ?? "") }
                     case 7: field.variant("s") { $0.string(message.sender ?? "") }
                     case 8: field.variant("g") { $0.signature(message.signature) }
                     default: field.variant("u") { $0.uint32(UInt32(message.descriptors)) }
@@ -44,6 +47,7 @@ enum TestFrame {
         case 3: return message.member != nil
         case 4: return message.errorName != nil
         case 5: return message.replySerial != nil
+        case 6: return true
         case 7: return message.sender != nil
         case 8: return !message.signature.isEmpty
         default: return message.descriptors > 0
