@@ -5,8 +5,12 @@ package enum Gcrypt {
     /// `gcry_kdf_open` (Argon2) arrived in 1.10.
     static let minimumVersion = "1.10.0"
 
-    /// The first secure-memory pool; libgcrypt adds pools of this size when many stores are open.
-    static let securePoolBytes = 256 * 1024
+    /// The first secure-memory pool: room for one store's keys, its ciphers and a key
+    /// exchange several times over. It is locked (`mlock`) at once, so every page of it is
+    /// a page fault of its own at start: 256 KiB made a file `get` fault 56 pages more.
+    static let firstSecurePoolBytes = 32 * 1024
+    /// The pools libgcrypt adds when the first is full (many stores open in one process).
+    static let addedSecurePoolBytes = 256 * 1024
 
     /// The library's version once it is loaded and initialised, or why it is not.
     ///
@@ -17,7 +21,7 @@ package enum Gcrypt {
         if let failure = swift_keyring_gcry_load() {
             return .failure(.libraryMissing(detail: String(cString: failure)))
         }
-        guard let version = swift_keyring_gcry_initialise(minimumVersion, securePoolBytes) else {
+        guard let version = swift_keyring_gcry_initialise(minimumVersion, firstSecurePoolBytes, addedSecurePoolBytes) else {
             let found = swift_keyring_gcry_running_version().map { String(cString: $0) } ?? "unknown"
             return .failure(
                 .library(code: 0, message: "libgcrypt \(minimumVersion) or newer is needed; this process has \(found)"))

@@ -29,14 +29,14 @@ const char *swift_keyring_gcry_load(void);
  *
  * When another part of the process (libsecret, for one) has already finished
  * libgcrypt's initialisation, it is left as it is and only the version is
- * checked. Otherwise: version check, a secure-memory pool of `secure_pool_bytes`
- * that grows in chunks of the same size when many stores are open, no warning
+ * checked. Otherwise: version check, a secure-memory pool of `first_pool_bytes`
+ * that grows in pools of `added_pool_bytes` when many stores are open, no warning
  * when the pool cannot be locked in RAM (containers without CAP_IPC_LOCK), and
  * the end of initialisation, so other threads may use the library.
  *
  * Returns the library's version, or NULL when it is older than `required`.
  */
-const char *swift_keyring_gcry_initialise(const char *required, size_t secure_pool_bytes);
+const char *swift_keyring_gcry_initialise(const char *required, size_t first_pool_bytes, size_t added_pool_bytes);
 
 /* The version of the libgcrypt this process runs, after a successful load. */
 const char *swift_keyring_gcry_running_version(void);
