@@ -221,6 +221,15 @@ def start_table(results):
         ratio = mine / theirs
         met = "yes" if ratio <= limit else "**no**"
         rows.append(f"| {label} | {number(mine)} | {number(theirs)} | {ratio:.2f}× | ≤ {limit}× | {met} |")
+    plain_time = time("empty-plain")
+    if plain_time:
+        rows.append("")
+        rows.append("Against the empty program as `swift build -c release --static-swift-stdlib` links it "
+                    f"({number(plain_time)} µs, the same rounds): "
+                    + "; ".join(f"{label} {time(name) / plain_time:.2f}×"
+                                for name, label in (("version", "`swift-keyring --version`"),
+                                                    ("get-file", "a file `get` with a key file"))
+                                if time(name) is not None) + ".")
     forced, lookup = time("get-secret-service-forced"), time("secret-tool-lookup")
     if forced is not None and lookup:
         rows.append("")

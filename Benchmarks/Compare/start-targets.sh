@@ -87,6 +87,10 @@ spec = [
     {"name": "git-fill-libsecret", "argv": fill + ["-c", "credential.helper=$libsecret_helper", "credential", "fill"],
      "stdin": "$work/fill.txt", "env": git_env},
 ]
+# The empty program as plain `swift build --static-swift-stdlib` links it: the floor a Swift
+# developer's own tool starts from (build-release.sh's floor is lower, libstdc++ linked in).
+if "${SWIFT_KEYRING_START_EMPTY_PLAIN:-}":
+    spec.append({"name": "empty-plain", "argv": ["${SWIFT_KEYRING_START_EMPTY_PLAIN:-}"]})
 old_tool, old_helper = "$old_tool", "$old_helper"
 if old_tool and old_helper:
     for command in list(spec):

@@ -20,8 +20,10 @@ extension EncryptedFileStore {
         if let file = environment[fileVariable], !file.isEmpty {
             return URL(fileURLWithPath: file)
         }
-        let dataHome = URL(fileURLWithPath: XDGBaseDirectory.data.path(environment: environment), isDirectory: true)
-        return dataHome.appendingPathComponent("swift-keyring", isDirectory: true).appendingPathComponent("keyring.skr")
+        // Joined as text: `URL.appendingPathComponent` builds a `Set<UInt8>` on its first use
+        // (about 0.25M instructions), and every command computes this default.
+        let folder = PathName.join(XDGBaseDirectory.data.path(environment: environment), "swift-keyring")
+        return URL(fileURLWithPath: PathName.join(folder, "keyring.skr"), isDirectory: false)
     }
 
     /// The version of the libgcrypt in use, such as `1.10.1`, for `swift-keyring doctor`.

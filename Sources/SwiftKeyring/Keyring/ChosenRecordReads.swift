@@ -19,11 +19,12 @@ package protocol ChosenRecordReads: CredentialStore {
 }
 
 extension Keyring {
-    /// `store` as ``ChosenRecordReads``, when it is one: by class, as `immediateReads(of:)`
-    /// does and for the same reason (a cast to a protocol scans every conformance record).
+    /// `store` as ``ChosenRecordReads``, when it is one: by its type, as `immediateReads(of:)`
+    /// does and for the same reason (a failed cast costs a search of the binary's records).
     static func chosenRecordReads(of store: any CredentialStore) -> (any ChosenRecordReads)? {
-        if let file = store as? EncryptedFileStore { return file }
-        if let secretService = store as? SecretServiceStore { return secretService }
+        let type = ObjectIdentifier(Swift.type(of: store))
+        if type == ObjectIdentifier(EncryptedFileStore.self) { return store as? EncryptedFileStore }
+        if type == ObjectIdentifier(SecretServiceStore.self) { return store as? SecretServiceStore }
         return nil
     }
 }
