@@ -1,9 +1,9 @@
 import Glibc
 
 /// Text made of bytes and compared as bytes, without the standard library's generic paths:
-/// `String(validating:as:)` is not specialized for the caller, and builds type metadata at
-/// run time on every call (about 600 instructions), and `utf8.elementsEqual` steps byte by
-/// byte. A first Secret Service lookup makes some forty strings of the daemon's bytes and
+/// `String(validating:as:)` is not specialized for the caller and builds type metadata at
+/// run time on every call (about 900 instructions a string, two thirds of them metadata,
+/// callgrind), and `utf8.elementsEqual` steps byte by byte. A first Secret Service lookup makes some forty strings of the daemon's bytes and
 /// compares record identities several times, so each costs here (Benchmarks/BENCHMARKS.md).
 enum ExactUTF8 {
     /// `bytes` as text, or `nil` when they are not valid UTF-8: never repaired, as
