@@ -87,10 +87,12 @@ spec = [
     {"name": "git-fill-libsecret", "argv": fill + ["-c", "credential.helper=$libsecret_helper", "credential", "fill"],
      "stdin": "$work/fill.txt", "env": git_env},
 ]
-# The empty program as plain `swift build --static-swift-stdlib` links it: the floor a Swift
+# The empty program as a plain swift build --static-swift-stdlib links it: the floor a Swift
 # developer's own tool starts from (build-release.sh's floor is lower, libstdc++ linked in).
-if "${SWIFT_KEYRING_START_EMPTY_PLAIN:-}":
-    spec.append({"name": "empty-plain", "argv": ["${SWIFT_KEYRING_START_EMPTY_PLAIN:-}"]})
+# (This text is in the shell's here-document: no backquotes, which the shell would run.)
+import os
+if os.environ.get("SWIFT_KEYRING_START_EMPTY_PLAIN"):
+    spec.append({"name": "empty-plain", "argv": [os.environ["SWIFT_KEYRING_START_EMPTY_PLAIN"]]})
 old_tool, old_helper = "$old_tool", "$old_helper"
 if old_tool and old_helper:
     for command in list(spec):
