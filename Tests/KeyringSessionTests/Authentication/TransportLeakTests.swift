@@ -29,6 +29,10 @@ struct TransportLeakTests {
         let threads = try #require(counts["threads"], "\(line)")
         // One file may open lazily after the first request (measured: 9 → 10 after 100 and after 300).
         #expect(files.count == 2 && files[1] - files[0] <= 2, "\(line)")
-        #expect(threads.count == 2 && threads[1] <= threads[0], "\(line)")
+        // The concurrency runtime starts its workers lazily, up to one a core, whenever the first
+        // fall behind: on a loaded machine one more may start during the second hundred (seen:
+        // threads=3,4 beside two CPU hogs). A thread left by each transport would add a hundred.
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        #expect(threads.count == 2 && threads[1] - threads[0] <= cores, "\(line)")
     }
 }
