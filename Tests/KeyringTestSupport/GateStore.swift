@@ -19,6 +19,9 @@ package final class GateStore: CredentialStore {
         package var cancelled: Bool
         /// Whether a wait at the gate was ended by the call's cancellation handler.
         package var wokenByCancellation: Bool
+        /// Whether a wait at the gate ran to its one-minute bound: neither the test opened the
+        /// gate nor a cancellation reached it. Kept so that a failure under load says which.
+        package var heldToBound = false
     }
 
     package let callTimeout: Duration
@@ -62,11 +65,12 @@ package final class GateStore: CredentialStore {
 
     package func record(for id: RecordID, call: StoreCall) throws -> StoredRecord? {
         var woken = false
+        var boundRanOut = false
         if id.key == Self.gateKey {
-            woken = hold(call)
+            (woken, boundRanOut) = hold(call)
             released.withLock { $0 }?()
         }
-        note(call, woken: woken)
+        note(call, woken: woken, boundRanOut: boundRanOut)
         try call.checkCancellation()
         return try records.record(for: id, call: call)
     }
@@ -92,23 +96,27 @@ package final class GateStore: CredentialStore {
     }
 
     /// Waits at the gate until it opens or the call is cancelled (a minute at most, so a broken
-    /// handler fails the test instead of hanging it); returns whether the cancellation ended the wait.
-    private func hold(_ call: StoreCall) -> Bool {
+    /// handler fails the test instead of hanging it); returns whether the cancellation ended the
+    /// wait, and whether the bound did.
+    private func hold(_ call: StoreCall) -> (woken: Bool, boundRanOut: Bool) {
         entered.signal()
         let cancelled = CancelFlag()
         let gate = self.gate
-        call.withCancellationHandler {
-            _ = gate.wait(timeout: .now() + 60)
+        let waited = call.withCancellationHandler {
+            gate.wait(timeout: .now() + 60)
         } onCancel: {
             cancelled.set()
             gate.signal()
         }
-        return cancelled.isSet
+        return (cancelled.isSet, waited == .timedOut)
     }
 
-    private func note(_ call: StoreCall, woken: Bool = false) {
+    private func note(_ call: StoreCall, woken: Bool = false, boundRanOut: Bool = false) {
         calls.withLock {
-            $0.append(SeenCall(timeout: call.deadline.timeout, cancelled: call.isCancelled, wokenByCancellation: woken))
+            $0.append(
+                SeenCall(
+                    timeout: call.deadline.timeout, cancelled: call.isCancelled, wokenByCancellation: woken,
+                    heldToBound: boundRanOut))
         }
     }
 }
