@@ -258,14 +258,14 @@ compare_bin=""
 if [ "$start_only" = 0 ]; then
     cc -O2 -Wall -o "$work/libsecret-bench" "$here/Compare/libsecret-bench.c" $(pkg-config --cflags --libs libsecret-1)
     (cd "$here" && swift build -c release --product keyring-compare >&2)
-    compare_bin="$(cd "$here" && swift build -c release --show-bin-path | tail -n 1)/keyring-compare"
+    compare_bin="$(cd "$here" && swift build -c release --show-bin-path)/keyring-compare"
 fi
 # Built as the README says, by Scripts/build-release.sh (build flags, never in Package.swift,
 # where they would reach every package that depends on this one), in a folder of its own.
 release=(bash "$root/Scripts/build-release.sh")
 "${release[@]}" --scratch-path .build-static --product swift-keyring >&2
 "${release[@]}" --scratch-path .build-static --product git-credential-swift-keyring >&2
-bin_path=$("${release[@]}" --scratch-path .build-static --show-bin-path | tail -n 1)
+bin_path=$("${release[@]}" --scratch-path .build-static --show-bin-path)
 cli_bin="$bin_path/swift-keyring"
 helper_bin="$bin_path/git-credential-swift-keyring"
 # The floor of issue 27: an empty Swift program, a package of its own built with the same command.
@@ -274,14 +274,12 @@ printf '// swift-tools-version:6.0\nimport PackageDescription\nlet package = Pac
     >"$work/empty/Package.swift"
 printf 'print("0")\n' >"$work/empty/Sources/empty/main.swift"
 "${release[@]}" --package-path "$work/empty" >&2
-empty_bin="$("${release[@]}" --package-path "$work/empty" --show-bin-path | tail -n 1)/empty"
+empty_bin="$("${release[@]}" --package-path "$work/empty" --show-bin-path)/empty"
 # The same program as `swift build --static-swift-stdlib` links it for anyone: build-release.sh's
 # floor is lower (libstdc++ linked in), so the report gives the tool's instructions against both.
 plain=(swift build -c release --static-swift-stdlib --package-path "$work/empty" --scratch-path "$work/empty/.build-plain")
 "${plain[@]}" >&2
-# `--show-bin-path` may print a build step before the path (seen once, on a fresh folder): the
-# path is its last line.
-empty_plain_bin="$("${plain[@]}" --show-bin-path | tail -n 1)/empty"
+empty_plain_bin="$("${plain[@]}" --show-bin-path)/empty"
 # git's own libsecret helper, from the source Debian's git package ships, built as its Makefile does.
 libsecret_helper_source=/usr/share/doc/git/contrib/credential/libsecret/git-credential-libsecret.c
 if [ ! -f "$libsecret_helper_source" ]; then

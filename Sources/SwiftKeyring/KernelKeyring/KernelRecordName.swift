@@ -30,9 +30,9 @@ enum KernelRecordName {
     /// The kind and key a record's description names; `nil` for a part or a key of another program.
     static func parse(_ description: [UInt8]) -> (kind: RecordKind, key: String)? {
         guard let colon = description.firstIndex(of: UInt8(ascii: ":")),
-            let word = String(validating: description[..<colon], as: UTF8.self),
+            let word = ExactUTF8.string(description[..<colon]),
             let kind = RecordKind(rawValue: word),
-            let key = String(validating: description[(colon + 1)...], as: UTF8.self)
+            let key = ExactUTF8.string(description[(colon + 1)...])
         else { return nil }
         return (kind, key)
     }

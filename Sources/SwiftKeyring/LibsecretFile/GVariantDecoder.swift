@@ -106,7 +106,7 @@ struct GVariantDecoder {
         guard let last = range.last, bytes[last] == 0 else { throw Malformed(reason: "a string does not end in NUL") }
         let text = UnsafeRawBufferPointer(rebasing: bytes[range.lowerBound..<last])
         guard !text.contains(0) else { throw Malformed(reason: "a string holds a NUL") }
-        guard let string = String(validating: text, as: UTF8.self) else {
+        guard let string = ExactUTF8.string(text.assumingMemoryBound(to: UInt8.self)) else {
             throw Malformed(reason: "a string is not UTF-8")
         }
         return string

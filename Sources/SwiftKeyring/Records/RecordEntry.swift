@@ -61,7 +61,7 @@ enum RecordEntry {
     }
 
     private static func text(_ bytes: ArraySlice<UInt8>) throws -> String {
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard let text = ExactUTF8.string(bytes) else {
             throw CryptoError.damaged(reason: "a record holds a name that is not UTF-8")
         }
         return text
