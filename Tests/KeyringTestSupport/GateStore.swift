@@ -19,8 +19,8 @@ package final class GateStore: CredentialStore {
         package var cancelled: Bool
         /// Whether a wait at the gate was ended by the call's cancellation handler.
         package var wokenByCancellation: Bool
-        /// Whether a wait at the gate ran to its one-minute bound: neither the test opened the
-        /// gate nor a cancellation reached it. Kept so that a failure under load says which.
+        /// Whether a wait at the gate ran to its bound (`GateStore.holdBound`): neither the test
+        /// opened the gate nor a cancellation reached it.
         package var heldToBound = false
     }
 
@@ -95,15 +95,23 @@ package final class GateStore: CredentialStore {
         return try records.removeAll(service: service, kind: kind, call: call)
     }
 
-    /// Waits at the gate until it opens or the call is cancelled (a minute at most, so a broken
-    /// handler fails the test instead of hanging it); returns whether the cancellation ended the
-    /// wait, and whether the bound did.
+    /// How long a read waits at the gate at most, so that a broken cancellation handler fails the
+    /// test instead of hanging it. Ten minutes, not one: the test's own steps after
+    /// `waitUntilHeld()` (cancel the task, start a second call) run on the concurrency runtime's
+    /// shared threads, one a core, which the suite's synchronous tests hold while they wait on
+    /// daemons and processes. Beside a CPU hog on a 2-core machine two tests failed as a step so
+    /// queued for over a minute would make them fail (the held read let go unopened and
+    /// uncancelled): with a one-minute bound the clock, not the code, could decide them.
+    package static let holdBound: Duration = .seconds(600)
+
+    /// Waits at the gate until it opens or the call is cancelled (`holdBound` at most); returns
+    /// whether the cancellation ended the wait, and whether the bound did.
     private func hold(_ call: StoreCall) -> (woken: Bool, boundRanOut: Bool) {
         entered.signal()
         let cancelled = CancelFlag()
         let gate = self.gate
         let waited = call.withCancellationHandler {
-            gate.wait(timeout: .now() + 60)
+            gate.wait(timeout: .now() + .seconds(Int(Self.holdBound.components.seconds)))
         } onCancel: {
             cancelled.set()
             gate.signal()

@@ -38,7 +38,7 @@ struct StoreCallTests {
         // The store's call ends on the keyring's executor; the next call runs after it.
         _ = try await keyring.secretKeys()
         let held = try #require(store.seenCalls.first)
-        #expect(held.wokenByCancellation)
+        #expect(held.wokenByCancellation, "\(store.seenCalls)")
         #expect(held.cancelled)
         #expect(store.seenCalls.last?.cancelled == false)
     }
