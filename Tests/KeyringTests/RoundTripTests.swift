@@ -20,14 +20,19 @@ struct RoundTripTests {
     static let password = "correct horse"
     static let forgedPassword = "forged battery"
 
-    @Test("Hello, owner, greeting, OpenSession, SearchItems (NO_AUTO_START) in one flight; the read in one more")
-    func twoFlights() throws {
+    @Test(
+        "Hello, owner, greeting, OpenSession, SearchItems (NO_AUTO_START) in one flight, the read in one more: with the store named, and under auto (the probe's flight, no Ping)",
+        arguments: ["secret-service", "auto"])
+    func twoFlights(backend: String) throws {
         let daemon = PlayedDaemon()
         let bus = try HostileBus { call, connection in daemon.answer(call, connection) }
-        let run = try MeasuredChild.run([Self.tool, "get", "work"], environment: bus.environment(home: bus.folder))
+        var environment = bus.environment(home: bus.folder)
+        environment["SWIFT_KEYRING_BACKEND"] = backend
+        let run = try MeasuredChild.run([Self.tool, "get", "work"], environment: environment)
         #expect(run.status == 0, "get failed: \(run.standardError)")
         #expect(run.standardOutput.contains(Self.password), "get did not print the stored password")
         let calls = bus.calls.withLock { $0 }
+        #expect(!calls.contains { $0.member == "Ping" }, "a Ping was sent: \(Self.flights(calls))")
         let first = calls.filter { $0.flight == 1 }.map(\.member)
         for member in ["Hello", "GetNameOwner", "Get", "OpenSession", "SearchItems"] {
             #expect(first.contains(member), "\(member) was not in the first flight: \(Self.flights(calls))")
@@ -41,29 +46,15 @@ struct RoundTripTests {
         }
     }
 
-    @Test("Under auto: the probe's flight greets (no Ping), the lookup's OpenSession and SearchItems go in one more")
-    func autoFlights() throws {
-        let daemon = PlayedDaemon()
-        let bus = try HostileBus { call, connection in daemon.answer(call, connection) }
-        var environment = bus.environment(home: bus.folder)
-        environment["SWIFT_KEYRING_BACKEND"] = "auto"
-        let run = try MeasuredChild.run([Self.tool, "get", "work"], environment: environment)
-        #expect(run.status == 0, "get failed: \(run.standardError)")
-        #expect(run.standardOutput.contains(Self.password), "get did not print the stored password")
-        let calls = bus.calls.withLock { $0 }
-        #expect(!calls.contains { $0.member == "Ping" }, "the probe pinged: \(Self.flights(calls))")
-        let flights = (1...3).map { flight in calls.filter { $0.flight == flight }.map(\.member).sorted() }
-        #expect(flights[0].contains("GetNameOwner") && flights[0].contains("Get"), "\(Self.flights(calls))")
-        #expect(flights[1] == ["OpenSession", "SearchItems"], "\(Self.flights(calls))")
-        #expect(flights[2] == ["Get", "GetSecrets"], "\(Self.flights(calls))")
-        #expect(calls.allSatisfy { $0.flight <= 3 }, "more than three flights: \(Self.flights(calls))")
-    }
-
-    @Test("A first-flight reply from anyone but the owner GetNameOwner named, before that answer or after, is dropped")
-    func othersRepliesDropped() throws {
+    @Test(
+        "A first-flight reply from anyone but the owner GetNameOwner named, before that answer or after, is dropped: with the store named, and under auto",
+        arguments: ["secret-service", "auto"])
+    func othersRepliesDropped(backend: String) throws {
         let daemon = PlayedDaemon(forging: true)
         let bus = try HostileBus { call, connection in daemon.answer(call, connection) }
-        let run = try MeasuredChild.run([Self.tool, "get", "work"], environment: bus.environment(home: bus.folder))
+        var environment = bus.environment(home: bus.folder)
+        environment["SWIFT_KEYRING_BACKEND"] = backend
+        let run = try MeasuredChild.run([Self.tool, "get", "work"], environment: environment)
         #expect(run.status == 0, "get failed: \(run.standardError)")
         #expect(run.standardOutput.contains(Self.password), "get did not print the stored password")
         #expect(!run.standardOutput.contains(Self.forgedPassword), "get printed the forged item's password")

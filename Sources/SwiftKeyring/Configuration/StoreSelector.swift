@@ -17,12 +17,13 @@ enum StoreSelector {
 
     /// Which store the configuration selects, and why; nothing is opened.
     static func decide(_ configuration: KeyringConfiguration) throws -> StoreSelection {
-        try decision(configuration).selection
+        try decision(configuration, firstRead: nil).selection
     }
 
     /// ``decide(_:)``, with the bus connection the Secret Service was found on, when the
-    /// probe chose it: `select` opens the store on that connection.
-    private static func decision(_ configuration: KeyringConfiguration) throws -> (
+    /// probe chose it: `select` opens the store on that connection. `firstRead` goes to the
+    /// probe (see `SecretServiceStore.probeKeepingBus`).
+    private static func decision(_ configuration: KeyringConfiguration, firstRead: RecordID?) throws -> (
         selection: StoreSelection, bus: ProbedBus?
     ) {
         let requested = try checkedChoice(configuration)
@@ -39,7 +40,8 @@ enum StoreSelector {
         let note = sandboxNote.map { "; \($0)" } ?? ""
         let (probe, bus) = SecretServiceStore.probeKeepingBus(
             timeout: min(configuration.timeout, probeTimeout),
-            environment: configuration.environment
+            environment: configuration.environment,
+            firstRead: firstRead
         )
         switch probe {
         case .available:
@@ -121,8 +123,11 @@ enum StoreSelector {
             """)
     }
 
-    static func select(_ configuration: KeyringConfiguration, logger: Logger) throws -> (any CredentialStore, StoreSelection) {
-        let decided = try decision(configuration)
+    /// Decides and opens; `firstRead` is the record the caller reads first, when it said.
+    static func select(_ configuration: KeyringConfiguration, firstRead: RecordID? = nil, logger: Logger) throws -> (
+        any CredentialStore, StoreSelection
+    ) {
+        let decided = try decision(configuration, firstRead: firstRead)
         var selection = decided.selection
         logger.debug(
             "keyring store selected", metadata: ["store": "\(selection.kind)", "reason": "\(selection.reason)"])

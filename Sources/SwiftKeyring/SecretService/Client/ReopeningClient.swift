@@ -37,7 +37,7 @@ final class ReopeningClient: Sendable {
         self.collection = collection
         self.logger = logger
         if let probed, let daemon = probed.owner {
-            current = Mutex((nil, 0, HeldOpening(probed: probed.connection, daemon: daemon)))
+            current = Mutex((nil, 0, HeldOpening(probed: probed.connection, daemon: daemon, lookup: probed.lookup)))
         } else if let probed {
             current = Mutex(
                 (try SecretServiceClient(bus: probed.connection, owner: nil, collection: collection, deadline: deadline), 0, nil))

@@ -57,6 +57,8 @@ final class HeldOpening: @unchecked Sendable {
     private let flight: FirstFlight?
     /// The daemon that answered the probe's greeting.
     private let greeted: String?
+    /// A lookup the probe sent in its own flight, for the read its caller said comes first.
+    private let probedLookup: FirstLookup?
 
     /// Connects to `address` (the socket and its owner checked now) and holds the first flight.
     /// - Throws: as `BusConnection.init` for the socket.
@@ -64,13 +66,16 @@ final class HeldOpening: @unchecked Sendable {
         bus = try BusConnection(address: address, holding: true, deadline: deadline)
         flight = try FirstFlight(bus: bus, deadline: deadline)
         greeted = nil
+        probedLookup = nil
     }
 
-    /// The probe's connection, on which `daemon` answered the greeting.
-    init(probed bus: BusConnection, daemon: String) {
+    /// The probe's connection, on which `daemon` answered the greeting, with the lookup the
+    /// probe sent beside the greeting, if any.
+    init(probed bus: BusConnection, daemon: String, lookup: FirstLookup?) {
         self.bus = bus
         flight = nil
         greeted = daemon
+        probedLookup = lookup
     }
 
     /// Sends what is held, with `OpenSession` and `SearchItems` of `searching` when given, and
@@ -82,44 +87,73 @@ final class HeldOpening: @unchecked Sendable {
     {
         guard let flight else {
             let daemon = greeted!
-            let (session, search) = try bus.sendingTogether(deadline: deadline) {
-                try sendLookup(searching, to: daemon, owner: nil, deadline: deadline)
+            // The probe's lookup when it is this call's, else one sent now (none for a call that reads no secret).
+            var lookup = probedLookup
+            if let probed = lookup, probed.search.attributes != searching?.values {
+                probed.forget()
+                lookup = nil
+            }
+            if lookup == nil, let searching {
+                lookup = try bus.sendingTogether(deadline: deadline) {
+                    try FirstLookup(searching, bus: bus, daemon: daemon, owner: nil, deadline: deadline)
+                }
             }
             return try SecretServiceClient(
-                bus: bus, owner: daemon, greeted: true, session: session, search: search, collection: collection,
-                deadline: deadline)
+                bus: bus, owner: daemon, greeted: true, session: lookup?.session, search: lookup?.search,
+                collection: collection, deadline: deadline)
         }
         let sent = Result {
-            try sendLookup(searching, to: SecretServiceNames.busName, owner: flight.question, deadline: deadline)
+            try searching.map {
+                try FirstLookup($0, bus: bus, daemon: SecretServiceNames.busName, owner: flight.question, deadline: deadline)
+            }
         }
         try bus.flush(deadline: deadline)
-        let (session, search) = try sent.get()
+        let lookup = try sent.get()
         let daemon: String?
         do {
             daemon = try flight.daemon(deadline: deadline)
         } catch {
-            search?.call.forget()
+            lookup?.forget()
             throw error
         }
         guard let daemon else {
             // Nobody answered the calls sent to the name: the bus starts a daemon, which is greeted then.
-            search?.call.forget()
+            lookup?.forget()
             return try SecretServiceClient(bus: bus, owner: nil, collection: collection, deadline: deadline)
         }
-        session?.bind(to: daemon)
+        lookup?.bind(to: daemon)
         return try SecretServiceClient(
-            bus: bus, owner: daemon, greeted: true, session: session, search: search, collection: collection,
-            deadline: deadline)
+            bus: bus, owner: daemon, greeted: true, session: lookup?.session, search: lookup?.search,
+            collection: collection, deadline: deadline)
+    }
+}
+
+/// A lookup's `OpenSession` and `SearchItems`, sent before the daemon answered anything so
+/// that they share the first flight's round trip: the store's first call adds them to its
+/// held flight (`HeldOpening`), and the probe to its own when its caller said which record it
+/// reads first (the tool's `get`, see `KeyringConfiguration.firstReadKey`).
+struct FirstLookup: Sendable {
+    let session: SecretTransfer.Opening
+    let search: SecretServiceClient.SentSearch
+
+    /// Sends both to `daemon`: its unique name, or the well-known name bound to `owner`
+    /// (then named by `bind(to:)` once the bus answered).
+    /// - Throws: the key pair's or the sends' errors.
+    init(_ searching: SecretAttributes, bus: BusConnection, daemon: String, owner: BusConnection.OwnerQuery?, deadline: Deadline)
+        throws
+    {
+        session = try SecretTransfer.Opening(bus: bus, daemon: daemon, owner: owner, deadline: deadline)
+        let call = try ServiceInterface(bus: bus, daemon: daemon).searchItems(searching.values, owner: owner, deadline: deadline)
+        search = SecretServiceClient.SentSearch(attributes: searching.values, call: call)
     }
 
-    /// A lookup's `OpenSession` and `SearchItems` for `searching` (none without), to `daemon`.
-    private func sendLookup(
-        _ searching: SecretAttributes?, to daemon: String, owner: BusConnection.OwnerQuery?, deadline: Deadline
-    ) throws -> (session: SecretTransfer.Opening?, search: SecretServiceClient.SentSearch?) {
-        guard let searching else { return (nil, nil) }
-        let session = try SecretTransfer.Opening(bus: bus, daemon: daemon, owner: owner, deadline: deadline)
-        let call = try ServiceInterface(bus: bus, daemon: daemon).searchItems(
-            searching.values, owner: owner, deadline: deadline)
-        return (session, SecretServiceClient.SentSearch(attributes: searching.values, call: call))
+    /// Names the daemon the bus said owns the name the calls went to.
+    func bind(to daemon: String) {
+        session.bind(to: daemon)
+    }
+
+    /// Drops both replies unread (the session's when its opening is let go).
+    func forget() {
+        search.call.forget()
     }
 }

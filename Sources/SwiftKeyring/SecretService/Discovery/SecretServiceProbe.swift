@@ -51,7 +51,13 @@ extension SecretServiceStore {
     /// ``probe(timeout:environment:)``, and when it answers `.available`, the connection it
     /// asked on: store selection hands it to the store it opens, so a start connects to
     /// the bus once, not twice.
-    static func probeKeepingBus(timeout: Duration, environment: [String: String]) -> (
+    ///
+    /// With `firstRead`, the read of that record's `OpenSession` and `SearchItems` go in the
+    /// probe's flight too, bound to the owner as the greeting is, so a process that reads one
+    /// record (the tool's `get`) waits two round trips in all, as with the store named. Where
+    /// the bus has no Secret Service that costs the key pair made for nothing (one modular
+    /// exponentiation); where there is no bus, nothing.
+    static func probeKeepingBus(timeout: Duration, environment: [String: String], firstRead: RecordID? = nil) -> (
         probe: SecretServiceProbe, bus: ProbedBus?
     ) {
         let deadline = Deadline(timeout)
@@ -63,9 +69,15 @@ extension SecretServiceStore {
         }
         let bus: BusConnection
         let flight: FirstFlight
+        let lookup: FirstLookup?
         do {
             bus = try BusConnection(address: address, holding: true, deadline: deadline)
             flight = try FirstFlight(bus: bus, deadline: deadline)
+            // Best effort: a read that cannot be sent now is sent by the store's first call, as without it.
+            lookup = firstRead.flatMap {
+                try? FirstLookup(
+                    .identity($0), bus: bus, daemon: SecretServiceNames.busName, owner: flight.question, deadline: deadline)
+            }
             try bus.flush(deadline: deadline)
         } catch {
             return (.noBus(reason: reason(error)), nil)
@@ -74,11 +86,14 @@ extension SecretServiceStore {
         do {
             // The owner as the bus names it, whose answer to the greeting is proof it answers.
             if let owner = try flight.daemon(deadline: deadline) {
-                return (.available, ProbedBus(address: address, connection: bus, owner: owner))
+                lookup?.bind(to: owner)
+                return (.available, ProbedBus(address: address, connection: bus, owner: owner, lookup: lookup))
             }
         } catch {
+            lookup?.forget()
             return (.noDaemon(reason: reason(error)), nil)
         }
+        lookup?.forget()
         do {
             if try bus.isActivatable(name, deadline: deadline) {
                 return (.available, ProbedBus(address: address, connection: bus, owner: nil))
