@@ -19,7 +19,8 @@ import Glibc
 ///
 /// Routes:
 /// - `POST /login` with JSON `{"username", "password"}`: a new token for the accepted
-///   credentials (`{"token": …}`), 401 otherwise; 500 while ``setFailLogins(_:)`` is set.
+///   credentials (`{"token": …}`), 401 otherwise; 500 while ``setFailLogins(_:)`` is set;
+///   held, unanswered, from ``holdLogins()`` until ``releaseLogins()``.
 /// - `/data` (any method) and `GET /status`: 200 with a valid token (`Authorization: Bearer` or `X-Auth-Token`), else 401.
 /// - `GET /fail`: always 500.
 /// - `GET /slow`: 200 after two seconds, longer than a test client's timeout should be.
@@ -58,6 +59,7 @@ public final class TestHTTPServer: Sendable {
         var authorizations: [String: [String]] = [:]
         var redirects: [String: String] = [:]
         var loginDelay: Duration = .zero
+        var loginsHeld = false
         var failLogins = false
         var faults: [String: Fault] = [:]
         var bodyBytesSent: [String: Int] = [:]
@@ -66,6 +68,8 @@ public final class TestHTTPServer: Sendable {
     }
 
     private let state: Mutex<State>
+    /// Entered while logins are held (`holdLogins`): a login waits until it is left.
+    private let loginGate = DispatchGroup()
     /// The IPv4 loopback address listened on; 127.0.0.2 is another origin than 127.0.0.1.
     public let host: String
 
@@ -153,6 +157,28 @@ public final class TestHTTPServer: Sendable {
         state.withLock { $0.failLogins = fail }
     }
 
+    /// From now on `POST /login` is read (and counted) but not answered until
+    /// ``releaseLogins()``: requests that need a login all wait for it, however long the
+    /// test's own steps take, where ``setLoginDelay(_:)`` gives them a window a loaded machine
+    /// can miss. A held login is answered after five minutes anyway, so a test that never
+    /// releases it ends.
+    public func holdLogins() {
+        state.withLock { state in
+            guard !state.loginsHeld else { return }
+            state.loginsHeld = true
+            loginGate.enter()
+        }
+    }
+
+    /// Answers the held logins, and every login after, as usual.
+    public func releaseLogins() {
+        state.withLock { state in
+            guard state.loginsHeld else { return }
+            state.loginsHeld = false
+            loginGate.leave()
+        }
+    }
+
     // MARK: Listening
 
     /// Listens on `port` (0: any free port) and accepts connections until ``stop()``.
@@ -165,8 +191,10 @@ public final class TestHTTPServer: Sendable {
         }
     }
 
-    /// Stops listening and waits (at most 5 s) for the accepting thread to end.
+    /// Stops listening, answers held logins (``holdLogins()``), and waits (at most 5 s) for the
+    /// accepting thread to end.
     public func stop() {
+        releaseLogins()
         let listener = state.withLock { state in
             defer { state.listener = nil }
             return state.listener
@@ -234,6 +262,7 @@ public final class TestHTTPServer: Sendable {
     }
 
     private func login(_ request: HTTPMessage, issuing issued: String?) -> (Int, Data) {
+        _ = loginGate.wait(timeout: .now() + 300)
         let delay = state.withLock { $0.loginDelay }
         if delay > .zero {
             Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)

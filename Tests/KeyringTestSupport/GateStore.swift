@@ -96,13 +96,13 @@ package final class GateStore: CredentialStore {
     }
 
     /// How long a read waits at the gate at most, so that a broken cancellation handler fails the
-    /// test instead of hanging it. Ten minutes, not one: the test's own steps after
+    /// test instead of hanging it. Five minutes, not one: the test's own steps after
     /// `waitUntilHeld()` (cancel the task, start a second call) run on the concurrency runtime's
     /// shared threads, one a core, which the suite's synchronous tests hold while they wait on
     /// daemons and processes. Beside a CPU hog on a 2-core machine two tests failed as a step so
     /// queued for over a minute would make them fail (the held read let go unopened and
     /// uncancelled): with a one-minute bound the clock, not the code, could decide them.
-    package static let holdBound: Duration = .seconds(600)
+    package static let holdBound: Duration = .seconds(300)
 
     /// Waits at the gate until it opens or the call is cancelled (`holdBound` at most); returns
     /// whether the cancellation ended the wait, and whether the bound did.

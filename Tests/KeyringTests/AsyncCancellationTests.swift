@@ -14,7 +14,9 @@ struct AsyncCancellationTests {
     func cancelledOnStoppedDaemon() async throws {
         let sandbox = try SecretServiceSandbox(.busAndDaemon)
         defer { sandbox.stop() }
-        let store = try SecretServiceStore(timeout: .seconds(5), environment: sandbox.environment)
+        // A bound no load reaches before the cancel (the test's steps share the runtime's threads
+        // with the suite's waiting tests), so that only a cancel that did not reach the wait times out.
+        let store = try SecretServiceStore(timeout: .seconds(300), environment: sandbox.environment)
         let keyring = try Keyring(service: "test.cancel", store: store)
         let stored = try Samples.credentials("kept")
         try await keyring.set(stored, forKey: "work")
@@ -26,7 +28,7 @@ struct AsyncCancellationTests {
         let outcome = await lookup.result
         sandbox.thawDaemon()
 
-        // Not .timedOut: the 5 s bound was never reached; not a record: the daemon was stopped.
+        // Not .timedOut: the bound was never reached; not a record: the daemon was stopped.
         expectCancellationError(outcome)
         #expect(try await keyring.credentials(forKey: "work") == stored)
         #expect(try await keyring.password(forKey: "work") == stored.password)
@@ -99,7 +101,7 @@ struct AsyncCancellationTests {
     @Test("A write waiting for a lock another process holds, cancelled, throws CancellationError and never writes")
     func cancelledLockWait() async throws {
         let url = try FileStoreFixture.newFileURL()
-        let store = try EncryptedFileStore(url: url, secret: .key(FileStoreFixture.randomKey()), lockTimeout: .seconds(60))
+        let store = try EncryptedFileStore(url: url, secret: .key(FileStoreFixture.randomKey()), lockTimeout: .seconds(300))
         let keyring = try Keyring(service: "test.lock", store: store)
         let old = try Samples.credentials("old")
         try await keyring.set(old, forKey: "work")
@@ -109,7 +111,7 @@ struct AsyncCancellationTests {
         let write = Task { try await keyring.set(try Samples.credentials("new"), forKey: "work") }
         try await Task.sleep(for: .milliseconds(100))
         write.cancel()
-        // Not .timedOut: the 60 s lock bound was never reached.
+        // Not .timedOut: the lock's five-minute bound was never reached.
         expectCancellationError(await write.result)
         holder.release()
 

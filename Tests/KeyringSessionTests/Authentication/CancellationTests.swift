@@ -32,9 +32,10 @@ struct CancellationTests {
         #expect(throws: CancellationError.self) { try outcome.get() }
     }
 
-    /// Waits (at most 10 s) until the server has read `count` requests of `what`.
+    /// Waits until the server has read `count` requests of `what`: five minutes at most, a
+    /// bound against a hang only (the requests are sent by tasks that share the test's threads).
     private func waitForRequests(_ what: String, count: Int = 1, on server: TestHTTPServer) async throws {
-        let end = ContinuousClock.now + .seconds(10)
+        let end = ContinuousClock.now + .seconds(300)
         while server.requests.filter({ $0 == what }).count < count {
             guard ContinuousClock.now < end else {
                 Issue.record("the server never saw \(count) × \(what)")
@@ -83,18 +84,20 @@ struct CancellationTests {
         defer { fixture.tearDown() }
         try await fixture.logIn()
         fixture.server.expireTokens()
-        fixture.server.setLoginDelay(.milliseconds(700))
-        let client = try fixture.makeClient(timeout: .seconds(30))
+        // The login is held until the cancel is seen: however slow the machine, it cannot end first.
+        fixture.server.holdLogins()
+        let client = try fixture.makeClient(timeout: .seconds(300))
 
         let cancelledOne = Task { try await client.send(fixture.request("/data")) }
         let patientOne = Task { try await client.send(fixture.request("/data")) }
-        // Both were answered 401 and the login runs (700 ms): both wait for it well before it ends.
+        // Both were answered 401 and the login runs; a moment more for the second 401 to join it.
         try await waitForRequests("GET /data", count: 2, on: fixture.server)
         try await waitForRequests("POST /login", count: 2, on: fixture.server)
         try await Task.sleep(for: .milliseconds(100))
         cancelledOne.cancel()
 
         await #expect(throws: CancellationError.self) { try await cancelledOne.value }
+        fixture.server.releaseLogins()
         let (response, _) = try await patientOne.value
         #expect(response.status == .ok)
         #expect(fixture.server.counts.loginAttempts == 2)

@@ -41,10 +41,10 @@ struct SingleFlightTests {
         // this client's request, sent with the old token, is on its way back with a 401.
         let other = try fixture.base.secondSession()
         let credentials = try #require(try await fixture.keyring.defaultCredentials())
-        let transport = CountingTransport { number in
+        let transport = CountingTransport(afterSend: { number in
             guard number == 1 else { return }
             try await other.set(try await AuthFixture.serverLogin(credentials).value, for: .token)
-        }
+        })
         let client = try fixture.makeClient(transport: transport)
 
         let (response, _) = try await client.send(fixture.request("/data"))
