@@ -14,6 +14,8 @@ import Testing
 package enum ConcurrentClients {
     /// The keys every client works on: few, so that clients collide on them all the time.
     package static let keys = ["alpha", "beta", "gamma"]
+    /// The URL of the write that follows a write cut short (`leftovers`).
+    private static let settlerURL = URL(string: "https://example.com")!
 
     /// How long the clients run, and how many calls one thread makes at most (so a fast
     /// machine does not turn the suite into a benchmark).
@@ -77,6 +79,12 @@ package enum ConcurrentClients {
 
     /// What the clients left under `service`: each key must be held by at most one item of
     /// ours, and a key that is held must read back as a password some client wrote.
+    ///
+    /// A write cut short by its bound (a timeout under load, which the run counts as an answer)
+    /// may leave two items: its clean-up is what was cut (see `ItemReplacement`). For a key in
+    /// `cutShort` with more than one item, one more write is made, as the next client's would
+    /// be, and then exactly one item must hold the key: so that "never two for long" is what is
+    /// checked, not the machine's load.
     /// - Returns: the problems found (empty when all is well) and how many keys hold a record.
     /// The whole stress run both suites make: records the daemon, runs `body(client, call)` on
     /// eight threads for `duration`, prints the tally, then expects the same daemon, no
@@ -101,7 +109,8 @@ package enum ConcurrentClients {
         #expect(tally.failures.isEmpty, "\(tally.firstFailures)")
         let unanswered = missingSuccesses(tally, actions: actions)
         #expect(unanswered.isEmpty, "\(unanswered.joined(separator: "; "))")
-        let found = try leftovers(service: service, written: tally.written, environment: environment)
+        let found = try leftovers(
+            service: service, written: tally.written, cutShort: tally.keysCutShort, environment: environment)
         #expect(found.problems.isEmpty, "\(found.problems.joined(separator: "; "))")
         print("Concurrent clients (\(label)): \(found.held) of \(keys.count) keys hold a record")
     }
@@ -117,14 +126,27 @@ package enum ConcurrentClients {
         }
     }
 
-    package static func leftovers(service: String, written: Set<String>, environment: [String: String]) throws -> (
-        problems: [String], held: Int
-    ) {
+    package static func leftovers(
+        service: String, written: Set<String>, cutShort: Set<String>, environment: [String: String]
+    ) throws -> (problems: [String], held: Int) {
         var problems: [String] = []
         var held = 0
+        var written = written
         for key in keys {
-            let count = try PrivateSecretService.itemCount(itemAttributes(service: service, key: key))
-            if count > 1 { problems.append("\(key) is held by \(count) items") }
+            let attributes = itemAttributes(service: service, key: key)
+            var count = try PrivateSecretService.itemCount(attributes)
+            if count > 1, cutShort.contains(key) {
+                let password = "settled-\(key)"
+                written.insert(password)
+                let keyring = try Keyring(
+                    service: service,
+                    store: SecretServiceStore(timeout: .seconds(60), promptTimeout: promptTimeout, environment: environment))
+                try keyring.set(try Credentials(username: "settler", password: password, url: settlerURL), forKey: key)
+                count = try PrivateSecretService.itemCount(attributes)
+                if count > 1 { problems.append("\(key) is held by \(count) items after a write cut short and one more write") }
+            } else if count > 1 {
+                problems.append("\(key) is held by \(count) items")
+            }
             guard count > 0 else { continue }
             held += 1
             do {
@@ -148,6 +170,7 @@ package enum ConcurrentClients {
             var counts: [String: Int] = [:]
             var failures: [String] = []
             var written: Set<String> = []
+            var cutShort: Set<String> = []
             var slowest: Duration = .zero
             /// Successful outcomes by action (the first word of their kind).
             var succeeded: [String: Int] = [:]
@@ -191,6 +214,14 @@ package enum ConcurrentClients {
         package func wrote(_ password: String) {
             _ = state.withLock { $0.written.insert(password) }
         }
+
+        /// Notes that a write or removal of `key` ended at its bound, its clean-up perhaps undone.
+        package func cutShort(_ key: String) {
+            _ = state.withLock { $0.cutShort.insert(key) }
+        }
+
+        /// The keys whose writes or removals ended at their bound.
+        package var keysCutShort: Set<String> { state.withLock { $0.cutShort } }
 
         package var written: Set<String> { state.withLock { $0.written } }
         package var failures: [String] { state.withLock { $0.failures } }
