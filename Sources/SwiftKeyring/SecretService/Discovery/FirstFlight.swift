@@ -48,7 +48,9 @@ struct FirstFlight {
 /// answered it already. The first call adds its lookup's `OpenSession` and `SearchItems`
 /// (a call that reads a secret searches first), and all go in one write: a first lookup
 /// waits for two round trips in all (this flight, then the item's attributes and secret), as
-/// libsecret's on an open connection; a call that carries no secret opens no session.
+/// libsecret's on an open connection; a call that carries no secret opens no session. On the
+/// probe's connection the lookup may have gone out already, in the probe's own flight
+/// (`FirstLookup`): it is used when it is the first call's, and forgotten otherwise.
 ///
 /// `@unchecked Sendable`: used only under `ReopeningClient`'s lock.
 final class HeldOpening: @unchecked Sendable {

@@ -52,7 +52,7 @@ extension SecretServiceStore {
     /// asked on: store selection hands it to the store it opens, so a start connects to
     /// the bus once, not twice.
     ///
-    /// With `firstRead`, the read of that record's `OpenSession` and `SearchItems` go in the
+    /// With `firstRead`, the `OpenSession` and `SearchItems` of that record's read go in the
     /// probe's flight too, bound to the owner as the greeting is, so a process that reads one
     /// record (the tool's `get`) waits two round trips in all, as with the store named. Where
     /// the bus has no Secret Service that costs the key pair made for nothing (one modular
