@@ -142,7 +142,9 @@ package enum ConcurrentClients {
                     service: service,
                     store: SecretServiceStore(timeout: .seconds(60), promptTimeout: promptTimeout, environment: environment))
                 try keyring.set(try Credentials(username: "settler", password: password, url: settlerURL), forKey: key)
+                let before = count
                 count = try PrivateSecretService.itemCount(attributes)
+                print("Concurrent clients: \(key) was held by \(before) items after a write cut short; one more left \(count)")
                 if count > 1 { problems.append("\(key) is held by \(count) items after a write cut short and one more write") }
             } else if count > 1 {
                 problems.append("\(key) is held by \(count) items")
