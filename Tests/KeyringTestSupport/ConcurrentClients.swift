@@ -77,15 +77,6 @@ package enum ConcurrentClients {
         return (error.code.name, failures.contains(error.code))
     }
 
-    /// What the clients left under `service`: each key must be held by at most one item of
-    /// ours, and a key that is held must read back as a password some client wrote.
-    ///
-    /// A write cut short by its bound (a timeout under load, which the run counts as an answer)
-    /// may leave two items: its clean-up is what was cut (see `ItemReplacement`). For a key in
-    /// `cutShort` with more than one item, one more write is made, as the next client's would
-    /// be, and then exactly one item must hold the key: so that "never two for long" is what is
-    /// checked, not the machine's load.
-    /// - Returns: the problems found (empty when all is well) and how many keys hold a record.
     /// The whole stress run both suites make: records the daemon, runs `body(client, call)` on
     /// eight threads for `duration`, prints the tally, then expects the same daemon, no
     /// failure, and at most one item per key holding a written password (read through the
@@ -126,6 +117,15 @@ package enum ConcurrentClients {
         }
     }
 
+    /// What the clients left under `service`: each key must be held by at most one item of
+    /// ours, and a key that is held must read back as a password some client wrote.
+    ///
+    /// A write cut short by its bound (a timeout under load, which the run counts as an answer)
+    /// may leave two items: its clean-up is what was cut (see `ItemReplacement`). For a key in
+    /// `cutShort` with more than one item, one more write is made, as the next client's would
+    /// be, and then exactly one item must hold the key: so that "never two for long" is what is
+    /// checked, not the machine's load.
+    /// - Returns: the problems found (empty when all is well) and how many keys hold a record.
     package static func leftovers(
         service: String, written: Set<String>, cutShort: Set<String>, environment: [String: String]
     ) throws -> (problems: [String], held: Int) {
