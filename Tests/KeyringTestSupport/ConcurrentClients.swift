@@ -14,8 +14,8 @@ import Testing
 package enum ConcurrentClients {
     /// The keys every client works on: few, so that clients collide on them all the time.
     package static let keys = ["alpha", "beta", "gamma"]
-    /// The URL of the write that follows a write cut short (`leftovers`).
-    private static let settlerURL = URL(string: "https://example.com")!
+    /// The URL every record the stresses write carries.
+    package static let url = URL(string: "https://example.com")!
 
     /// How long the clients run, and how many calls one thread makes at most (so a fast
     /// machine does not turn the suite into a benchmark).
@@ -32,8 +32,10 @@ package enum ConcurrentClients {
     package static let hangBound: Duration = storeTimeout + promptTimeout + .seconds(2)
 
     /// A new store, on a connection of its own, to the private Secret Service.
-    package static func makeStore(environment: [String: String]) throws -> SecretServiceStore {
-        try SecretServiceStore(timeout: storeTimeout, promptTimeout: promptTimeout, environment: environment)
+    package static func makeStore(environment: [String: String], timeout: Duration = storeTimeout) throws
+        -> SecretServiceStore
+    {
+        try SecretServiceStore(timeout: timeout, promptTimeout: promptTimeout, environment: environment)
     }
 
     /// The attributes every credentials item of `service` under `key` carries (see `SecretAttributes`).
@@ -138,10 +140,8 @@ package enum ConcurrentClients {
             if count > 1, cutShort.contains(key) {
                 let password = "settled-\(key)"
                 written.insert(password)
-                let keyring = try Keyring(
-                    service: service,
-                    store: SecretServiceStore(timeout: .seconds(60), promptTimeout: promptTimeout, environment: environment))
-                try keyring.set(try Credentials(username: "settler", password: password, url: settlerURL), forKey: key)
+                let keyring = try Keyring(service: service, store: makeStore(environment: environment, timeout: .seconds(60)))
+                try keyring.set(try Credentials(username: "settler", password: password, url: url), forKey: key)
                 let before = count
                 count = try PrivateSecretService.itemCount(attributes)
                 print("Concurrent clients: \(key) was held by \(before) items after a write cut short; one more left \(count)")

@@ -111,7 +111,7 @@ package final class GateStore: CredentialStore {
         let cancelled = CancelFlag()
         let gate = self.gate
         let waited = call.withCancellationHandler {
-            gate.wait(timeout: .now() + .seconds(Int(Self.holdBound.components.seconds)))
+            gate.wait(timeout: .now() + Self.holdBound.inSeconds)
         } onCancel: {
             cancelled.set()
             gate.signal()

@@ -19,7 +19,6 @@ import Testing
 /// and fails, never skips, without one.
 @Suite("Concurrent clients on the Secret Service")
 struct ConcurrentClientsTests {
-    static let url = URL(string: "https://example.com")!
     /// What each call does; each must succeed at least once in the run.
     static let actions = ["set", "credentials", "password", "remove", "list"]
 
@@ -101,7 +100,8 @@ struct ConcurrentClientsTests {
         case "set":
             let password = "pw-\(client)-\(call)"
             tally.wrote(password)
-            try keyring.set(try Credentials(username: "user-\(client)", password: password, url: url), forKey: key)
+            try keyring.set(
+                try Credentials(username: "user-\(client)", password: password, url: ConcurrentClients.url), forKey: key)
             return ("ok", nil)
         case "credentials":
             guard let credentials = try keyring.credentials(forKey: key) else { return ("none", nil) }

@@ -15,8 +15,8 @@ struct ConcurrentLeftoversTests {
         let service = TestStore.uniqueService("leftovers")
         let keyring = try Keyring(service: service, store: ConcurrentClients.makeStore(environment: environment))
         defer { _ = try? keyring.removeAll() }
-        let url = URL(string: "https://example.com")!
-        try keyring.set(try Credentials(username: "user-0", password: "pw-0-0", url: url), forKey: "alpha")
+        try keyring.set(
+            try Credentials(username: "user-0", password: "pw-0-0", url: ConcurrentClients.url), forKey: "alpha")
         // A second item holding the same identity, as a write whose clean-up was cut short leaves
         // one: another username, so that secret-tool's store (CreateItem with replace) adds it.
         let attributes = ConcurrentClients.itemAttributes(service: service, key: "alpha")

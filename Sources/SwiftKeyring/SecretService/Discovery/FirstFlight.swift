@@ -50,7 +50,7 @@ struct FirstFlight {
 /// waits for two round trips in all (this flight, then the item's attributes and secret), as
 /// libsecret's on an open connection; a call that carries no secret opens no session. On the
 /// probe's connection the lookup may have gone out already, in the probe's own flight
-/// (`FirstLookup`): it is used when it is the first call's, and forgotten otherwise.
+/// (`FirstLookup`): its session serves any call, its search only a search that asks the same.
 ///
 /// `@unchecked Sendable`: used only under `ReopeningClient`'s lock.
 final class HeldOpening: @unchecked Sendable {
@@ -89,17 +89,15 @@ final class HeldOpening: @unchecked Sendable {
     {
         guard let flight else {
             let daemon = greeted!
-            // The probe's lookup when it is this call's, else one sent now (none for a call that reads no secret).
-            var lookup = probedLookup
-            if let probed = lookup, probed.search.attributes != searching?.values {
-                probed.forget()
-                lookup = nil
-            }
-            if lookup == nil, let searching {
-                lookup = try bus.sendingTogether(deadline: deadline) {
-                    try FirstLookup(searching, bus: bus, daemon: daemon, owner: nil, deadline: deadline)
+            // The probe's lookup when it sent one (the client's first search takes its SearchItems
+            // only when it asks the same, `searchPaths`), else one sent now (none without a secret to read).
+            let lookup =
+                try probedLookup
+                ?? searching.map { searching in
+                    try bus.sendingTogether(deadline: deadline) {
+                        try FirstLookup(searching, bus: bus, daemon: daemon, owner: nil, deadline: deadline)
+                    }
                 }
-            }
             return try SecretServiceClient(
                 bus: bus, owner: daemon, greeted: true, session: lookup?.session, search: lookup?.search,
                 collection: collection, deadline: deadline)
