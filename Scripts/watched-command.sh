@@ -1,4 +1,4 @@
-# Sourced by Scripts/with-keepassxc.sh and Scripts/with-kwallet.sh: runs the command under
+# Sourced by Scripts/with-secret-service.sh, with-keepassxc.sh and with-kwallet.sh: runs the command under
 # test beside a daemon that may die, so that the run ends rather than hangs.
 
 # Runs COMMAND… in a process group of its own while the daemon DAEMON_PID lives, and sets
@@ -15,6 +15,7 @@ run_watched_command() {
         sleep 0.5
     done
     if kill -0 "$command" 2>/dev/null; then
+        echo "$0: $daemon_name exited while the command ran; the command has two minutes to finish" >&2
         for _ in $(seq 1 240); do
             kill -0 "$command" 2>/dev/null || break
             sleep 0.5

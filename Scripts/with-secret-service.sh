@@ -16,7 +16,8 @@
 # and exits 70, so CI fails rather than running without it. When the daemon
 # dies during the command, it prints the daemon's last words and exits 75,
 # even when the command passed: the bus starts a new daemon on the next call,
-# so tests after a crash can pass and hide it.
+# so tests after a crash can pass and hide it. A command still running two
+# minutes after the daemon died is stopped (Scripts/watched-command.sh).
 set -euo pipefail
 
 if [ $# -eq 0 ]; then
@@ -96,8 +97,11 @@ if ! wait_for_secret_service_name "$daemon" 100 || ! wait_for_unlocked_default_c
 fi
 unset SWIFT_KEYRING_TEST_KEYRING_PASSWORD
 export SWIFT_KEYRING_PRIVATE_SECRET_SERVICE=1
-status=0
-"$@" || status=$?
+# The command runs beside a watch on the daemon: once it dies, the bus starts a new one whose
+# login keyring is locked, and every later call waits out an unlock prompt nobody answers
+# (two minutes each, an hour or more for a whole pass), so the command is stopped instead.
+. "$(dirname "$0")/watched-command.sh"
+run_watched_command gnome-keyring-daemon "$daemon" "$@"
 . "$(dirname "$0")/activated-portals.sh"
 stop_activated_portals
 if ! kill -0 "$daemon" 2>/dev/null; then
