@@ -1,4 +1,5 @@
 import Foundation
+import KeyringTestSupport
 import Synchronization
 import Testing
 
@@ -25,10 +26,10 @@ struct AbandonedCallsTests {
         let daemon = try observer.startedOwner(SecretServiceNames.busName, deadline: Deadline(.seconds(10)))
 
         sandbox.freezeDaemon()
-        // At once, as programs started together do; each connection's first call to the daemon
-        // is its OpenSession, with no greeting before it.
+        // At once, as programs started together do: twenty threads from one barrier. Each
+        // connection's first call to the daemon is its OpenSession, with no greeting before it.
         let outcomes = Mutex<[(name: String, outcome: String)]>([])
-        DispatchQueue.concurrentPerform(iterations: 20) { _ in
+        let reached = AtOnce.threads(20) { _ in
             var name = ""
             let outcome: String
             do {
@@ -47,11 +48,13 @@ struct AbandonedCallsTests {
             }
             outcomes.withLock { $0.append((name, outcome)) }
         }
+        print("Calls given up on: \(reached) of 20 threads started together")
         let given = outcomes.withLock { $0 }
         // Closed here, still owned on the bus: the daemon, when it reads their calls, finds them there.
         let gone = try given.filter { try observer.nameOwner($0.name, deadline: Deadline(.seconds(10))) == nil }
         sandbox.thawDaemon()
 
+        #expect(reached == 20, "only \(reached) of 20 threads reached the barrier")
         #expect(given.map(\.outcome) == Array(repeating: "timedOut", count: 20), "the stopped daemon answered")
         #expect(gone.isEmpty, "\(gone.count) of 20 connections left the bus with their OpenSession unanswered")
         // Its answer comes after the twenty it had queued: by then it handled each of them.
