@@ -72,15 +72,6 @@ int swift_keyring_process_forbid_dumps(void);
  */
 long swift_keyring_file_acl(int descriptor, void *buffer, size_t size);
 
-/*
- * Keeps `descriptor` (a socket) open for `seconds` after this process closes it or exits:
- * a child of its own (`sh -c 'sleep N &'`, in a new session, with the socket as its
- * descriptor 3 and nothing else of this process) holds a copy. Returns once the shell has
- * started sleep and exited: 0, or the error that stopped it. Swift's Glibc module does not
- * export posix_spawn_file_actions_addclosefrom_np, hence this shim. Needs no library.
- */
-int swift_keyring_keep_open(int descriptor, unsigned seconds);
-
 #endif /* __linux__ */
 
 #endif

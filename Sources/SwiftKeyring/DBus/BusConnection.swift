@@ -108,12 +108,6 @@ final class BusConnection: @unchecked Sendable {
         var lastHandler = 0
         /// The answers to owner questions still in use, by the question's serial, with the name asked.
         var owners: [UInt32: (name: String, answer: OwnerAnswer)] = [:]
-        /// The calls sent to a peer other than the bus that it has not answered yet, whether
-        /// or not anyone still waits for them: the connection is not let go of before they
-        /// are (see `ConnectionKeeper`).
-        var unanswered: Set<UInt32> = []
-        /// When a `ConnectionKeeper` child last took a copy of the socket.
-        var keptOpen: ContinuousClock.Instant?
     }
 
     /// Connects to the first `unix:` entry of `address` that accepts, checks the peer,
@@ -165,7 +159,6 @@ final class BusConnection: @unchecked Sendable {
     }
 
     deinit {
-        keepOpenWhileUnanswered()
         Glibc.close(descriptor)
         if wakeup >= 0 { Glibc.close(wakeup) }
         if wakeupReader >= 0 { Glibc.close(wakeupReader) }
@@ -319,7 +312,6 @@ final class BusConnection: @unchecked Sendable {
         }
         state.pending[serial] = Pending(
             destination: destination, expected: expected, decode: decode, bound: owner?.serial, asksOwner: asksOwner)
-        if destination != Self.busName { state.unanswered.insert(serial) }
         condition.unlock()
         // A call to a well-known name never starts a service: the bus answers for the owner it named.
         var bytes = message(
@@ -531,14 +523,8 @@ final class BusConnection: @unchecked Sendable {
         defer { condition.unlock() }
         while !done() {
             if let failure = state.failure { throw failure }
-            if cancellation?.isCancelled == true {
-                keepOpenWhileUnanswered()
-                throw CancellationError()
-            }
-            if deadline.hasPassed {
-                keepOpenWhileUnanswered()
-                throw deadline.timedOut(operation)
-            }
+            if cancellation?.isCancelled == true { throw CancellationError() }
+            if deadline.hasPassed { throw deadline.timedOut(operation) }
             if state.reading {
                 condition.wait(for: deadline.remaining)
                 continue
@@ -576,20 +562,6 @@ final class BusConnection: @unchecked Sendable {
             // Nobody calls this client's objects; a peer that does waits for its own timeout.
             break
         }
-    }
-
-    /// The bus's error for a call its peer did not answer within the bus's own bound.
-    private static let noReply = "org.freedesktop.DBus.Error.NoReply"
-
-    /// Gives a copy of the socket to a `ConnectionKeeper` child when a peer has calls of ours
-    /// unanswered and this process may let go of the connection before it answers them (a
-    /// wait given up, or the connection's end), unless a child took one in the last minute or
-    /// the connection is broken. With the lock held, or from `deinit`.
-    private func keepOpenWhileUnanswered() {
-        guard state.failure == nil, !state.unanswered.isEmpty else { return }
-        let now = ContinuousClock.now
-        if let kept = state.keptOpen, now - kept < .seconds(60) { return }
-        if ConnectionKeeper.keepOpen(descriptor) { state.keptOpen = now }
     }
 
     /// Wakes every wait, for a cancelled task to see it is cancelled.
@@ -747,10 +719,6 @@ final class BusConnection: @unchecked Sendable {
         defer { condition.unlock() }
         switch message.kind {
         case .methodReturn, .error:
-            // Answered, unless the bus says the peer never did (its NoReply, at the bus's own bound).
-            if let serial = message.replySerial, message.sender != Self.busName || message.errorName != Self.noReply {
-                state.unanswered.remove(serial)
-            }
             guard let serial = message.replySerial, let pending = state.pending[serial], accepts(message, pending)
             else { return .none }
             if message.kind == .error { return .errorMessage }
