@@ -20,9 +20,7 @@ package enum KeyringOpener {
         try open(options.settings)
     }
 
-    /// `firstReadKey`: the key of the credentials record the command reads first, when it
-    /// reads one (see `KeyringConfiguration.firstReadKey`).
-    package static func open(_ options: StoreSettings, firstReadKey: String? = nil) throws -> Keyring {
+    package static func open(_ options: StoreSettings) throws -> Keyring {
         let sync = try options.syncSetting()
         if options.selectsEtcd {
             return try Keyring(
@@ -32,7 +30,6 @@ package enum KeyringOpener {
         // holds is read and written with the fleet down; its settings are checked now, as any option is.
         let shared: (any CredentialStore)? = try sync.isOn ? sharedStore(options.etcdConfiguration()) : nil
         var configuration = try options.configuration()
-        configuration.firstReadKey = firstReadKey
         do {
             return try Keyring(
                 service: options.resolvedService, configuration: configuration, syncStore: shared, logger: logger)

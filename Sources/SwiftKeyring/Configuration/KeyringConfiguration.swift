@@ -55,12 +55,6 @@ public struct KeyringConfiguration: Sendable {
     /// Which of the user's kernel keyrings holds the records, for ``StoreChoice/kernel``; `nil`
     /// means `SWIFT_KEYRING_KERNEL_KEYRING` (`persistent` or `session`), else `.persistent`.
     public var kernelKeyring: KernelKeyringScope?
-    /// The key of the credentials record the caller reads first, when it knows it before
-    /// opening (the tool's `get`): under automatic selection, the probe that finds a Secret
-    /// Service sends that read's session and search with its greeting, one round trip fewer.
-    /// Not public: an app opens its keyring once, for many calls, and its first read joins
-    /// the store's first flight anyway. A key that is no valid key is not sent early.
-    package var firstReadKey: String?
 
     /// Creates a configuration.
     /// - Parameters:

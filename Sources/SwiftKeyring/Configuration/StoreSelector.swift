@@ -17,13 +17,12 @@ enum StoreSelector {
 
     /// Which store the configuration selects, and why; nothing is opened.
     static func decide(_ configuration: KeyringConfiguration) throws -> StoreSelection {
-        try decision(configuration, firstRead: nil).selection
+        try decision(configuration).selection
     }
 
     /// ``decide(_:)``, with the bus connection the Secret Service was found on, when the
-    /// probe chose it: `select` opens the store on that connection. `firstRead` goes to the
-    /// probe (see `SecretServiceStore.probeKeepingBus`).
-    private static func decision(_ configuration: KeyringConfiguration, firstRead: RecordID?) throws -> (
+    /// probe chose it: `select` opens the store on that connection.
+    private static func decision(_ configuration: KeyringConfiguration) throws -> (
         selection: StoreSelection, bus: ProbedBus?
     ) {
         let requested = try checkedChoice(configuration)
@@ -40,8 +39,7 @@ enum StoreSelector {
         let note = sandboxNote.map { "; \($0)" } ?? ""
         let (probe, bus) = SecretServiceStore.probeKeepingBus(
             timeout: min(configuration.timeout, probeTimeout),
-            environment: configuration.environment,
-            firstRead: firstRead
+            environment: configuration.environment
         )
         switch probe {
         case .available:
@@ -123,11 +121,11 @@ enum StoreSelector {
             """)
     }
 
-    /// Decides and opens; `firstRead` is the record the caller reads first, when it said.
-    static func select(_ configuration: KeyringConfiguration, firstRead: RecordID? = nil, logger: Logger) throws -> (
+    /// Decides and opens.
+    static func select(_ configuration: KeyringConfiguration, logger: Logger) throws -> (
         any CredentialStore, StoreSelection
     ) {
-        let decided = try decision(configuration, firstRead: firstRead)
+        let decided = try decision(configuration)
         var selection = decided.selection
         logger.debug(
             "keyring store selected", metadata: ["store": "\(selection.kind)", "reason": "\(selection.reason)"])

@@ -88,11 +88,7 @@ public struct Keyring: Sendable {
         logger: Logger? = nil
     ) throws {
         try RecordValidation.checkService(service)
-        let firstRead = configuration.firstReadKey.flatMap { key in
-            (try? RecordValidation.checkKey(key)).map { RecordID(service: service, key: key, kind: .credentials) }
-        }
-        let (store, selection) = try StoreSelector.select(
-            configuration, firstRead: firstRead, logger: logger ?? .keyringSilent)
+        let (store, selection) = try StoreSelector.select(configuration, logger: logger ?? .keyringSilent)
         let marks = sharedCopies ?? SharedCopyMarks(folder: SharedCopyMarks.defaultFolder(environment: configuration.environment))
         self.init(
             service: service, store: store, syncStore: syncStore, sharedCopies: marks, selection: selection, logger: logger)

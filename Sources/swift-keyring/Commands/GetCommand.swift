@@ -45,8 +45,7 @@ struct GetRequest: Equatable {
     func run() throws {
         try CommandFailures.reporting {
             let key = key ?? Keyring.defaultKey
-            // Under automatic selection the probe's flight carries this read's search: two round trips in all.
-            let keyring = try KeyringOpener.open(store, firstReadKey: key)
+            let keyring = try KeyringOpener.open(store)
             if json {
                 // Written from the password's bytes and wiped, as the password alone is below.
                 guard var record = try keyring.credentialsAndPasswordBytes(forKey: key) else {

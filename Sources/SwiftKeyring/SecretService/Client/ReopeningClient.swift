@@ -25,8 +25,8 @@ final class ReopeningClient: Sendable {
 
     /// Takes the probe's connection, already open to `address` (and starts the daemon before
     /// `deadline` when the probe found none running), else connects and holds the first
-    /// flight; either way the first call's lookup goes out with it (`HeldOpening`). A client
-    /// opened later, after the daemon went away, always connects anew.
+    /// flight, sent by the first call (`HeldOpening`). A client opened later, after the
+    /// daemon went away, always connects anew.
     /// - Throws: as `SecretServiceClient.init` when the daemon must be started; else only
     ///   the socket's errors (`BusConnection.init`): the rest are the first call's.
     init(
@@ -37,7 +37,7 @@ final class ReopeningClient: Sendable {
         self.collection = collection
         self.logger = logger
         if let probed, let daemon = probed.owner {
-            current = Mutex((nil, 0, HeldOpening(probed: probed.connection, daemon: daemon, lookup: probed.lookup)))
+            current = Mutex((nil, 0, HeldOpening(probed: probed.connection, daemon: daemon)))
         } else if let probed {
             current = Mutex(
                 (try SecretServiceClient(bus: probed.connection, owner: nil, collection: collection, deadline: deadline), 0, nil))
@@ -49,9 +49,9 @@ final class ReopeningClient: Sendable {
     /// What the current client remembers of items (see `ItemMemory`); `nil` before the first call.
     var memory: ItemMemory? { current.withLock { $0.client?.memory } }
 
-    /// The client in use: opened now, on the held first flight with `SearchItems` of
-    /// `searching` added (or anew, when that flight failed), when none is yet.
-    private func client(searching: SecretAttributes?, deadline: Deadline) throws -> (SecretServiceClient, Int) {
+    /// The client in use: opened now, on the held first flight (or anew, when that flight
+    /// failed), when none is yet.
+    private func client(deadline: Deadline) throws -> (SecretServiceClient, Int) {
         try current.withLock { current in
             if let client = current.client { return (client, current.generation) }
             let opening = current.opening
@@ -59,7 +59,7 @@ final class ReopeningClient: Sendable {
             // Opening's errors name the store, as the store's init names them.
             let client = try KeyringError.placing(in: .secretService) {
                 if let opening {
-                    try opening.open(collection: collection, searching: searching, deadline: deadline)
+                    try opening.open(collection: collection, deadline: deadline)
                 } else {
                     try SecretServiceClient(address: address, collection: collection, deadline: deadline)
                 }
@@ -71,12 +71,10 @@ final class ReopeningClient: Sendable {
 
     /// Runs `body` on the current client; when it fails because the daemon or
     /// the session is gone, opens a new client and runs `body` once more.
-    /// `searching` is the search `body` makes first, if any: sent with a held first flight.
     func run<Result>(
-        _ operation: String, deadline: Deadline, searching: SecretAttributes? = nil,
-        _ body: (SecretServiceClient) throws -> Result
+        _ operation: String, deadline: Deadline, _ body: (SecretServiceClient) throws -> Result
     ) throws -> Result {
-        let (client, generation) = try self.client(searching: searching, deadline: deadline)
+        let (client, generation) = try self.client(deadline: deadline)
         do {
             return try body(client)
         } catch let error as KeyringError

@@ -88,12 +88,12 @@ extension PendingReply {
 
 extension ReopeningClient {
     /// Runs `body` for `operation` on the current client, and once more on a new one when the
-    /// daemon went away (see `run(_:deadline:searching:_:)`), within the bound the operation was
+    /// daemon went away (see `run(_:deadline:_:)`), within the bound the operation was
     /// given; each run starts from that bound, as if the first had not been.
     func run<Result>(
-        _ operation: SecretOperation, searching: SecretAttributes? = nil, _ body: (SecretServiceClient) throws -> Result
+        _ operation: SecretOperation, _ body: (SecretServiceClient) throws -> Result
     ) throws -> Result {
-        try run(operation.asked, deadline: operation.started, searching: searching) { client in
+        try run(operation.asked, deadline: operation.started) { client in
             operation.restart()
             return try body(client)
         }

@@ -22,9 +22,6 @@ final class SecretServiceClient: Sendable {
     /// The transfer secrets are encrypted for, opened by the first call that carries
     /// a secret (listing and removing never do); freed with this client.
     private let opened: Mutex<TransferState>
-    /// A search sent in the connection's first flight (`HeldOpening`), and its attributes,
-    /// taken by the first `searchPaths` that asks the same.
-    private let presentSearch: Mutex<SentSearch?>
     /// The unique bus name of the daemon, as the bus named the owner of
     /// `org.freedesktop.secrets` when this client opened.
     let destination: String
@@ -46,17 +43,14 @@ final class SecretServiceClient: Sendable {
     /// Greets the daemon on `bus`, a connection on which nothing but the bus was called yet,
     /// unless `greeted` says the greeting was answered already (see `ProbedBus`,
     /// `HeldOpening`); `owner` is the daemon's unique name when the bus already said it.
-    /// `session` is an `OpenSession` already sent to it, `search` a `SearchItems`.
     /// - Throws: as `init(address:collection:deadline:)`, but for connecting.
     init(
-        bus: BusConnection, owner: String?, greeted: Bool = false, session: SecretTransfer.Opening? = nil,
-        search: SentSearch? = nil, collection: CollectionChoice = .default,
+        bus: BusConnection, owner: String?, greeted: Bool = false, collection: CollectionChoice = .default,
         deadline: Deadline
     ) throws {
         choice = collection
         self.bus = bus
-        opened = Mutex(session.map(TransferState.opening) ?? .none)
-        presentSearch = Mutex(search)
+        opened = Mutex(.none)
         let daemon = try owner ?? bus.startedOwner(SecretServiceNames.busName, deadline: deadline)
         destination = daemon
         memory = ItemMemory(bus: bus, daemon: daemon)
@@ -69,16 +63,12 @@ final class SecretServiceClient: Sendable {
         // the daemon on the NULL reply (gnome-keyring issues 190, 194, 195; Debian bug 1147303).
         // The Service's own properties are read through the daemon's internal session, never the
         // client's record, so this call is safe whenever it runs, and the calls after it find the
-        // record made. libsecret's first call is a GetAll of these properties for the same reason.
-        // ConcurrentClientsTests prove it; keep this call first (`HeldOpening` and the probe send it first too).
+        // record made once it answered: sent first in the same write is not enough (`HeldOpening`).
+        // libsecret's first call is a GetAll of these properties, answered before any other.
+        // ConcurrentClientsTests prove it; keep this call first and answered first
+        // (`HeldOpening` and the probe wait for its answer too; RoundTripTests checks the flights).
         let service = ServiceInterface(bus: bus, daemon: daemon)
         try service.greeting(deadline: deadline).value(asked: ServiceInterface.greetingAsked, deadline: deadline)
-    }
-
-    /// A `SearchItems` sent before the client opened, with the attributes it asks for.
-    struct SentSearch: Sendable {
-        let attributes: [String: String]
-        let call: PendingReply<SecretReplies.Found>
     }
 
     /// Where the transfer stands: none yet, its `OpenSession` on the way, or open.
@@ -89,10 +79,11 @@ final class SecretServiceClient: Sendable {
     }
 
     /// Sends `OpenSession` now, unless a session is open or on its way, so that the
-    /// daemon answers it while the caller searches: a lookup then waits for the
-    /// search, the session and the secret in three round trips, not four. Best
-    /// effort: whatever fails here fails again, and is thrown, in `transfer(deadline:)`.
-    func startSession(deadline: Deadline) {
+    /// daemon answers it with the search (`searchPaths(…openingSession:)`): a first
+    /// lookup on an open connection then waits for two round trips, the search and the
+    /// session, then the secret. Best effort: whatever fails here fails again, and is
+    /// thrown, in `transfer(deadline:)`.
+    private func startSession(deadline: Deadline) {
         opened.withLock { state in
             guard case .none = state,
                 let opening = try? SecretTransfer.Opening(bus: bus, daemon: destination, deadline: deadline)
@@ -165,22 +156,20 @@ final class SecretServiceClient: Sendable {
     /// do): one call, which keeps the split by lock state that `Collection.SearchItems`
     /// does not give. Whatever lies elsewhere is never read, changed or deleted.
     ///
-    /// With `openingSession`, the session's opening (`startSession`) is started while the
-    /// search is in flight: the key pair is made while the daemon searches, not before or after.
+    /// With `openingSession`, the session's `OpenSession` (`startSession`, when none is open
+    /// or on its way) goes in the search's write: both arrive together, so a first lookup
+    /// waits one round trip for the two, not two.
     func searchPaths(_ attributes: SecretAttributes, in operation: SecretOperation, openingSession: Bool = false)
         throws -> SecretReplies.Found
     {
-        let sent = presentSearch.withLock { present in
-            defer { present = nil }
-            return present
-        }
-        let search: PendingReply<SecretReplies.Found>
-        if let sent, sent.attributes == attributes.values {
-            search = sent.call
-        } else {
-            sent?.call.forget()
-            search = try service.searchItems(attributes.values, deadline: operation.deadline)
-        }
+        let send = { try self.service.searchItems(attributes.values, deadline: operation.deadline) }
+        let search =
+            try openingSession
+            ? bus.sendingTogether(deadline: operation.deadline) {
+                let search = try send()
+                startSession(deadline: operation.deadline)
+                return search
+            } : send()
         let scope: String?
         do {
             scope = try searchScope(in: operation).map { $0 + "/" }
@@ -188,7 +177,6 @@ final class SecretServiceClient: Sendable {
             search.forget()
             throw error
         }
-        if openingSession { startSession(deadline: operation.deadline) }
         let found = try search.value(in: operation)
         guard let scope else { return found }
         return SecretReplies.Found(
@@ -202,9 +190,12 @@ final class SecretServiceClient: Sendable {
     /// item among duplicates (`ItemReplacement.precedes`), the one a write keeps, and a
     /// locked newer item passed over would give the value the next write discards; a
     /// write or a removal must see every item it replaces or deletes.
+    /// `openingSession` as in `searchPaths`.
     /// - Throws: `KeyringError.locked` when some stay locked, or the calls' errors.
-    func unlockedPaths(_ attributes: SecretAttributes, in operation: SecretOperation) throws -> [String] {
-        let found = try searchPaths(attributes, in: operation)
+    func unlockedPaths(_ attributes: SecretAttributes, in operation: SecretOperation, openingSession: Bool = false)
+        throws -> [String]
+    {
+        let found = try searchPaths(attributes, in: operation, openingSession: openingSession)
         guard !found.locked.isEmpty else { return found.unlocked }
         let unlocked = try unlock(found.locked, in: operation)
         guard Set(unlocked) == Set(found.locked) else { throw KeyringError.locked }

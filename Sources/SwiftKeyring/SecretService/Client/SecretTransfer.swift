@@ -30,20 +30,19 @@ final class SecretTransfer: Sendable {
     /// thread can wait for it.
     final class Opening: @unchecked Sendable {
         private let agreement: DHKeyAgreement
-        /// The service of the daemon it went to: its unique name once known (see `init(…owner:)`).
-        private var service: ServiceInterface
+        /// The service of the daemon it went to.
+        private let service: ServiceInterface
         private let call: PendingReply<SecretReplies.Opened>
         private var finished = false
 
-        /// Sends `OpenSession` to `daemon` (its unique name, or the well-known name bound to
-        /// `owner`, then named by `bind(to:)` before `finish`) and returns at once.
+        /// Sends `OpenSession` to `daemon`, its unique name, and returns at once.
         /// - Throws: `KeyringError.backend` when libgcrypt is missing or fails, or the send's errors.
-        init(bus: BusConnection, daemon: String, owner: BusConnection.OwnerQuery? = nil, deadline: Deadline) throws {
+        init(bus: BusConnection, daemon: String, deadline: Deadline) throws {
             // The one place a key pair for the bus is made.
             let agreement = try KeyringError.translatingCrypto { try DHKeyAgreement() }
             self.agreement = agreement
             service = ServiceInterface(bus: bus, daemon: daemon)
-            call = try service.openSession(SecretTransfer.algorithm, owner: owner, deadline: deadline) {
+            call = try service.openSession(SecretTransfer.algorithm, deadline: deadline) {
                 $0.variant("ay") { $0.byteArray(agreement.publicValue) }
             }
         }
@@ -51,11 +50,6 @@ final class SecretTransfer: Sendable {
         deinit {
             // An opening never finished: its reply, when it comes, is dropped.
             if !finished { call.forget() }
-        }
-
-        /// Names the daemon an `OpenSession` sent to the well-known name went to, as the bus answered.
-        func bind(to daemon: String) {
-            service = ServiceInterface(bus: service.object.bus, daemon: daemon)
         }
 
         /// Waits for the daemon's answer and agrees the key. The opening is spent afterwards, whatever happens.

@@ -14,7 +14,7 @@ struct FirstFlight {
     let question: BusConnection.OwnerQuery
     let greeting: PendingReply<Void>
 
-    /// Sends the owner question and the greeting (held with the rest when `bus` holds its writes).
+    /// Sends the owner question and the greeting (held, with the authentication, when `bus` holds its writes).
     init(bus: BusConnection, deadline: Deadline) throws {
         self.bus = bus
         question = try bus.askOwner(SecretServiceNames.busName, watching: true, deadline: deadline)
@@ -45,12 +45,18 @@ struct FirstFlight {
 
 /// A store's connection before its first call: the first flight held (the authentication,
 /// `Hello`, the owner question and the greeting), or the probe's connection whose daemon
-/// answered it already. The first call adds its lookup's `OpenSession` and `SearchItems`
-/// (a call that reads a secret searches first), and all go in one write: a first lookup
-/// waits for two round trips in all (this flight, then the item's attributes and secret), as
-/// libsecret's on an open connection; a call that carries no secret opens no session. On the
-/// probe's connection the lookup may have gone out already, in the probe's own flight
-/// (`FirstLookup`): its session serves any call, its search only a search that asks the same.
+/// answered it already. The first call sends the flight and waits for the greeting's answer
+/// before it sends anything else to the daemon: a first lookup then waits three round trips
+/// after the socket connects (this flight, the session and the search, then the item's
+/// attributes and secret).
+///
+/// Why not two, with `OpenSession` and `SearchItems` in this flight: gnome-keyring (42 here,
+/// 50 elsewhere) makes its record of a caller in a callback it queues for each message, and
+/// its `OpenSession` handler can run before that record exists when the call comes among a
+/// new connection's first messages; it then aborts on a NULL reply (the greeting comment in
+/// `SecretServiceClient.init`). The greeting sent first in the same write did not prevent it:
+/// with the lookup in this flight a starved daemon here aborted, in CI and in a reproduction,
+/// and the reports of this abort elsewhere come from bursts of new connections' `OpenSession`.
 ///
 /// `@unchecked Sendable`: used only under `ReopeningClient`'s lock.
 final class HeldOpening: @unchecked Sendable {
@@ -59,8 +65,6 @@ final class HeldOpening: @unchecked Sendable {
     private let flight: FirstFlight?
     /// The daemon that answered the probe's greeting.
     private let greeted: String?
-    /// A lookup the probe sent in its own flight, for the read its caller said comes first.
-    private let probedLookup: FirstLookup?
 
     /// Connects to `address` (the socket and its owner checked now) and holds the first flight.
     /// - Throws: as `BusConnection.init` for the socket.
@@ -68,92 +72,27 @@ final class HeldOpening: @unchecked Sendable {
         bus = try BusConnection(address: address, holding: true, deadline: deadline)
         flight = try FirstFlight(bus: bus, deadline: deadline)
         greeted = nil
-        probedLookup = nil
     }
 
-    /// The probe's connection, on which `daemon` answered the greeting, with the lookup the
-    /// probe sent beside the greeting, if any.
-    init(probed bus: BusConnection, daemon: String, lookup: FirstLookup?) {
+    /// The probe's connection, on which `daemon` answered the greeting.
+    init(probed bus: BusConnection, daemon: String) {
         self.bus = bus
         flight = nil
         greeted = daemon
-        probedLookup = lookup
     }
 
-    /// Sends what is held, with `OpenSession` and `SearchItems` of `searching` when given, and
-    /// opens the client on the daemon that answered; with no owner, the bus is asked to start
-    /// one, as without a flight.
+    /// Sends what is held and opens the client on the daemon that answered the greeting; with
+    /// no owner, the bus is asked to start one, as without a flight.
     /// - Throws: as `SecretServiceClient.init`.
-    func open(collection: CollectionChoice, searching: SecretAttributes?, deadline: Deadline) throws
-        -> SecretServiceClient
-    {
+    func open(collection: CollectionChoice, deadline: Deadline) throws -> SecretServiceClient {
         guard let flight else {
-            let daemon = greeted!
-            // The probe's lookup when it sent one (the client's first search takes its SearchItems
-            // only when it asks the same, `searchPaths`), else one sent now (none without a secret to read).
-            let lookup =
-                try probedLookup
-                ?? searching.map { searching in
-                    try bus.sendingTogether(deadline: deadline) {
-                        try FirstLookup(searching, bus: bus, daemon: daemon, owner: nil, deadline: deadline)
-                    }
-                }
-            return try SecretServiceClient(
-                bus: bus, owner: daemon, greeted: true, session: lookup?.session, search: lookup?.search,
-                collection: collection, deadline: deadline)
-        }
-        let sent = Result {
-            try searching.map {
-                try FirstLookup($0, bus: bus, daemon: SecretServiceNames.busName, owner: flight.question, deadline: deadline)
-            }
+            return try SecretServiceClient(bus: bus, owner: greeted!, greeted: true, collection: collection, deadline: deadline)
         }
         try bus.flush(deadline: deadline)
-        let lookup = try sent.get()
-        let daemon: String?
-        do {
-            daemon = try flight.daemon(deadline: deadline)
-        } catch {
-            lookup?.forget()
-            throw error
-        }
-        guard let daemon else {
+        guard let daemon = try flight.daemon(deadline: deadline) else {
             // Nobody answered the calls sent to the name: the bus starts a daemon, which is greeted then.
-            lookup?.forget()
             return try SecretServiceClient(bus: bus, owner: nil, collection: collection, deadline: deadline)
         }
-        lookup?.bind(to: daemon)
-        return try SecretServiceClient(
-            bus: bus, owner: daemon, greeted: true, session: lookup?.session, search: lookup?.search,
-            collection: collection, deadline: deadline)
-    }
-}
-
-/// A lookup's `OpenSession` and `SearchItems`, sent before the daemon answered anything so
-/// that they share the first flight's round trip: the store's first call adds them to its
-/// held flight (`HeldOpening`), and the probe to its own when its caller said which record it
-/// reads first (the tool's `get`, see `KeyringConfiguration.firstReadKey`).
-struct FirstLookup: Sendable {
-    let session: SecretTransfer.Opening
-    let search: SecretServiceClient.SentSearch
-
-    /// Sends both to `daemon`: its unique name, or the well-known name bound to `owner`
-    /// (then named by `bind(to:)` once the bus answered).
-    /// - Throws: the key pair's or the sends' errors.
-    init(_ searching: SecretAttributes, bus: BusConnection, daemon: String, owner: BusConnection.OwnerQuery?, deadline: Deadline)
-        throws
-    {
-        session = try SecretTransfer.Opening(bus: bus, daemon: daemon, owner: owner, deadline: deadline)
-        let call = try ServiceInterface(bus: bus, daemon: daemon).searchItems(searching.values, owner: owner, deadline: deadline)
-        search = SecretServiceClient.SentSearch(attributes: searching.values, call: call)
-    }
-
-    /// Names the daemon the bus said owns the name the calls went to.
-    func bind(to daemon: String) {
-        session.bind(to: daemon)
-    }
-
-    /// Drops both replies unread (the session's when its opening is let go).
-    func forget() {
-        search.call.forget()
+        return try SecretServiceClient(bus: bus, owner: daemon, greeted: true, collection: collection, deadline: deadline)
     }
 }

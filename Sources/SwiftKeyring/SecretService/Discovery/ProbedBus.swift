@@ -12,7 +12,4 @@ struct ProbedBus: Sendable {
     /// The unique name of the daemon that answered the probe's greeting; `nil` when none
     /// runs yet and the bus can start one (the store then asks the bus to, and greets it).
     let owner: String?
-    /// The `OpenSession` and `SearchItems` of the read the probe's caller said comes first,
-    /// sent in the probe's flight and bound to `owner`; `nil` when none was said, or no daemon runs.
-    var lookup: FirstLookup? = nil
 }

@@ -52,12 +52,9 @@ extension SecretServiceStore {
     /// asked on: store selection hands it to the store it opens, so a start connects to
     /// the bus once, not twice.
     ///
-    /// With `firstRead`, the `OpenSession` and `SearchItems` of that record's read go in the
-    /// probe's flight too, bound to the owner as the greeting is, so a process that reads one
-    /// record (the tool's `get`) waits two round trips in all, as with the store named. Where
-    /// the bus has no Secret Service that costs the key pair made for nothing (one modular
-    /// exponentiation); where there is no bus, nothing.
-    static func probeKeepingBus(timeout: Duration, environment: [String: String], firstRead: RecordID? = nil) -> (
+    /// Nothing but the greeting goes to the daemon before it answers, even when the caller
+    /// knows its first read: see `HeldOpening` for why.
+    static func probeKeepingBus(timeout: Duration, environment: [String: String]) -> (
         probe: SecretServiceProbe, bus: ProbedBus?
     ) {
         let deadline = Deadline(timeout)
@@ -69,15 +66,9 @@ extension SecretServiceStore {
         }
         let bus: BusConnection
         let flight: FirstFlight
-        let lookup: FirstLookup?
         do {
             bus = try BusConnection(address: address, holding: true, deadline: deadline)
             flight = try FirstFlight(bus: bus, deadline: deadline)
-            // Best effort: a read that cannot be sent now is sent by the store's first call, as without it.
-            lookup = firstRead.flatMap {
-                try? FirstLookup(
-                    .identity($0), bus: bus, daemon: SecretServiceNames.busName, owner: flight.question, deadline: deadline)
-            }
             try bus.flush(deadline: deadline)
         } catch {
             return (.noBus(reason: reason(error)), nil)
@@ -86,14 +77,11 @@ extension SecretServiceStore {
         do {
             // The owner as the bus names it, whose answer to the greeting is proof it answers.
             if let owner = try flight.daemon(deadline: deadline) {
-                lookup?.bind(to: owner)
-                return (.available, ProbedBus(address: address, connection: bus, owner: owner, lookup: lookup))
+                return (.available, ProbedBus(address: address, connection: bus, owner: owner))
             }
         } catch {
-            lookup?.forget()
             return (.noDaemon(reason: reason(error)), nil)
         }
-        lookup?.forget()
         do {
             if try bus.isActivatable(name, deadline: deadline) {
                 return (.available, ProbedBus(address: address, connection: bus, owner: nil))

@@ -23,11 +23,10 @@ struct ServiceInterface {
 
     /// `OpenSession(s algorithm, v input) → (v output, o result)`, sent; `input` writes the variant.
     func openSession(
-        _ algorithm: String, owner: BusConnection.OwnerQuery? = nil, deadline: Deadline,
-        input: (inout WireWriter) -> Void
+        _ algorithm: String, deadline: Deadline, input: (inout WireWriter) -> Void
     ) throws -> PendingReply<SecretReplies.Opened> {
         try object.send(
-            SecretServiceNames.service, "OpenSession", signature: "sv", reply: "vo", owner: owner, deadline: deadline,
+            SecretServiceNames.service, "OpenSession", signature: "sv", reply: "vo", deadline: deadline,
             decode: SecretReplies.openSession
         ) {
             $0.string(algorithm)
@@ -36,12 +35,10 @@ struct ServiceInterface {
     }
 
     /// `SearchItems(a{ss} attributes) → (ao unlocked, ao locked)`, sent.
-    func searchItems(_ attributes: [String: String], owner: BusConnection.OwnerQuery? = nil, deadline: Deadline) throws
-        -> PendingReply<SecretReplies.Found>
-    {
+    func searchItems(_ attributes: [String: String], deadline: Deadline) throws -> PendingReply<SecretReplies.Found> {
         try object.send(
-            SecretServiceNames.service, "SearchItems", signature: "a{ss}", reply: "aoao", owner: owner,
-            deadline: deadline, decode: SecretReplies.searchItems
+            SecretServiceNames.service, "SearchItems", signature: "a{ss}", reply: "aoao", deadline: deadline,
+            decode: SecretReplies.searchItems
         ) { $0.stringTable(attributes) }
     }
 

@@ -42,9 +42,8 @@ enum ItemReplacement {
     /// - Throws: `KeyringError.locked` when a matching item stays locked, or another store error.
     static func save(_ record: StoredRecord, _ client: SecretServiceClient, in operation: SecretOperation) throws {
         let identity = SecretAttributes.identity(record.id)
-        // Every save sends a secret: the session opens while the search runs.
-        client.startSession(deadline: operation.deadline)
-        var existing = try client.unlockedPaths(identity, in: operation)
+        // Every save sends a secret: the session opens with the search, in one write.
+        var existing = try client.unlockedPaths(identity, in: operation, openingSession: true)
         if existing.count > 1 {
             existing = try ours(existing, identity, client, in: operation)
         }

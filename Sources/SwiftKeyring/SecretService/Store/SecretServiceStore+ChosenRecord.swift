@@ -13,7 +13,7 @@ extension SecretServiceStore: ChosenRecordReads {
     ) throws -> StoredRecord? {
         try call.bind {
             let operation = self.operation("read a chosen record of \(service)", call.deadline)
-            let (found, unread) = try client.run(operation, searching: .scope(service: service, kind: kind)) { client in
+            let (found, unread) = try client.run(operation) { client in
                 try firstRecord(service: service, kind: kind, choose, client, in: operation)
             }
             if let found { return found }
@@ -30,7 +30,7 @@ extension SecretServiceStore: ChosenRecordReads {
         service: String, kind: RecordKind, _ choose: ([RecordID]) -> [RecordID], _ client: SecretServiceClient,
         in operation: SecretOperation
     ) throws -> (StoredRecord?, ArraySlice<RecordID>) {
-        // The session opens while the search runs: its key pair is made while the daemon searches.
+        // The session opens with the search, in one write.
         let paths = try client.searchPaths(.scope(service: service, kind: kind), in: operation, openingSession: true)
         // As `summaries`: a search may return items of another service or kind, which are not offered.
         let items = try client.items(at: paths.unlocked + paths.locked, in: operation).filter { item in

@@ -61,8 +61,9 @@ public final class SecretServiceStore: CredentialStore {
     /// Writes of one service across processes, one at a time (see `SecretServiceWriteLock`).
     private let writeLock: SecretServiceWriteLock
 
-    /// Connects to the session bus; the first call greets the Secret Service daemon, with its
-    /// own calls in the same flight (a first lookup waits for two round trips in all).
+    /// Connects to the session bus; the first call greets the Secret Service daemon, in the
+    /// same write as `Hello`, and makes its own calls once the greeting is answered (a first
+    /// lookup waits for three round trips in all).
     ///
     /// ```swift
     /// // A person gets a minute to answer an unlock prompt; the daemon, 2 s a call.
@@ -200,7 +201,7 @@ public final class SecretServiceStore: CredentialStore {
     /// `record(for:call:)` within `deadline`, the call's one bound, a reopen after a daemon restart included.
     func record(for id: RecordID, deadline: Deadline) throws -> StoredRecord? {
         let operation = self.operation("read \(id)", deadline)
-        return try client.run(operation, searching: .identity(id)) { client in
+        return try client.run(operation) { client in
             if let remembered = client.memory.recall(id),
                 let secret = try client.secret(remembered: remembered, of: id, in: operation)
             {
@@ -222,7 +223,7 @@ public final class SecretServiceStore: CredentialStore {
     /// `secret(for:call:)` within `deadline`.
     private func secret(for id: RecordID, deadline: Deadline) throws -> [UInt8]? {
         let operation = self.operation("read \(id)", deadline)
-        return try client.run(operation, searching: .identity(id)) { client in
+        return try client.run(operation) { client in
             if let remembered = client.memory.recall(id),
                 let secret = try client.secret(remembered: remembered, of: id, in: operation)
             {
@@ -239,9 +240,8 @@ public final class SecretServiceStore: CredentialStore {
     private func lookUp(_ id: RecordID, _ client: SecretServiceClient, in operation: SecretOperation) throws
         -> StoredRecord?
     {
-        client.startSession(deadline: operation.deadline)
         let mark = client.memory.markBeforeSearch(deadline: operation.deadline)
-        let paths = try client.unlockedPaths(.identity(id), in: operation)
+        let paths = try client.unlockedPaths(.identity(id), in: operation, openingSession: true)
         for path in paths.sorted(by: ItemReplacement.precedes).reversed() {
             guard let record = try client.record(at: path, in: operation), record.id == id else {
                 continue
