@@ -5,6 +5,8 @@
 #
 #   bash Scripts/with-secret-service.sh bash Benchmarks/Compare/cli-rounds.sh OLD-BINARY NEW-BINARY [ROUNDS]
 #
+# The `get`s name `--backend secret-service`; SWIFT_KEYRING_ROUNDS_AUTO=1 leaves it out, so
+# they choose as a user's do (the probe's flight first).
 # Each round runs `hyperfine -N --runs 10` of `--version` (old, new, secret-tool)
 # and of one lookup (old `get`, new `get`, `secret-tool lookup`) back to back;
 # prints the median of the round means of each command and the ratios. Then each
@@ -12,6 +14,8 @@
 # argument parsing, the D-Bus work and libsecret's session key exchange included).
 set -euo pipefail
 old=$1 new=$2 rounds=${3:-8}
+backend=" --backend secret-service"
+[ "${SWIFT_KEYRING_ROUNDS_AUTO:-0}" = 1 ] && backend=""
 work=$(mktemp -d "${TMPDIR:-/tmp}/swift-keyring-cli-rounds.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 # A throwaway password for a throwaway daemon.
@@ -23,8 +27,8 @@ for round in $(seq "$rounds"); do
         -n old-version "$old --version" -n new-version "$new --version" \
         -n secret-tool-version "secret-tool --version" >/dev/null 2>&1
     hyperfine -N --style none --warmup 2 --runs 10 --export-json "$work/get-$round.json" \
-        -n old-get "$old get account-0 --service cli.rounds --backend secret-service" \
-        -n new-get "$new get account-0 --service cli.rounds --backend secret-service" \
+        -n old-get "$old get account-0 --service cli.rounds$backend" \
+        -n new-get "$new get account-0 --service cli.rounds$backend" \
         -n secret-tool-lookup "secret-tool lookup tag swift-keyring service cli.rounds key account-0 kind credentials" \
         >/dev/null 2>&1
 done
