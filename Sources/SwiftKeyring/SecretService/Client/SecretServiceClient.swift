@@ -83,8 +83,13 @@ final class SecretServiceClient: Sendable {
     /// lookup on an open connection then waits for two round trips, the search and the
     /// session, then the secret. Best effort: whatever fails here fails again, and is
     /// thrown, in `transfer(deadline:)`.
+    ///
+    /// Called while the connection holds its writes, so it never waits for the lock:
+    /// `transfer` keeps it while it waits for the daemon, and may send (another key
+    /// exchange) in that time, which the hold would keep back until this returned.
+    /// When the lock is taken, a session is on its way already, or `transfer` opens one.
     private func startSession(deadline: Deadline) {
-        opened.withLock { state in
+        _ = opened.withLockIfAvailable { state in
             guard case .none = state,
                 let opening = try? SecretTransfer.Opening(bus: bus, daemon: destination, deadline: deadline)
             else { return }
