@@ -59,7 +59,7 @@ final class CurlExchange: Sendable {
         let easy = handles.easy
         swift_keyring_curl_easy_reset(easy)
         let answer = Answer(limit: limit)
-        let milliseconds = max(timeout.inMilliseconds, 1)
+        let milliseconds = timeout.inMillisecondsRoundedUp
         swift_keyring_curl_setopt_pointer(easy, CURLOPT_URL, url.absoluteString)
         swift_keyring_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         swift_keyring_curl_setopt_long(easy, CURLOPT_PROTOCOLS, Int(CURLPROTO_HTTP | CURLPROTO_HTTPS))

@@ -65,9 +65,10 @@ final class CurlConnection: @unchecked Sendable {
     ) throws -> Outcome {
         swift_keyring_curl_easy_reset(easy)  // options only: the open connection and the TLS session stay
         let response = ResponseBody(limit: limit)
-        // libcurl's own bound is what is left of the call's now, so no transfer outlives the call;
-        // at least 1 ms, since 0 would mean no bound at all.
-        let milliseconds = max(call.deadline.remaining.inMilliseconds, 1)
+        // libcurl's own bound is what is left of the call's now, so no transfer outlives the call
+        // by more than a millisecond, nor ends before it with time apparently left; at least 1 ms,
+        // since 0 would mean no bound at all.
+        let milliseconds = call.deadline.remaining.inMillisecondsRoundedUp
         swift_keyring_curl_setopt_pointer(easy, CURLOPT_URL, url.absoluteString)
         swift_keyring_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         swift_keyring_curl_setopt_long(easy, CURLOPT_PROTOCOLS, Int(CURLPROTO_HTTP | CURLPROTO_HTTPS))

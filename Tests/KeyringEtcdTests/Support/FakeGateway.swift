@@ -21,6 +21,9 @@ final class FakeGateway: Sendable {
         case hugeBody(bytes: Int)
         /// A chunked body that never ends: chunks until the client leaves.
         case endlessChunked
+        /// Never answers: holds the connection until the client leaves (a minute at most), as a
+        /// member that has lost its quorum may, whatever the machine's load.
+        case silent
     }
 
     /// One request as it arrived.
@@ -130,6 +133,14 @@ final class FakeGateway: Sendable {
             for _ in 0..<(1 << 17) where !stopped.load(ordering: .sequentiallyConsistent) {
                 guard Self.send(connection, chunk) else { return }
                 sentBody.add(chunk.count, ordering: .sequentiallyConsistent)
+            }
+        case .silent:
+            // The client leaving shows as the end of the connection (or an error) on a read.
+            var ready = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+            var byte: UInt8 = 0
+            for _ in 0..<600 where !stopped.load(ordering: .sequentiallyConsistent) {
+                guard poll(&ready, 1, 100) >= 0 || errno == EINTR else { return }
+                if ready.revents != 0, recv(connection, &byte, 1, 0) <= 0 { return }
             }
         }
     }
