@@ -19,9 +19,9 @@ struct TokenRedirectTests {
 
         func make() -> any HTTPTransport {
             switch self {
-            case .curl: CurlTransport(timeout: .seconds(10))
-            case .fresh: URLSessionTransport(timeout: .seconds(10))
-            case .appConfiguration: URLSessionTransport(configuration: .ephemeral, timeout: .seconds(10))
+            case .curl: CurlTransport(timeout: AuthFixture.hangBound)
+            case .fresh: URLSessionTransport(timeout: AuthFixture.hangBound)
+            case .appConfiguration: URLSessionTransport(configuration: .ephemeral, timeout: AuthFixture.hangBound)
             }
         }
     }

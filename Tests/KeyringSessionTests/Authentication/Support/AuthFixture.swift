@@ -11,6 +11,10 @@ import Logging
 struct AuthFixture {
     static let username = "alice"
     static let password = "correct horse battery staple"
+    /// The transports' and clients' bound where a test expects answers: a hang bound, not a
+    /// clock the test races. Twenty requests at once beside the whole suite on two busy cores
+    /// once took longer than 10 s; tests about timeouts pass bounds of their own.
+    static let hangBound = Duration.seconds(60)
 
     let server: TestHTTPServer
     let base: SessionFixture
@@ -32,10 +36,10 @@ struct AuthFixture {
 
     /// A client over the session, logging into `log`.
     func makeClient(
-        transport: any HTTPTransport = CurlTransport(timeout: .seconds(10)),
+        transport: any HTTPTransport = CurlTransport(timeout: AuthFixture.hangBound),
         retryPolicy: RetryPolicy = RetryPolicy(initialDelay: .milliseconds(50)),
         tokenAttachment: TokenAttachment = .bearer,
-        timeout: Duration = .seconds(10),
+        timeout: Duration = AuthFixture.hangBound,
         isLoginRefusal: @escaping @Sendable (any Error) -> Bool = AuthenticationError.isLoginRefusal,
         login: (@Sendable (Credentials) async throws -> AccessToken)? = nil
     ) throws -> AuthenticatedClient<TestProperty> {
@@ -57,7 +61,7 @@ struct AuthFixture {
         var request = HTTPRequest(method: .post, url: credentials.url.appending(path: "login"))
         request.headerFields[.contentType] = "application/json"
         let body = try JSONEncoder().encode(["username": credentials.username, "password": credentials.password])
-        let transport = CurlTransport(timeout: .seconds(10), answerLimit: CurlTransport.loginAnswerLimit)
+        let transport = CurlTransport(timeout: hangBound, answerLimit: CurlTransport.loginAnswerLimit)
         let (response, data) = try await transport.send(request, body: body)
         try AuthenticationError.checkLoginResponse(response)
         guard response.status == .ok else { throw LoginServerError(status: response.status.code) }

@@ -15,7 +15,7 @@ final class CountingTransport: HTTPTransport {
     private let afterSend: @Sendable (Int) async throws -> Void
 
     init(
-        timeout: Duration = .seconds(10), beforeSend: @escaping @Sendable (Int) throws -> Void = { _ in },
+        timeout: Duration = AuthFixture.hangBound, beforeSend: @escaping @Sendable (Int) throws -> Void = { _ in },
         afterSend: @escaping @Sendable (Int) async throws -> Void = { _ in }
     ) {
         base = CurlTransport(timeout: timeout)
