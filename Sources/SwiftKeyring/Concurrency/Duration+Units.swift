@@ -15,8 +15,7 @@ extension Duration {
     /// to a millisecond before the deadline it stands for, and the caller, finding time left,
     /// starts another attempt it cannot finish (an etcd member asked with a millisecond to go).
     package var inMillisecondsRoundedUp: Int {
-        let (seconds, attoseconds) = components
-        let partial = attoseconds % 1_000_000_000_000_000 > 0 ? 1 : 0
-        return max(Int(seconds * 1000 + attoseconds / 1_000_000_000_000_000) + partial, 1)
+        let partial = components.attoseconds % 1_000_000_000_000_000 > 0 ? 1 : 0
+        return max(inMilliseconds + partial, 1)
     }
 }
