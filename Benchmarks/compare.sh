@@ -265,6 +265,9 @@ fi
 release=(bash "$root/Scripts/build-release.sh")
 "${release[@]}" --scratch-path .build-static --product swift-keyring >&2
 "${release[@]}" --scratch-path .build-static --product git-credential-swift-keyring >&2
+# Built here, not left to docker-helper.sh (which builds it only when missing): a helper left
+# from an older tree would be timed against this tree's tool.
+"${release[@]}" --scratch-path .build-static --product docker-credential-swift-keyring >&2
 bin_path=$("${release[@]}" --scratch-path .build-static --show-bin-path)
 cli_bin="$bin_path/swift-keyring"
 helper_bin="$bin_path/git-credential-swift-keyring"

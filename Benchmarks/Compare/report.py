@@ -209,7 +209,7 @@ def start_table(results):
     def instructions(name):
         return results.get(("start", "instructions", name, 0))
 
-    if time("empty") is None:
+    if time("empty-plain") is None:
         return "Start (issues 27 and 43): not measured."
     rows = ["| goal (issue 43), whole processes | ours (µs) | against (µs) | measured | target | met |",
             "| --- | ---: | ---: | ---: | --- | --- |"]
@@ -221,12 +221,12 @@ def start_table(results):
         ratio = mine / theirs
         met = "yes" if ratio <= limit else "**no**"
         rows.append(f"| {label} | {number(mine)} | {number(theirs)} | {ratio:.2f}× | ≤ {limit}× | {met} |")
-    plain_time = time("empty-plain")
-    if plain_time:
+    linked_time = time("empty")
+    if linked_time:
         rows.append("")
-        rows.append("Against the empty program as `swift build -c release --static-swift-stdlib` links it "
-                    f"({number(plain_time)} µs, the same rounds): "
-                    + "; ".join(f"{label} {time(name) / plain_time:.2f}×"
+        rows.append("Against the empty program linked as our tools are (`Scripts/build-release.sh`: libstdc++ and "
+                    f"libgcc from their archives; {number(linked_time)} µs, the same rounds): "
+                    + "; ".join(f"{label} {time(name) / linked_time:.2f}×"
                                 for name, label in (("version", "`swift-keyring --version`"),
                                                     ("get-file", "a file `get` with a key file"))
                                 if time(name) is not None) + ".")
@@ -235,20 +235,19 @@ def start_table(results):
         rows.append("")
         rows.append(f"`swift-keyring get --backend secret-service` (no selection probe): {number(forced)} µs, "
                     f"{forced / lookup:.2f}× `secret-tool lookup`.")
-    empty = instructions("empty")
+    plain = instructions("empty-plain")
     counted = [(label, instructions(name)) for name, label in (("version", "`swift-keyring --version`"),
                                                                ("get-file", "a file `get` with a key file"))]
     counted = [(label, value) for label, value in counted if value is not None]
-    if empty is not None and counted:
+    if plain is not None and counted:
         rows.append("")
         rows.append("Instructions, whole process (callgrind, stripped copies): "
-                    + "; ".join(f"{label} {value:,.0f} ({value / empty:.2f}×)" for label, value in counted)
-                    + f"; the empty program {empty:,.0f}.")
-        plain = instructions("empty-plain")
-        if plain:
-            rows.append("The empty program as `swift build -c release --static-swift-stdlib` links it "
-                        f"(libstdc++ loaded, not linked in): {plain:,.0f}; against it "
-                        + "; ".join(f"{label} {value / plain:.2f}×" for label, value in counted) + ".")
+                    + "; ".join(f"{label} {value:,.0f} ({value / plain:.2f}×)" for label, value in counted)
+                    + f"; the empty program {plain:,.0f} (libstdc++ loaded, not linked in).")
+        linked = instructions("empty")
+        if linked:
+            rows.append(f"The empty program linked as our tools are: {linked:,.0f}; against it "
+                        + "; ".join(f"{label} {value / linked:.2f}×" for label, value in counted) + ".")
     peak = results.get(("start", "peak-bytes", "get-secret-service", 0))
     if peak is not None:
         rows.append("")
@@ -259,9 +258,13 @@ def start_table(results):
 
 
 # Issue 43's whole-process goals: (label, ours, against, limit), names of start-targets.sh.
+# The start goals are held against the empty program as a Swift developer's own tool is
+# linked (`swift build -c release --static-swift-stdlib`), the floor issue 43 measured
+# against when it was filed; the empty program linked as our tools are (libstdc++ and
+# libgcc from their archives) is printed under the table.
 START_PAIRS = [
-    ("`swift-keyring --version` vs an empty `-static-stdlib` Swift program", "version", "empty", 1.1),
-    ("`swift-keyring get`, encrypted file with a key file, vs the empty program", "get-file", "empty", 1.5),
+    ("`swift-keyring --version` vs an empty `--static-swift-stdlib` Swift program", "version", "empty-plain", 1.1),
+    ("`swift-keyring get`, encrypted file with a key file, vs the empty program", "get-file", "empty-plain", 1.5),
     ("`swift-keyring get` on the Secret Service vs `secret-tool lookup`", "get-secret-service", "secret-tool-lookup", 0.6),
     ("`git credential fill` through our helper vs through git-credential-libsecret", "git-fill-ours",
      "git-fill-libsecret", 0.7),
@@ -300,7 +303,7 @@ def side_by_side_rows(results, count):
         rows.append((instructions, label, "swift-keyring", get("swift-keyring", "secret-service", phase, n),
                      "C `secret_password_lookupv_sync`", c, "instructions", goal))
     processes = "Whole processes, medians of interleaved rounds (µs)"
-    names = {"empty": "an empty Swift program", "secret-tool-lookup": "`secret-tool lookup`",
+    names = {"empty-plain": "an empty Swift program", "secret-tool-lookup": "`secret-tool lookup`",
              "git-fill-libsecret": "git-credential-libsecret"}
     for label, ours, against, limit in START_PAIRS:
         short = label.split(" vs ")[0]
@@ -309,7 +312,8 @@ def side_by_side_rows(results, count):
     whole = "Whole processes, instructions (callgrind)"
     for name, label in (("version", "`swift-keyring --version`"), ("get-file", "a file `get` with a key file")):
         rows.append((whole, label, "swift-keyring", results.get(("start", "instructions", name, 0)),
-                     "an empty Swift program", results.get(("start", "instructions", "empty", 0)), "instructions", None))
+                     "an empty Swift program", results.get(("start", "instructions", "empty-plain", 0)), "instructions",
+                     None))
     return rows
 
 
