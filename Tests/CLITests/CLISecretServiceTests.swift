@@ -58,11 +58,27 @@ struct CLISecretServiceTests {
         lookup.executableURL = URL(fileURLWithPath: "/usr/bin/secret-tool")
         lookup.arguments = ["lookup", "tag", "swift-keyring", "service", service, "key", "k"]
         let output = Pipe()
+        let complaint = Pipe()
         lookup.standardOutput = output
+        lookup.standardError = complaint
         try lookup.run()
         let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let said = String(decoding: complaint.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         lookup.waitUntilExit()
-        #expect(String(decoding: printed, as: UTF8.self) == Self.password)
+        // Compared as a truth value, so that a failure prints what happened, never the password.
+        let found = printed == Data(Self.password.utf8)
+        if !found {
+            // Whether the item is there for the tool, which tells a lost item from a lookup that failed.
+            let ours = try CLI.run(["get", "k"], environment: env)
+            let listed = try CLI.run(["list"], environment: env)
+            Issue.record(
+                """
+                secret-tool lookup exited \(lookup.terminationStatus) with \(printed.count) bytes on stdout, \
+                not the \(Self.password.utf8.count) stored; its stderr: "\(said)"; then swift-keyring get: \
+                status \(ours.status), \(ours.stdout == Self.password + "\n" ? "the password" : "\(ours.stdout.utf8.count) bytes"), \
+                stderr "\(ours.stderr)"; swift-keyring list: "\(listed.stdout)" "\(listed.stderr)"
+                """)
+        }
         _ = try CLI.run(["remove-all", "--yes"], environment: env)
     }
 
