@@ -42,10 +42,11 @@ def on_cpu(pid):
 def run(argv, daemon, bus):
     """(the program's own µs figure of its last phase, client CPU ns, daemon ns, bus ns)."""
     daemon_before, bus_before = on_cpu(daemon), on_cpu(bus)
-    child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    output = child.stdout.read().decode()
-    _, status, usage = os.wait4(child.pid, 0)
-    child.returncode = os.waitstatus_to_exitcode(status)
+    with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL) as child:
+        output = child.stdout.read().decode()
+        # Reaped here for its rusage; with the code set, leaving the block does not wait again.
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
     if child.returncode != 0:
         sys.exit(f"daemon-cpu: {' '.join(argv)} exited with {child.returncode}")
     client = int((usage.ru_utime + usage.ru_stime) * 1e9)

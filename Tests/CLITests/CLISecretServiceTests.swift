@@ -59,9 +59,8 @@ struct CLISecretServiceTests {
         // refused libsecret's key exchange (kwalletd5's defect, one run in 256; ours never sends such a key).
         let lookup = try PrivateSecretService.secretTool(["lookup", "tag", "swift-keyring", "service", service, "key", "k"])
         let printed = lookup.standardOutput
-        // Compared as a truth value, so that a failure prints what happened, never the password.
-        let found = printed == Data(Self.password.utf8)
-        if !found {
+        // Not an `#expect` of the two, which would print the password on failure: what happened instead.
+        if printed != Data(Self.password.utf8) {
             // Whether the item is there for the tool, which tells a lost item from a lookup that failed.
             let ours = try CLI.run(["get", "k"], environment: env)
             let listed = try CLI.run(["list"], environment: env)
